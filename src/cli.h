@@ -1,0 +1,76 @@
+/* cli: what every subcommand shares: data paths, the evaluation set-up (system + workload +
+ * overrides + plan), output format, and the one error printer. Subcommands live in
+ * cmd_<name>.c and are listed in cli.c's command table. */
+#ifndef ROOFCOST_CLI_H
+#define ROOFCOST_CLI_H
+
+#include "err.h"
+#include "hw.h"
+#include "out.h"
+#include "plan.h"
+#include "wl.h"
+
+enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64 };
+
+typedef struct cli_paths {
+	char home[CLI_PATH_MAX];        /* folder holding models/, workloads/, catalogs/ */
+	char models[CLI_PATH_MAX];
+	char workloads[CLI_PATH_MAX];
+	char catalogs[CLI_PATH_MAX];
+} cli_paths;
+
+/* Options shared by eval, roofline and compare. */
+typedef struct cli_eval_opts {
+	const char *system;            /* -s */
+	const char *workload;          /* -w */
+	const char *plan_text;         /* --plan */
+	int chips;                     /* --chips; 0 = from the plan */
+	const char *sets[CLI_SET_MAX]; /* --set, in order */
+	int nsets;
+	out_format format;
+} cli_eval_opts;
+
+/* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
+ * else the working directory. */
+void cli_find_paths(cli_paths *p, const char *argv0);
+
+/* Prints "roofcost: msg" to stderr and returns the exit code of e (1 data, 2 usage). */
+int cli_fail(const err *e);
+
+/* Handles one shared option (getopt_long codes below) into o. Returns 1 if handled, 0 if
+ * not one of them, -1 on a usage error (e set). */
+int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
+
+/* Loads the workload (with --set overrides) and the system, and builds the plan: the
+ * workload's [plan], then --plan, then --chips, then defaults (plan_fill). */
+int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
+	      hw_system *sys, wl_workload *w, plan *p, err *e);
+
+/* getopt_long codes of the shared options. */
+enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP };
+
+#define CLI_EVAL_LONGOPTS \
+	{"system", required_argument, NULL, 's'}, \
+	{"workload", required_argument, NULL, 'w'}, \
+	{"plan", required_argument, NULL, CLI_OPT_PLAN}, \
+	{"set", required_argument, NULL, CLI_OPT_SET}, \
+	{"format", required_argument, NULL, CLI_OPT_FORMAT}, \
+	{"chips", required_argument, NULL, CLI_OPT_CHIPS}, \
+	{"help", no_argument, NULL, 'h'}
+
+#define CLI_EVAL_USAGE \
+	"  -s, --system NAME      a system (roofcost list systems) or a path to its .ini\n" \
+	"  -w, --workload NAME    a workload (roofcost list workloads) or a path to its .ini\n" \
+	"      --plan LAYOUT      tp=8,pp=4,vpp=2,dp=16,cp=1,ep=1,sp=1,mb=1 (over the workload's [plan])\n" \
+	"      --chips N          total chips; dp = N / (tp*pp*cp) when dp is not given\n" \
+	"      --set KEY=VALUE    override any workload key, e.g. --set concurrency=1 (repeatable)\n" \
+	"      --format FMT       table | csv | json | md (default table)\n" \
+	"  -h, --help             this text\n"
+
+/* Subcommands. */
+int cmd_eval(int argc, char **argv, const cli_paths *paths);
+int cmd_roofline(int argc, char **argv, const cli_paths *paths);
+int cmd_list(int argc, char **argv, const cli_paths *paths);
+int cmd_compare(int argc, char **argv, const cli_paths *paths);
+
+#endif

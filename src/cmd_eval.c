@@ -1,0 +1,127 @@
+/* cmd_eval: `roofcost eval` - one evaluation with its breakdown. */
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "infer.h"
+#include "report.h"
+#include "train.h"
+
+static const char eval_usage[] =
+	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
+	"                     [--set KEY=VALUE]... [--format table|csv|json|md]\n\n"
+	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
+	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU;\n"
+	"for inference TTFT, TPOT and output tokens/s; which bound applies and where each hardware\n"
+	"figure came from.\n\n" CLI_EVAL_USAGE;
+
+/* One flat key,value table for csv/md. */
+static void flat_rows(const cJSON *o, const char *prefix, out_table *t)
+{
+	for (const cJSON *it = o->child; it; it = it->next) {
+		char key[128], val[512];
+		snprintf(key, sizeof key, "%s%s", prefix, it->string);
+		if (cJSON_IsObject(it)) {
+			char pre[128];
+			snprintf(pre, sizeof pre, "%s.", key);
+			flat_rows(it, pre, t);
+			continue;
+		}
+		if (cJSON_IsArray(it))
+			continue;
+		if (cJSON_IsString(it))
+			snprintf(val, sizeof val, "%s", it->valuestring);
+		else if (cJSON_IsBool(it))
+			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
+		else
+			snprintf(val, sizeof val, "%.6g", it->valuedouble);
+		{
+			const char *cells[2] = {key, val};
+			out_row(t, cells);
+		}
+	}
+}
+
+int cmd_eval(int argc, char **argv, const cli_paths *paths)
+{
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, {NULL, 0, NULL, 0}};
+	cli_eval_opts o;
+	err e = {0};
+	hw_system *sys = malloc(sizeof *sys);
+	wl_workload *w = malloc(sizeof *w);
+	plan p;
+	int c, rc = 0;
+	report_eval rep;
+	train_result tr;
+	infer_result ir;
+
+	memset(&o, 0, sizeof o);
+	if (!sys || !w) {
+		free(sys);
+		free(w);
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
+		int h;
+		if (c == 'h') {
+			fputs(eval_usage, stdout);
+			goto done;
+		}
+		h = cli_eval_option(c, optarg, &o, &e);
+		if (h < 0) {
+			rc = cli_fail(&e);
+			goto done;
+		}
+		if (h == 0) {
+			fputs(eval_usage, stderr);
+			rc = 2;
+			goto done;
+		}
+	}
+	if (optind < argc) {
+		err_set(&e, ERR_USAGE, "eval: unexpected argument '%s'", argv[optind]);
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (cli_setup(paths, &o, o.system, sys, w, &p, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	memset(&rep, 0, sizeof rep);
+	rep.sys = sys;
+	rep.w = w;
+	if (w->mode == WL_TRAIN) {
+		train_eval(sys, w, &p, &tr, NULL);
+		rep.train = &tr;
+	} else {
+		infer_eval(sys, w, &p, &ir, NULL, NULL);
+		rep.infer = &ir;
+	}
+	if (o.format == OUT_TABLE) {
+		report_text(&rep, stdout);
+	} else {
+		cJSON *j = report_json(&rep);
+		if (o.format == OUT_JSON) {
+			char *s = cJSON_Print(j);
+			puts(s);
+			free(s);
+		} else {
+			out_table t;
+			static const char *const hdr[] = {"field", "value"};
+			out_init(&t, 2, hdr);
+			flat_rows(j, "", &t);
+			out_print(&t, o.format, stdout);
+			out_release(&t);
+		}
+		cJSON_Delete(j);
+	}
+done:
+	free(sys);
+	free(w);
+	return rc;
+}

@@ -1,0 +1,296 @@
+/* cmd_list: `roofcost list systems|chips|networks|workloads` - what is known. Every file is
+ * loaded with the strict loaders, so a broken file shows up here as file:line: reason. */
+#include <cJSON.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hw.h"
+#include "nn.h"
+#include "wl.h"
+
+static const char list_usage[] =
+	"usage: roofcost list systems|chips|networks|workloads [--format table|csv|json|md]\n\n"
+	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
+	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
+	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
+	"workloads: mode, network, precision.\n\n"
+	"  --format FMT   table | csv | json | md (default table)\n"
+	"  -h, --help     this text\n";
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted .ini stems of dir; caller frees each and the array. */
+static int ini_stems(const char *dir, char ***out, err *e)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	int n = 0, cap = 0;
+	if (!d)
+		return -err_set(e, ERR_DATA, "%s: cannot open folder", dir);
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".ini") != 0)
+			continue;
+		if (n == cap) {
+			char **nv;
+			cap = cap ? 2 * cap : 32;
+			nv = realloc(v, (size_t)cap * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n] = malloc(l - 3);
+		if (!v[n])
+			break;
+		memcpy(v[n], de->d_name, l - 4);
+		v[n][l - 4] = '\0';
+		n++;
+	}
+	closedir(d);
+	qsort(v, (size_t)n, sizeof *v, cmp_str);
+	*out = v;
+	return n;
+}
+
+static void gbps(char *b, size_t n, double v)
+{
+	snprintf(b, n, "%.4g", v / 1e9);
+}
+
+static int list_systems(const cli_paths *p, out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names;
+	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
+					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
+					  "instance"};
+	int n, rc = 0;
+	hw_system *s = malloc(sizeof *s);
+	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
+	n = ini_stems(dir, &names, e);
+	if (n < 0 || !s) {
+		free(s);
+		return 1;
+	}
+	out_init(t, 10, hdr);
+	for (int i = 3; i < 9; i++)
+		out_right(t, i);
+	for (int i = 0; i < n; i++) {
+		char path[CLI_PATH_MAX + 64], nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"};
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (!rc && hw_load_system(path, p->models, s, e) != 0)
+			rc = 1;
+		if (!rc) {
+			snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
+			snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
+			for (int k = 0; k < s->nlevels; k++) {
+				gbps(bw[s->levels[k].kind], 16, s->levels[k].bw);
+				if (s->levels[k].kind == HW_LEVEL_DOMAIN)
+					snprintf(dc, sizeof dc, "%d", s->levels[k].chips);
+			}
+			{
+				const char *cells[10] = {s->name, s->provider, s->chip.name, nc, dc, mc,
+							 bw[0], bw[1], bw[2], s->instance};
+				out_row(t, cells);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(s);
+	return rc;
+}
+
+static int list_chips(const cli_paths *p, out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names;
+	static const char *const hdr[] = {"chip", "display", "status", "bf16_TFLOPs", "fp8_TFLOPs",
+					  "fp4_TFLOPs", "hbm_GiB", "hbm_TBps", "units"};
+	int n, rc = 0;
+	hw_chip c;
+	snprintf(dir, sizeof dir, "%s/hw/chips", p->models);
+	n = ini_stems(dir, &names, e);
+	if (n < 0)
+		return 1;
+	out_init(t, 9, hdr);
+	for (int i = 3; i < 9; i++)
+		out_right(t, i);
+	for (int i = 0; i < n; i++) {
+		char path[CLI_PATH_MAX + 64], v[6][24];
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (!rc && hw_load_chip(path, &c, e) != 0)
+			rc = 1;
+		if (!rc) {
+			snprintf(v[0], 24, "%.0f", c.peak[HW_BF16] / 1e12);
+			snprintf(v[1], 24, c.peak[HW_FP8] > 0 ? "%.0f" : "-", c.peak[HW_FP8] / 1e12);
+			snprintf(v[2], 24, c.peak[HW_FP4] > 0 ? "%.0f" : "-", c.peak[HW_FP4] / 1e12);
+			snprintf(v[3], 24, "%.1f", c.hbm / 1073741824.0);
+			snprintf(v[4], 24, "%.3g", c.hbm_bw / 1e12);
+			snprintf(v[5], 24, "%d", c.units);
+			{
+				const char *cells[9] = {c.name, c.display, c.announced ? "announced" : "ga",
+							v[0], v[1], v[2], v[3], v[4], v[5]};
+				out_row(t, cells);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int list_networks(const cli_paths *p, out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names;
+	static const char *const hdr[] = {"network", "family", "params_B", "active_B", "layers",
+					  "hidden", "heads", "kv_heads", "ffn", "experts"};
+	int n, rc = 0;
+	nn_net net;
+	snprintf(dir, sizeof dir, "%s/nn", p->models);
+	n = ini_stems(dir, &names, e);
+	if (n < 0)
+		return 1;
+	out_init(t, 10, hdr);
+	for (int i = 2; i < 10; i++)
+		out_right(t, i);
+	for (int i = 0; i < n; i++) {
+		char path[CLI_PATH_MAX + 64], v[8][24];
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (!rc && nn_load(path, &net, e) != 0)
+			rc = 1;
+		if (!rc) {
+			nn_counts c = nn_params(&net);
+			snprintf(v[0], 24, "%.1f", c.total / 1e9);
+			snprintf(v[1], 24, "%.1f", c.active / 1e9);
+			snprintf(v[2], 24, "%d", net.layers);
+			snprintf(v[3], 24, "%d", net.hidden);
+			snprintf(v[4], 24, "%d", net.heads);
+			snprintf(v[5], 24, "%d", net.kv_heads);
+			snprintf(v[6], 24, "%d", net.experts ? net.expert_ffn : net.ffn);
+			if (net.experts)
+				snprintf(v[7], 24, "%d/%d", net.experts_active, net.experts);
+			else
+				snprintf(v[7], 24, "-");
+			{
+				const char *cells[10] = {net.name, net.family, v[0], v[1], v[2], v[3],
+							 v[4], v[5], v[6], v[7]};
+				out_row(t, cells);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int list_workloads(const cli_paths *p, out_table *t, err *e)
+{
+	char **names;
+	static const char *const hdr[] = {"workload", "mode", "network", "precision", "plan", "description"};
+	int n, rc = 0;
+	wl_workload *w = malloc(sizeof *w);
+	n = ini_stems(p->workloads, &names, e);
+	if (n < 0 || !w) {
+		free(w);
+		return 1;
+	}
+	out_init(t, 6, hdr);
+	for (int i = 0; i < n; i++) {
+		if (!rc && wl_load(names[i], p->workloads, p->models, NULL, 0, w, e) != 0)
+			rc = 1;
+		if (!rc) {
+			char pl[128];
+			plan pp = w->plan;
+			plan_fill(&pp);
+			plan_format(&pp, pl, sizeof pl);
+			{
+				const char *cells[6] = {w->name, wl_mode_names[w->mode], w->net.name,
+							hw_prec_names[w->prec], pl, w->description};
+				out_row(t, cells);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(w);
+	return rc;
+}
+
+static void print_json(const out_table *t)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *s;
+	for (int r = 1; r <= t->nrows; r++) {
+		cJSON *o = cJSON_CreateObject();
+		for (int c = 0; c < t->ncols; c++)
+			cJSON_AddStringToObject(o, t->cells[c], t->cells[r * t->ncols + c]);
+		cJSON_AddItemToArray(arr, o);
+	}
+	s = cJSON_Print(arr);
+	puts(s);
+	free(s);
+	cJSON_Delete(arr);
+}
+
+int cmd_list(int argc, char **argv, const cli_paths *paths)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, CLI_OPT_FORMAT},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	out_format f = OUT_TABLE;
+	out_table t;
+	err e = {0};
+	int c, rc;
+	const char *what;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(list_usage, stdout);
+			return 0;
+		}
+		if (c == CLI_OPT_FORMAT && out_parse_format(optarg, &f) == 0)
+			continue;
+		if (c == CLI_OPT_FORMAT)
+			fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n", optarg);
+		else
+			fputs(list_usage, stderr);
+		return 2;
+	}
+	if (optind + 1 != argc) {
+		fputs(list_usage, stderr);
+		return 2;
+	}
+	what = argv[optind];
+	memset(&t, 0, sizeof t);
+	if (!strcmp(what, "systems"))
+		rc = list_systems(paths, &t, &e);
+	else if (!strcmp(what, "chips"))
+		rc = list_chips(paths, &t, &e);
+	else if (!strcmp(what, "networks"))
+		rc = list_networks(paths, &t, &e);
+	else if (!strcmp(what, "workloads"))
+		rc = list_workloads(paths, &t, &e);
+	else {
+		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads\n", what);
+		return 2;
+	}
+	if (rc != 0) {
+		out_release(&t);
+		return cli_fail(&e);
+	}
+	if (f == OUT_JSON)
+		print_json(&t);
+	else
+		out_print(&t, f, stdout);
+	out_release(&t);
+	return 0;
+}

@@ -1,0 +1,303 @@
+/* hw: chip and system loaders (see hw.h). */
+#include "hw.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+
+const char *const hw_prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", NULL};
+const char *const hw_topo_names[] = {"ring", "torus2d", "torus3d", "switch", "fullmesh",
+				     "fattree", "dcn", NULL};
+const char *const hw_level_names[] = {"node", "domain", "scaleout", NULL};
+static const char *const chip_status[] = {"ga", "announced", NULL};
+
+double hw_prec_bytes(hw_prec p)
+{
+	static const double b[HW_PREC_N] = {4, 4, 2, 2, 1, 1, 0.5};
+	return b[p];
+}
+
+hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
+{
+	/* Order of fall-back, narrowest first. int8 falls back to fp8, then bf16. */
+	static const hw_prec order[] = {HW_FP4, HW_FP8, HW_INT8, HW_BF16, HW_FP16, HW_TF32, HW_FP32};
+	int start = 0;
+	if (c->peak[p] > 0)
+		return p;
+	for (int i = 0; i < 7; i++)
+		if (order[i] == p)
+			start = i + 1;
+	for (int i = start; i < 7; i++)
+		if (c->peak[order[i]] > 0 && order[i] != HW_INT8)
+			return order[i];
+	return HW_PREC_N;
+}
+
+#define F_NUM(sec, key, st, member, unit, req, lo, hi) \
+	{sec, key, CFG_NUM, unit, req, lo, hi, offsetof(st, member), 0, NULL}
+#define F_INT(sec, key, st, member, req, lo, hi) \
+	{sec, key, CFG_INT, UNITS_NONE, req, lo, hi, offsetof(st, member), 0, NULL}
+#define F_STR(sec, key, st, member, req) \
+	{sec, key, CFG_STR, UNITS_NONE, req, 1, 0, offsetof(st, member), sizeof(((st *)0)->member), NULL}
+#define F_DATE(sec, key, st, member) \
+	{sec, key, CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(st, member), sizeof(((st *)0)->member), NULL}
+#define F_ENUM(sec, key, st, member, req, ch) \
+	{sec, key, CFG_ENUM, UNITS_NONE, req, 1, 0, offsetof(st, member), 0, ch}
+#define F_BOOL(sec, key, st, member) \
+	{sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(st, member), 0, NULL}
+#define F_SRC(sec, st, member) \
+	F_STR(sec, "source", st, member.source, 1), F_DATE(sec, "as_of", st, member.as_of), \
+	F_STR(sec, "note", st, member.note, 0)
+
+typedef struct chip_raw {
+	hw_chip c;
+	int status;
+	double eff_default;
+	double eff[HW_PREC_N];
+} chip_raw;
+
+#define PEAK(key, idx) F_NUM("peak", key, chip_raw, c.peak[idx], UNITS_FLOPS, 0, 1e9, 1e18)
+#define EFF(key, idx) F_NUM("efficiency", key, chip_raw, eff[idx], UNITS_NONE, 0, 0.01, 1.0)
+
+static const cfg_field chip_fields[] = {
+	F_STR("chip", "name", chip_raw, c.name, 1),
+	F_STR("chip", "display", chip_raw, c.display, 1),
+	F_STR("chip", "vendor", chip_raw, c.vendor, 1),
+	F_ENUM("chip", "status", chip_raw, status, 1, chip_status),
+	F_INT("chip", "units", chip_raw, c.units, 1, 1, 100000),
+	F_INT("chip", "tile_m", chip_raw, c.tile_m, 1, 1, 65536),
+	F_INT("chip", "tile_n", chip_raw, c.tile_n, 1, 1, 65536),
+	F_INT("chip", "pad_m", chip_raw, c.pad_m, 1, 1, 65536),
+	F_INT("chip", "pad_n", chip_raw, c.pad_n, 1, 1, 65536),
+	F_INT("chip", "pad_k", chip_raw, c.pad_k, 1, 1, 65536),
+	F_SRC("chip", chip_raw, c.src_chip),
+	PEAK("fp32", HW_FP32), PEAK("tf32", HW_TF32), PEAK("bf16", HW_BF16), PEAK("fp16", HW_FP16),
+	PEAK("fp8", HW_FP8), PEAK("int8", HW_INT8), PEAK("fp4", HW_FP4),
+	F_NUM("peak", "vector", chip_raw, c.vector, UNITS_FLOPS, 0, 1e9, 1e18),
+	F_SRC("peak", chip_raw, c.src_peak),
+	F_NUM("memory", "hbm", chip_raw, c.hbm, UNITS_BYTES, 1, 1e6, 1e15),
+	F_NUM("memory", "hbm_bw", chip_raw, c.hbm_bw, UNITS_BW, 1, 1e6, 1e15),
+	F_NUM("memory", "sram", chip_raw, c.sram, UNITS_BYTES, 0, 0, 1e12),
+	F_SRC("memory", chip_raw, c.src_memory),
+	F_NUM("efficiency", "gemm", chip_raw, eff_default, UNITS_NONE, 1, 0.01, 1.0),
+	EFF("gemm_fp32", HW_FP32), EFF("gemm_tf32", HW_TF32), EFF("gemm_fp8", HW_FP8),
+	EFF("gemm_int8", HW_INT8), EFF("gemm_fp4", HW_FP4),
+	F_NUM("efficiency", "hbm", chip_raw, c.hbm_eff, UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("efficiency", "op_overhead", chip_raw, c.op_overhead, UNITS_TIME, 0, 0, 1e-3),
+	F_SRC("efficiency", chip_raw, c.src_eff),
+};
+
+static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
+
+/* The file stem of path: "models/hw/chips/h100.ini" -> "h100". */
+static void file_stem(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	const char *dot;
+	size_t n;
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	n = dot ? (size_t)(dot - b) : strlen(b);
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, b, n);
+	out[n] = '\0';
+}
+
+static int check_name(const cfg_doc *d, const char *section, const char *name, err *e)
+{
+	char stem[HW_NAME_MAX];
+	const cfg_entry *en = cfg_find(d, section, "name");
+	file_stem(d->path, stem, sizeof stem);
+	if (strcmp(stem, name) != 0)
+		return err_at(e, d->path, en ? en->line : 0, "name: '%s' differs from the file name '%s'",
+			      name, stem);
+	return 0;
+}
+
+int hw_load_chip(const char *path, hw_chip *out, err *e)
+{
+	cfg_doc d;
+	chip_raw r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	rc = cfg_extract(&d, chip_fields, (int)(sizeof chip_fields / sizeof chip_fields[0]),
+			 chip_sections, &r, e);
+	if (rc == 0)
+		rc = check_name(&d, "chip", r.c.name, e);
+	if (rc == 0 && r.c.peak[HW_BF16] <= 0 && r.c.peak[HW_FP16] <= 0 && r.c.peak[HW_FP32] <= 0) {
+		int line = 0;
+		cfg_has_section(&d, "peak", &line);
+		rc = err_at(e, path, line, "peak: needs at least one of bf16, fp16, fp32");
+	}
+	if (rc == 0) {
+		r.c.announced = r.status == 1;
+		for (int p = 0; p < HW_PREC_N; p++)
+			r.c.gemm_eff[p] = r.eff[p] > 0 ? r.eff[p] : r.eff_default;
+		*out = r.c;
+	}
+	cfg_release(&d);
+	return rc;
+}
+
+typedef struct sys_raw {
+	hw_system s;
+	hw_level lv[HW_LEVELS_MAX];
+	char dims[HW_LEVELS_MAX][32];
+} sys_raw;
+
+#define LEVEL_FIELDS(sec, i) \
+	F_INT(sec, "chips", sys_raw, lv[i].chips, 1, 1, 10000000), \
+	F_ENUM(sec, "topology", sys_raw, lv[i].topo, 1, hw_topo_names), \
+	F_STR(sec, "dims", sys_raw, dims[i], 0), \
+	F_NUM(sec, "bw", sys_raw, lv[i].bw, UNITS_BW, 1, 1e6, 1e15), \
+	F_NUM(sec, "latency", sys_raw, lv[i].latency, UNITS_TIME, 1, 1e-9, 1e-1), \
+	F_BOOL(sec, "in_network_reduction", sys_raw, lv[i].in_network_reduction), \
+	F_NUM(sec, "oversubscription", sys_raw, lv[i].oversubscription, UNITS_NONE, 0, 1, 100), \
+	F_SRC(sec, sys_raw, lv[i].src)
+
+static const cfg_field sys_fields[] = {
+	F_STR("system", "name", sys_raw, s.name, 1),
+	F_STR("system", "display", sys_raw, s.display, 1),
+	F_STR("system", "provider", sys_raw, s.provider, 1),
+	F_STR("system", "chip", sys_raw, s.chip_name, 1),
+	F_STR("system", "instance", sys_raw, s.instance, 0),
+	F_SRC("system", sys_raw, s.src),
+	LEVEL_FIELDS("node", 0),
+	LEVEL_FIELDS("domain", 1),
+	LEVEL_FIELDS("scaleout", 2),
+};
+
+static const char *const sys_sections[] = {"system", "node", NULL};
+
+/* "4x4x4" into dims; returns the product or -1. */
+static int parse_dims(const char *s, int dims[3])
+{
+	int n = 0, prod = 1;
+	const char *p = s;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v <= 0 || n == 3)
+			return -1;
+		dims[n++] = (int)v;
+		prod *= (int)v;
+		p = end;
+		if (*p == 'x' || *p == 'X')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return n ? prod : -1;
+}
+
+static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
+{
+	int prev = 0;
+	for (int i = 0; i < HW_LEVELS_MAX; i++) {
+		int line = 0;
+		hw_level *lv = &r->lv[i];
+		if (!cfg_has_section(d, hw_level_names[i], &line))
+			continue;
+		lv->kind = (hw_level_kind)i;
+		if (lv->oversubscription == 0)
+			lv->oversubscription = 1;
+		if (r->dims[i][0]) {
+			const cfg_entry *en = cfg_find(d, hw_level_names[i], "dims");
+			int prod = parse_dims(r->dims[i], lv->dims);
+			if (prod < 0)
+				return err_at(e, d->path, en->line, "dims: '%s' is not like 4x4 or 16x16x16",
+					      r->dims[i]);
+			/* A domain's dims may describe the whole domain or the ring of nodes. */
+			if (lv->kind != HW_LEVEL_SCALEOUT && prod != lv->chips &&
+			    !(lv->kind == HW_LEVEL_DOMAIN && prev && prod * prev == lv->chips))
+				return err_at(e, d->path, en->line, "dims: %s makes %d chips, [%s] has %d",
+					      r->dims[i], prod, hw_level_names[i], lv->chips);
+		} else if (lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D) {
+			return err_at(e, d->path, line, "dims: a torus needs dims (e.g. 4x4)");
+		}
+		if (prev && lv->kind == HW_LEVEL_DOMAIN && lv->chips % prev != 0)
+			return err_at(e, d->path, line, "chips: %d is not a multiple of the %d chips below",
+				      lv->chips, prev);
+		if (prev && lv->chips < prev)
+			return err_at(e, d->path, line, "chips: %d is fewer than the %d chips below",
+				      lv->chips, prev);
+		prev = lv->chips;
+		r->s.levels[r->s.nlevels++] = *lv;
+	}
+	return 0;
+}
+
+int hw_load_system(const char *path, const char *models_dir, hw_system *out, err *e)
+{
+	cfg_doc d;
+	sys_raw *r = calloc(1, sizeof *r);
+	char chip_path[CFG_PATH_MAX + 64];
+	int rc;
+
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	if (cfg_load(&d, path, e) != 0) {
+		free(r);
+		return ERR_DATA;
+	}
+	rc = cfg_extract(&d, sys_fields, (int)(sizeof sys_fields / sizeof sys_fields[0]),
+			 sys_sections, r, e);
+	if (rc == 0)
+		rc = check_name(&d, "system", r->s.name, e);
+	if (rc == 0)
+		rc = check_levels(&d, r, e);
+	if (rc == 0) {
+		size_t cl = strlen(r->s.chip_name);
+		if (strchr(r->s.chip_name, '/') || (cl > 4 && !strcmp(r->s.chip_name + cl - 4, ".ini")))
+			snprintf(chip_path, sizeof chip_path, "%s", r->s.chip_name);
+		else
+			snprintf(chip_path, sizeof chip_path, "%s/hw/chips/%s.ini", models_dir,
+				 r->s.chip_name);
+		rc = hw_load_chip(chip_path, &r->s.chip, e);
+		if (rc != 0) {
+			const cfg_entry *en = cfg_find(&d, "system", "chip");
+			char inner[ERR_MSG_MAX];
+			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+			err_at(e, path, en ? en->line : 0, "chip: %s", inner);
+		}
+	}
+	if (rc == 0)
+		*out = r->s;
+	cfg_release(&d);
+	free(r);
+	return rc;
+}
+
+int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *out, err *e)
+{
+	char path[CFG_PATH_MAX + 64];
+	size_t n = strlen(name_or_path);
+	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0))
+		return hw_load_system(name_or_path, models_dir, out, e);
+	snprintf(path, sizeof path, "%s/hw/systems/%s.ini", models_dir, name_or_path);
+	{
+		FILE *f = fopen(path, "r");
+		if (!f)
+			return err_set(e, ERR_DATA, "unknown system '%s' (see 'roofcost list systems')",
+				       name_or_path);
+		fclose(f);
+	}
+	return hw_load_system(path, models_dir, out, e);
+}
+
+int hw_node_chips(const hw_system *s)
+{
+	return s->nlevels ? s->levels[0].chips : 1;
+}
+
+int hw_max_chips(const hw_system *s)
+{
+	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
+}

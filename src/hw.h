@@ -1,0 +1,106 @@
+/* hw: chips and systems (the hardware model) and their strict loaders.
+ *
+ * A chip has dense peaks per precision, memory, the matrix-unit tiling the roofline pads to,
+ * and achievable fractions. A system names a chip and its hierarchy levels, innermost first:
+ * node, optional scale-up domain, optional scale-out fabric, each with chips, topology,
+ * per-chip per-direction bandwidth and latency. Every group of figures keeps its source and
+ * as_of. All quantities SI (B, B/s, s, FLOP/s). Loaders read models/hw/ INI files (format in
+ * models/README.md); the structs are plain values that tests build as literals. */
+#ifndef ROOFCOST_HW_H
+#define ROOFCOST_HW_H
+
+#include "err.h"
+
+enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3 };
+
+/* Numeric precisions, also the index of chip peaks. */
+typedef enum hw_prec {
+	HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4, HW_PREC_N
+} hw_prec;
+
+/* "fp32" ... "fp4"; NULL-terminated list for enums. */
+extern const char *const hw_prec_names[];
+
+/* Bytes of one element in precision p (fp4 = 0.5, tf32 stored as 4). */
+double hw_prec_bytes(hw_prec p);
+
+typedef struct hw_sourced {
+	char source[HW_TEXT_MAX];
+	char as_of[HW_DATE_MAX];
+	char note[HW_TEXT_MAX];
+} hw_sourced;
+
+typedef struct hw_chip {
+	char name[HW_NAME_MAX];
+	char display[HW_TEXT_MAX];
+	char vendor[HW_NAME_MAX];
+	int announced;             /* 1: announced, not shipping */
+	int units;                 /* matrix engines working in parallel (SMs, NeuronCores, MXUs) */
+	int tile_m, tile_n;        /* output tile per engine, for wave quantization */
+	int pad_m, pad_n, pad_k;   /* granularity each GEMM dimension is padded to */
+	double peak[HW_PREC_N];    /* FLOP/s dense; 0 = not supported */
+	double vector;             /* FLOP/s for elementwise work; 0 = unknown (bytes bound it) */
+	double hbm;                /* B */
+	double hbm_bw;             /* B/s */
+	double sram;               /* B */
+	double gemm_eff[HW_PREC_N];/* best-shape achievable fraction of peak per precision */
+	double hbm_eff;            /* achievable fraction of hbm_bw */
+	double op_overhead;        /* s per kernel */
+	hw_sourced src_chip, src_peak, src_memory, src_eff;
+} hw_chip;
+
+typedef enum hw_topo {
+	HW_TOPO_RING, HW_TOPO_TORUS2D, HW_TOPO_TORUS3D, HW_TOPO_SWITCH, HW_TOPO_FULLMESH,
+	HW_TOPO_FATTREE, HW_TOPO_DCN, HW_TOPO_N
+} hw_topo;
+
+extern const char *const hw_topo_names[];
+
+typedef enum hw_level_kind { HW_LEVEL_NODE, HW_LEVEL_DOMAIN, HW_LEVEL_SCALEOUT } hw_level_kind;
+
+extern const char *const hw_level_names[];
+
+typedef struct hw_level {
+	hw_level_kind kind;
+	int chips;                 /* chips one group of this level holds (scale-out: the largest cluster) */
+	hw_topo topo;
+	int dims[3];               /* torus dimensions; 0 = unused */
+	double bw;                 /* B/s per chip per direction */
+	double latency;            /* s per hop / algorithm step */
+	int in_network_reduction;  /* switches reduce (NVLink SHARP) */
+	double oversubscription;   /* >= 1 */
+	hw_sourced src;
+} hw_level;
+
+typedef struct hw_system {
+	char name[HW_NAME_MAX];
+	char display[HW_TEXT_MAX];
+	char provider[HW_NAME_MAX];
+	char chip_name[HW_NAME_MAX];
+	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
+	hw_chip chip;
+	hw_level levels[HW_LEVELS_MAX];
+	int nlevels;
+	hw_sourced src;
+} hw_system;
+
+/* Loads one chip file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
+int hw_load_chip(const char *path, hw_chip *out, err *e);
+
+/* Loads a system file and its chip (models_dir/hw/chips/<chip>.ini, or a path when `chip`
+ * contains a slash or ends in .ini). */
+int hw_load_system(const char *path, const char *models_dir, hw_system *out, err *e);
+
+/* Finds a system by name (models_dir/hw/systems/<name>.ini) or by path (contains '/' or
+ * ends in .ini) and loads it. */
+int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *out, err *e);
+
+/* Chips one node holds; chips of the largest group the system can form (0 = unbounded). */
+int hw_node_chips(const hw_system *s);
+int hw_max_chips(const hw_system *s);
+
+/* Precision the chip runs p at: p itself if supported, else the next wider supported one
+ * (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32). Returns HW_PREC_N if none. */
+hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+
+#endif

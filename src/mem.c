@@ -1,0 +1,99 @@
+/* mem: bytes per chip (see mem.h). */
+#include "mem.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ops.h"
+
+double mem_params_local(const nn_net *n, const plan *p)
+{
+	nn_counts c = nn_params(n);
+	double L = ops_layers_per_stage(n, p->pp);
+	double share = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	double ffn = (1 - share) * c.ffn_dense +
+		     share * (c.router + ((double)n->experts / p->ep + n->shared_experts) * c.ffn_expert);
+	/* The first stage holds the embedding, the last the LM head; take the larger end. */
+	double ends = p->pp == 1 ? c.embed + c.head : fmax(c.embed, c.head);
+	return (L * (c.attn + ffn) + ends) / p->tp;
+}
+
+double mem_act_layer(const wl_workload *w, const plan *p, double b)
+{
+	/* Korthikanti et al. 2022 §4.1, per token per layer, 16-bit: attention 11h (QKV input 2h,
+	 * Q and K 4h, V 2h, projection input 2h, dropout mask h) + 5·a·s (scores, softmax,
+	 * dropout) ; MLP 19h at f = 4h (input 2h, activation input 8h, output 8h, mask h) ; two
+	 * norms 4h. Written here for any widths: Q is a·d, K and V are k·d, the activation input
+	 * is f (GELU) or 2f (SwiGLU). The part replicated across tensor ranks without sequence
+	 * parallelism is norms 4h, masks 2h, QKV and MLP inputs 4h = 10h. */
+	const nn_net *n = &w->net;
+	double h = n->hidden, a = n->heads, k = n->kv_heads, d = n->head_dim, dv = n->v_head_dim;
+	double s = (double)w->seq_len / p->cp, t = p->tp;
+	double f = n->experts > 0 ? n->expert_ffn * (n->experts_active + n->shared_experts) : n->ffn;
+	double fin = n->act == NN_SWIGLU ? 2 * f : f;
+	double mask = w->dropout ? 1 : 0;
+	double repl = 4 * h + 2 * mask * h + 2 * h + 2 * h;
+	double par = 2 * a * d + 2 * k * d + 2 * k * dv + 2 * a * dv + 2 * fin + 2 * f;
+	double quad = w->flash_attention ? 0 : (4 + mask) * a * (double)w->seq_len;
+	double per_token;
+
+	if (w->recompute == WL_RC_FULL)
+		/* Only the layer input is kept (Korthikanti §5: 2·s·b·h). */
+		return 2 * s * b * h / ((p->sp && t > 1) ? t : 1);
+	if (w->recompute == WL_RC_SELECTIVE)
+		quad = 0; /* the attention core is recomputed */
+	if (p->sp && t > 1)
+		per_token = (repl + par + quad) / t;
+	else
+		per_token = repl + (par + quad) / t;
+	return s * b * per_token;
+}
+
+mem_use mem_train(const wl_workload *w, const plan *p)
+{
+	mem_use m;
+	const nn_net *n = &w->net;
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	double P = mem_params_local(n, p);
+	double shard = (double)p->dp * p->cp;
+	double micro = (double)w->global_batch / (p->dp * b);
+	double inflight = fmin((double)p->pp, micro);
+	double L = ops_layers_per_stage(n, p->pp);
+	double wb = 2, gb = 2, ob = w->optimizer == WL_ADAM ? 12 : 4;
+
+	memset(&m, 0, sizeof m);
+	m.params_local = P;
+	if (w->prec == HW_FP32 || w->prec == HW_TF32)
+		wb = gb = 4;
+	m.weights = P * wb / (w->zero >= 3 ? shard : 1);
+	m.grads = P * gb / (w->zero >= 2 ? shard : 1);
+	m.optimizer = P * ob / (w->zero >= 1 ? shard : 1);
+	m.activations = mem_act_layer(w, p, b) * L * inflight;
+	if (p->pp > 1 && p->vpp > 1)
+		m.activations *= 1 + (p->pp - 1.0) / (p->pp * (double)p->vpp);
+	/* fp32 logits of the loss on the last stage. */
+	m.activations += b * ((double)w->seq_len / p->cp) * n->vocab / p->tp * 4;
+	m.total = m.weights + m.grads + m.optimizer + m.activations;
+	return m;
+}
+
+mem_use mem_infer(const wl_workload *w, const plan *p, int batch, double ctx)
+{
+	mem_use m;
+	const nn_net *n = &w->net;
+	double L = ops_layers_per_stage(n, p->pp);
+	double kv_token = nn_is_mla(n) ? nn_kv_elems_per_token_layer(n)
+				       : 2 * ops_kv_heads_local(n, p->tp) * n->head_dim;
+	double f = n->experts > 0 ? n->expert_ffn * n->experts_active : n->ffn;
+
+	memset(&m, 0, sizeof m);
+	m.params_local = mem_params_local(n, p);
+	m.weights = m.params_local * hw_prec_bytes(w->prec);
+	m.kv_cache = (double)batch * ctx * kv_token * L * hw_prec_bytes(w->kv_prec);
+	/* Workspace: the live tensors of one prefill layer (input, QKV, FFN activation input). */
+	m.activations = (double)batch * w->input_len * 2 *
+			(2 * n->hidden + (double)(n->heads + 2 * n->kv_heads) * n->head_dim / p->tp +
+			 (n->act == NN_SWIGLU ? 2 : 1) * f / p->tp);
+	m.total = m.weights + m.kv_cache + m.activations;
+	return m;
+}

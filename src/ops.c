@@ -1,0 +1,343 @@
+/* ops: workload -> per-chip ops with FLOPs and bytes (see ops.h).
+ *
+ * Conventions: T tokens of one micro-batch on this chip (b·s/cp), t tensor-parallel degree,
+ * ab activation bytes (2 for 16-bit and narrower math, 4 for fp32/tf32), wb weight bytes of the
+ * workload precision. GEMM forward FLOPs 2·m·n·k; backward 4·m·n·k (data and weight
+ * gradients). Flash attention backward executes 5 GEMMs to the forward's 2 (Dao et al. 2022,
+ * Algorithm 4), hence 2.5× its FLOPs. */
+#include "ops.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const ops_kind_names[] = {"gemm", "attn", "norm", "elem", "embed", "loss", "optim", NULL};
+const char *const ops_phase_names[] = {"fwd", "bwd", "recomp", "step", NULL};
+
+typedef struct lower {
+	ops_list *l;
+	hw_prec prec;
+	double ab, wb;
+	int train;       /* emit backward ops */
+} lower;
+
+static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
+{
+	ops_op *o;
+	if (c->l->n >= OPS_MAX)
+		return NULL;
+	o = &c->l->op[c->l->n++];
+	memset(o, 0, sizeof *o);
+	snprintf(o->name, sizeof o->name, "%s", name);
+	o->kind = kind;
+	o->phase = phase;
+	o->count = count;
+	o->prec = c->prec;
+	o->batch = 1;
+	return o;
+}
+
+/* A weight GEMM: out[m×n] = in[m×k] · W[k×n], `inst` instances (experts). */
+static void gemm(lower *c, const char *name, double m, double n, double k, double inst, double count)
+{
+	ops_op *o;
+	if (count <= 0 || m <= 0 || n <= 0 || k <= 0 || inst <= 0)
+		return;
+	o = add(c, name, OPS_GEMM, OPS_FWD, count);
+	if (!o)
+		return;
+	o->m = m; o->n = n; o->k = k; o->batch = inst;
+	o->flops = 2 * m * n * k * inst;
+	o->bytes = inst * (n * k * c->wb + m * k * c->ab + m * n * c->ab);
+	if (c->train) {
+		ops_op *b = add(c, name, OPS_GEMM, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->flops = 2 * o->flops;
+		/* dX = dY·Wᵀ reads dY, W, writes dX; dW = Xᵀ·dY reads dY, X and accumulates into the
+		 * fp32 main gradient (read + write, Megatron's default). */
+		b->bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
+				   (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
+	}
+}
+
+/* A memory-bound op over `elems` elements: bytes per element forward and backward. */
+static void elem(lower *c, const char *name, ops_kind kind, double elems, double fwd_bpe,
+		 double bwd_bpe, double flops_pe, double count)
+{
+	ops_op *o;
+	if (count <= 0 || elems <= 0)
+		return;
+	o = add(c, name, kind, OPS_FWD, count);
+	if (!o)
+		return;
+	o->m = elems;
+	o->bytes = elems * fwd_bpe;
+	o->flops = elems * flops_pe;
+	if (c->train && bwd_bpe > 0) {
+		ops_op *b = add(c, name, kind, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->bytes = elems * bwd_bpe;
+		b->flops = 2 * o->flops;
+	}
+}
+
+int ops_layers_per_stage(const nn_net *n, int pp)
+{
+	return (n->layers + pp - 1) / pp;
+}
+
+double ops_kv_heads_local(const nn_net *n, int tp)
+{
+	if (nn_is_mla(n))
+		return 1;
+	return ceil((double)n->kv_heads / tp);
+}
+
+/* KV-cache elements per token per layer on one chip. */
+static double kv_elems_local(const nn_net *n, int tp)
+{
+	if (nn_is_mla(n))
+		return nn_kv_elems_per_token_layer(n);
+	return 2 * ops_kv_heads_local(n, tp) * n->head_dim;
+}
+
+typedef struct shape {
+	double seqs;     /* sequences in the micro-batch / batch */
+	double s_q;      /* query positions per sequence on this chip */
+	double s_kv;     /* key/value positions attended */
+	double causal;   /* fraction of the s_q×s_kv scores computed */
+	int decode;
+} shape;
+
+/* Attention core: scores and values over the context. */
+static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+{
+	const nn_net *n = &w->net;
+	double t = p->tp, heads_l = n->heads / t;
+	double d = n->head_dim, dv = n->v_head_dim;
+	double kvl = kv_elems_local(n, p->tp);
+	double kvb = c->train ? c->ab : hw_prec_bytes(w->kv_prec);
+	ops_op *o = add(c, "attention", OPS_ATTN, OPS_FWD, count);
+	if (!o)
+		return;
+	if (o->prec == HW_FP4) /* attention kernels run fp8 at the narrowest */
+		o->prec = HW_FP8;
+	o->m = sh.s_q;
+	o->n = sh.s_kv;
+	o->k = d;
+	o->batch = sh.seqs * heads_l;
+	if (sh.decode && nn_is_mla(n)) {
+		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
+		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
+		o->k = dc + dr;
+		o->flops = 2 * sh.seqs * heads_l * sh.s_kv * ((dc + dr) + dc);
+	} else {
+		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
+	}
+	/* Q and O once, K/V of the context once (flash: no scores in HBM). */
+	o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
+	if (!w->flash_attention && !sh.decode) {
+		/* Unfused: scores written, read by softmax, probabilities written, read by AV
+		 * (Korthikanti et al. 2022 §4: the 5·a·s/h activation term), dropout mask 1 B. */
+		double scores = sh.seqs * heads_l * sh.s_q * sh.s_kv;
+		o->bytes += scores * (4 * c->ab + (w->dropout ? 1 : 0));
+	}
+	if (c->train) {
+		ops_op *b = add(c, "attention", OPS_ATTN, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->flops = o->flops * (w->flash_attention ? 2.5 : 2.0);
+		b->bytes = o->bytes * 2.5;
+		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE) {
+			ops_op *r = add(c, "attention", OPS_ATTN, OPS_RECOMP, count);
+			if (r) {
+				*r = *o;
+				r->phase = OPS_RECOMP;
+			}
+		}
+	}
+}
+
+/* One transformer layer's forward ops (and backward when training), `count` layers, with
+ * `moe_share` of them MoE layers. T tokens per chip. */
+static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, double count,
+		  double moe_share)
+{
+	const nn_net *n = &w->net;
+	double t = p->tp, h = n->hidden, a = n->heads, d = n->head_dim, dv = n->v_head_dim;
+	double T = sh.seqs * sh.s_q;
+	double Tsp = (p->sp && p->tp > 1) ? T / t : T;  /* norms/dropout split under SP */
+	double ab = c->ab;
+	double fin = n->act == NN_SWIGLU ? 2.0 : 1.0;
+	double drop = c->train && w->dropout ? 1.0 : 0.0;
+	double dense_count = count * (1 - moe_share), moe_count = count * moe_share;
+
+	/* RMSNorm/LayerNorm: read x, write y; backward reads x, dy, writes dx. Serving engines
+	 * fuse the residual add into the next norm (read x and residual, write both). */
+	double norm_bytes = c->train ? 2 * ab : 4 * ab;
+	elem(c, c->train ? "attn_norm" : "add_norm", OPS_NORM, Tsp * h, norm_bytes, 3 * ab, 5, count);
+	if (nn_is_mla(n)) {
+		double dq = n->q_lora_rank, dc = n->kv_lora_rank, dr = n->rope_head_dim;
+		if (dq > 0) {
+			gemm(c, "q_down", T, dq, h, 1, count);
+			gemm(c, "q_up", T, a * d / t, dq, 1, count);
+		} else {
+			gemm(c, "q_proj", T, a * d / t, h, 1, count);
+		}
+		gemm(c, "kv_down", T, dc + dr, h, 1, count);
+		gemm(c, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+	} else {
+		gemm(c, "qkv_proj", T, (a * d + 2 * n->kv_heads * d) / t, h, 1, count);
+	}
+	attention(c, w, p, sh, count);
+	gemm(c, "o_proj", T, h, a * dv / t, 1, count);
+	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
+	if (c->train)
+		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
+	elem(c, c->train ? "ffn_norm" : "ffn_add_norm", OPS_NORM, Tsp * h, norm_bytes, 3 * ab, 5, count);
+
+	if (dense_count > 0) {
+		double f = n->ffn;
+		gemm(c, "ffn_up", T, fin * f / t, h, 1, dense_count);
+		elem(c, "ffn_act", OPS_ELEM, T * f / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8, dense_count);
+		gemm(c, "ffn_down", T, h, f / t, 1, dense_count);
+	}
+	if (moe_count > 0) {
+		double E = n->experts, k = n->experts_active, fe = n->expert_ffn;
+		double ep = p->ep, e_local = E / ep;
+		/* Tokens routed into this chip's experts: T·k·ep spread over E experts (balanced). With
+		 * few tokens not every expert is hit: P(hit) = 1-(1-k/E)^(T·ep). */
+		double routed = T * k * ep / E;
+		double hit = 1 - pow(1 - k / E, T * ep);
+		double inst = e_local * hit;
+		double m_e = routed / hit;
+		gemm(c, "router", T, E, h, 1, moe_count);
+		gemm(c, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
+		elem(c, "expert_act", OPS_ELEM, T * k * fe / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
+		     moe_count);
+		gemm(c, "expert_down", m_e, h, fe / t, inst, moe_count);
+		if (n->shared_experts > 0) {
+			double fs = n->shared_experts * fe;
+			gemm(c, "shared_up", T, fin * fs / t, h, 1, moe_count);
+			elem(c, "shared_act", OPS_ELEM, T * fs / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
+			     moe_count);
+			gemm(c, "shared_down", T, h, fs / t, 1, moe_count);
+		}
+	}
+	if (c->train)
+		elem(c, "ffn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
+}
+
+static double moe_share(const nn_net *n)
+{
+	return n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+}
+
+static void init(lower *c, ops_list *out, const wl_workload *w, int train)
+{
+	memset(out, 0, sizeof *out);
+	c->l = out;
+	c->prec = w->prec;
+	c->wb = hw_prec_bytes(w->prec);
+	c->ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	c->train = train;
+}
+
+void ops_train(const wl_workload *w, const plan *p, ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	double L = ops_layers_per_stage(n, p->pp);
+	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
+	double T = b * sh.s_q, t = p->tp;
+
+	init(&c, out, w, 1);
+	out->layers_stage = L;
+	if (!w->flash_attention)
+		sh.causal = 1.0; /* unfused kernels compute the full score matrix */
+	if (p->pp == 1) /* the embedding sits on the first stage; the bottleneck is the last */
+		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 2 * 4, 0, 1);
+	layer(&c, w, p, sh, L, moe_share(n));
+	gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
+	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
+	elem(&c, "loss", OPS_LOSS, T * n->vocab / t, c.ab + 4, 4 + c.ab, 6, 1);
+
+	if (w->recompute == WL_RC_FULL) {
+		/* Full recompute re-runs the layer forward before its backward (Korthikanti §5). */
+		ops_list tmp;
+		lower r;
+		init(&r, &tmp, w, 0);
+		layer(&r, w, p, sh, L, moe_share(n));
+		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
+			out->op[out->n] = tmp.op[i];
+			out->op[out->n].phase = OPS_RECOMP;
+			out->n++;
+		}
+	}
+	{
+		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
+		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
+		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
+		nn_counts cnt = nn_params(n);
+		double per_layer = cnt.attn + (n->experts > 0
+			? (1 - moe_share(n)) * cnt.ffn_dense +
+			  moe_share(n) * (cnt.router + (n->experts / p->ep + n->shared_experts) * cnt.ffn_expert)
+			: cnt.ffn_dense);
+		double local = (L * per_layer + (p->pp == 1 ? cnt.embed + cnt.head : cnt.head)) / t;
+		double shard = w->zero >= 1 ? p->dp * p->cp : 1;
+		double bpp = w->optimizer == WL_ADAM ? 30 : 14;
+		ops_op *o = add(&c, "optimizer", OPS_OPTIM, OPS_STEP, 1);
+		if (o) {
+			o->m = local / shard;
+			o->bytes = o->m * bpp;
+			o->flops = o->m * (w->optimizer == WL_ADAM ? 12 : 2);
+			o->prec = HW_FP32;
+		}
+	}
+}
+
+void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	shape sh = {batch, w->input_len, w->input_len, 0.5, 0};
+	double L = ops_layers_per_stage(n, p->pp);
+	init(&c, out, w, 0);
+	out->layers_stage = L;
+	if (p->pp == 1)
+		elem(&c, "embedding", OPS_EMBED, (double)batch * w->input_len * n->hidden, 2 * c.ab, 0, 0, 1);
+	layer(&c, w, p, sh, L, moe_share(n));
+	/* Logits for the last position of each prompt only. */
+	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	{
+		/* Writing the prompt's K/V into the cache. */
+		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
+		if (o) {
+			o->m = (double)batch * w->input_len * kv_elems_local(n, p->tp);
+			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
+		}
+	}
+}
+
+void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	shape sh = {batch, 1, ctx, 1.0, 1};
+	double L = ops_layers_per_stage(n, p->pp);
+	init(&c, out, w, 0);
+	out->layers_stage = L;
+	if (p->pp == 1)
+		elem(&c, "embedding", OPS_EMBED, (double)batch * n->hidden, 2 * c.ab, 0, 0, 1);
+	layer(&c, w, p, sh, L, moe_share(n));
+	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
+}

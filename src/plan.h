@@ -1,0 +1,36 @@
+/* plan: a parallel layout (tp, pp, vpp, dp, cp, ep, sp, micro-batch) and its parsing.
+ *
+ * Degrees count chips: tp·pp·dp·cp = chips (ep splits experts inside dp·cp·tp groups).
+ * 0 in a field means "not given" until plan_fill sets defaults. Pure functions. */
+#ifndef ROOFCOST_PLAN_H
+#define ROOFCOST_PLAN_H
+
+#include "err.h"
+
+typedef struct plan {
+	int tp, pp, vpp, dp, cp, ep;
+	int sp;            /* sequence parallelism 0|1 */
+	int micro_batch;   /* sequences per micro-batch (train); 0 = the workload's */
+	int chips;         /* total; 0 = tp·pp·dp·cp */
+} plan;
+
+/* Parses "tp=8,pp=4,dp=2,..." onto *p (keys: tp pp vpp dp cp ep sp mb|micro_batch chips).
+ * Only the keys given are changed. Returns 0 or ERR_USAGE with e set. */
+int plan_parse(const char *text, plan *p, err *e);
+
+/* Sets unset degrees to 1 and chips to tp·pp·dp·cp when 0; when chips is given and dp is
+ * not, dp = chips / (tp·pp·cp). */
+void plan_fill(plan *p);
+
+struct hw_system;
+struct wl_workload;
+
+/* Checks that p divides the workload and fits the system (not memory: see mem). Returns 1 if
+ * valid, else 0 with a reason such as "tp 16 does not divide 24 heads". p must be filled. */
+int plan_check(const struct hw_system *s, const struct wl_workload *w, const plan *p,
+	       char *reason, int len);
+
+/* "tp=8 pp=4 dp=2" style text of p, for tables. */
+void plan_format(const plan *p, char *buf, int len);
+
+#endif

@@ -1,0 +1,75 @@
+/* roof: roofline time of an op on a chip (see roof.h). */
+#include "roof.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
+
+static double round_up(double x, double g)
+{
+	return g <= 1 ? ceil(x) : ceil(x / g) * g;
+}
+
+double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
+{
+	double pad, tiles, waves, wave;
+	if (m <= 0 || n <= 0 || k <= 0)
+		return 1;
+	/* A fractional m (expert tokens below one) pads to a whole row. */
+	pad = (m * n * k) / (round_up(m, c->pad_m) * round_up(n, c->pad_n) * round_up(k, c->pad_k));
+	/* Wave quantization: whole output tiles over `units` engines. */
+	tiles = ceil(m / c->tile_m) * ceil(n / c->tile_n) * ceil(batch > 1 ? batch : 1);
+	waves = ceil(tiles / c->units);
+	wave = tiles / (waves * c->units);
+	return pad * wave;
+}
+
+roof_time roof_op(const hw_chip *c, const ops_op *o)
+{
+	roof_time r;
+	memset(&r, 0, sizeof r);
+	r.run_prec = hw_run_prec(c, o->prec);
+	if (r.run_prec == HW_PREC_N)
+		r.run_prec = HW_FP32;
+	r.peak = c->peak[r.run_prec];
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
+		r.eff = c->gemm_eff[r.run_prec] * roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
+	} else if (c->vector > 0) {
+		r.eff = 1;
+		r.peak = c->vector;
+		r.t_compute = o->flops / c->vector;
+	}
+	r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
+	r.t = r.t_compute;
+	r.bound = ROOF_COMPUTE;
+	if (r.t_memory > r.t) {
+		r.t = r.t_memory;
+		r.bound = ROOF_MEMORY;
+	}
+	if (c->op_overhead > r.t) {
+		r.t = c->op_overhead;
+		r.bound = ROOF_OVERHEAD;
+	}
+	return r;
+}
+
+roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
+{
+	roof_sum s;
+	memset(&s, 0, sizeof s);
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r = roof_op(c, o);
+		double t = r.t * o->count;
+		if (per_op)
+			per_op[i] = r;
+		s.t += t;
+		s.flops += o->flops * o->count;
+		s.bytes += o->bytes * o->count;
+		s.t_bound[r.bound] += t;
+		s.t_phase[o->phase] += t;
+	}
+	return s;
+}

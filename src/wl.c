@@ -1,0 +1,171 @@
+/* wl: workloads (see wl.h). */
+#include "wl.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+
+const char *const wl_mode_names[] = {"train", "infer", NULL};
+const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
+const char *const wl_recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const opt_names[] = {"adam", "sgd", NULL};
+
+typedef struct wl_raw {
+	wl_workload w;
+	char kv_prec[8];
+} wl_raw;
+
+#define OFF(m) offsetof(wl_raw, w.m)
+#define SZ(m) sizeof(((wl_raw *)0)->w.m)
+#define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), SZ(m), NULL}
+#define INT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_NONE, req, lo, hi, OFF(m), 0, NULL}
+#define NUM(sec, key, m, u, req, lo, hi) {sec, key, CFG_NUM, u, req, lo, hi, OFF(m), 0, NULL}
+#define ENUM(sec, key, m, req, ch) {sec, key, CFG_ENUM, UNITS_NONE, req, 1, 0, OFF(m), 0, ch}
+#define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, OFF(m), 0, NULL}
+
+static const cfg_field wl_fields[] = {
+	STR("workload", "name", name, 1),
+	STR("workload", "network", network_name, 1),
+	ENUM("workload", "mode", mode, 1, wl_mode_names),
+	ENUM("workload", "precision", prec, 1, hw_prec_names),
+	{"workload", "kv_precision", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, w.kv_prec), 0, hw_prec_names},
+	STR("workload", "description", description, 0),
+	STR("workload", "source", source, 0),
+	INT("train", "seq_len", seq_len, 1, 1, 100000000),
+	INT("train", "global_batch", global_batch, 1, 1, 100000000),
+	INT("train", "micro_batch", micro_batch, 1, 1, 1000000),
+	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
+	ENUM("train", "optimizer", optimizer, 1, opt_names),
+	INT("train", "zero", zero, 1, 0, 3),
+	ENUM("train", "recompute", recompute, 1, wl_recompute_names),
+	BOOL("train", "flash_attention", flash_attention),
+	BOOL("train", "dropout", dropout),
+	INT("infer", "input_len", input_len, 1, 1, 100000000),
+	INT("infer", "output_len", output_len, 1, 1, 100000000),
+	INT("infer", "concurrency", concurrency, 1, 1, 10000000),
+	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
+	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
+	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
+	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
+	INT("plan", "tp", plan.tp, 0, 1, 1000000),
+	INT("plan", "pp", plan.pp, 0, 1, 100000),
+	INT("plan", "vpp", plan.vpp, 0, 1, 1000),
+	INT("plan", "dp", plan.dp, 0, 1, 10000000),
+	INT("plan", "cp", plan.cp, 0, 1, 100000),
+	INT("plan", "ep", plan.ep, 0, 1, 100000),
+	INT("plan", "sp", plan.sp, 0, 0, 1),
+	INT("plan", "chips", plan.chips, 0, 1, 100000000),
+};
+
+enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
+
+static const char *const wl_sections[] = {"workload", NULL};
+
+static int entry_line(const cfg_doc *d, const char *sec, const char *key)
+{
+	const cfg_entry *en = cfg_find(d, sec, key);
+	return en ? en->line : 0;
+}
+
+static int validate(const cfg_doc *d, wl_workload *w, err *e)
+{
+	const char *path = d->path;
+	int line;
+	if (w->mode == WL_TRAIN) {
+		if (cfg_has_section(d, "infer", &line))
+			return err_at(e, path, line, "section [infer] does not apply to mode train");
+		if (!cfg_has_section(d, "train", NULL))
+			return err_at(e, path, entry_line(d, "workload", "mode"),
+				      "mode: train needs a [train] section");
+		if (w->global_batch % w->micro_batch != 0)
+			return err_at(e, path, entry_line(d, "train", "micro_batch"),
+				      "micro_batch: %d does not divide global_batch %d", w->micro_batch,
+				      w->global_batch);
+	} else {
+		if (cfg_has_section(d, "train", &line))
+			return err_at(e, path, line, "section [train] does not apply to mode infer");
+		if (!cfg_has_section(d, "infer", NULL))
+			return err_at(e, path, entry_line(d, "workload", "mode"),
+				      "mode: infer needs an [infer] section");
+	}
+	{
+		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;
+		const char *key = w->mode == WL_TRAIN ? "seq_len" : "input_len";
+		if (ctx > w->net.max_context) {
+			line = entry_line(d, w->mode == WL_TRAIN ? "train" : "infer", key);
+			if (line == 0)
+				return err_set(e, ERR_USAGE, "--set %s: context %d exceeds %s's max_context %d",
+					       key, ctx, w->net.name, w->net.max_context);
+			return err_at(e, path, line, "%s: context %d exceeds %s's max_context %d", key, ctx,
+				      w->net.name, w->net.max_context);
+		}
+	}
+	return 0;
+}
+
+int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
+	    const char *const *overrides, int noverrides, wl_workload *out, err *e)
+{
+	char path[1024];
+	size_t n = strlen(name_or_path);
+	cfg_doc d;
+	wl_raw *r;
+	int rc = 0;
+
+	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
+		snprintf(path, sizeof path, "%s", name_or_path);
+	} else {
+		FILE *f;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, name_or_path);
+		f = fopen(path, "r");
+		if (!f)
+			return err_set(e, ERR_DATA, "unknown workload '%s' (see 'roofcost list workloads')",
+				       name_or_path);
+		fclose(f);
+	}
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < noverrides && rc == 0; i++)
+		rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+	if (rc == 0) {
+		/* An override of the other mode's section is a usage error, not a missing key. */
+		const cfg_entry *m = cfg_find(&d, "workload", "mode");
+		const char *other = m && !strcmp(m->value, "train") ? "infer" : "train";
+		for (int i = 0; i < d.n && rc == 0 && m; i++)
+			if (d.entries[i].line == 0 && !strcmp(d.entries[i].section, other))
+				rc = err_set(e, ERR_USAGE, "--set %s: applies to mode %s, %s is a %s workload",
+					     d.entries[i].key, other, name_or_path, m->value);
+	}
+	r = calloc(1, sizeof *r);
+	if (!r) {
+		cfg_release(&d);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	r->w.kv_prec = HW_PREC_N;
+	r->w.flash_attention = 1;
+	r->w.slo_percentile = 99;
+	if (rc == 0)
+		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
+	if (rc == 0) {
+		rc = nn_find(r->w.network_name, models_dir, &r->w.net, e);
+		if (rc != 0) {
+			char inner[ERR_MSG_MAX];
+			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+			err_at(e, path, entry_line(&d, "workload", "network"), "network: %s", inner);
+		}
+	}
+	if (rc == 0)
+		rc = validate(&d, &r->w, e);
+	if (rc == 0) {
+		if (r->w.kv_prec == HW_PREC_N)
+			r->w.kv_prec = (r->w.prec == HW_FP8 || r->w.prec == HW_FP4) ? HW_FP8 : HW_BF16;
+		snprintf(r->w.path, sizeof r->w.path, "%s", path);
+		*out = r->w;
+	}
+	free(r);
+	cfg_release(&d);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* wl: workloads (a network plus what is done with it) and their strict loader.
+ *
+ * Training: sequence length, batches, token budget, optimizer, ZeRO stage, recompute.
+ * Inference: prompt and output lengths, concurrency, scenario and latency limits.
+ * Both: precision and an optional parallel plan. `--set key=value` overrides go through the
+ * same checks as the file (cfg_override). Format in workloads/README.md. */
+#ifndef ROOFCOST_WL_H
+#define ROOFCOST_WL_H
+
+#include "err.h"
+#include "hw.h"
+#include "nn.h"
+#include "plan.h"
+
+enum { WL_NAME_MAX = 48, WL_TEXT_MAX = 512 };
+
+typedef enum wl_mode { WL_TRAIN, WL_INFER } wl_mode;
+typedef enum wl_scenario { WL_OFFLINE, WL_SERVER, WL_INTERACTIVE, WL_SINGLE } wl_scenario;
+typedef enum wl_recompute { WL_RC_NONE, WL_RC_SELECTIVE, WL_RC_FULL } wl_recompute;
+typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
+
+extern const char *const wl_mode_names[];
+extern const char *const wl_scenario_names[];
+extern const char *const wl_recompute_names[];
+
+typedef struct wl_workload {
+	char name[WL_NAME_MAX];
+	char network_name[WL_TEXT_MAX];
+	char description[WL_TEXT_MAX];
+	char source[WL_TEXT_MAX];
+	char path[WL_TEXT_MAX];
+	wl_mode mode;
+	hw_prec prec;             /* weights and GEMM inputs */
+	hw_prec kv_prec;          /* KV-cache elements */
+	/* training */
+	int seq_len, global_batch, micro_batch;
+	double tokens;            /* token budget of the run */
+	wl_optimizer optimizer;
+	int zero;                 /* 0..3 */
+	wl_recompute recompute;
+	int flash_attention;      /* 1: fused attention, no s×s scores in HBM */
+	int dropout;              /* 1: dropout masks are stored (Megatron GPT) */
+	/* inference */
+	int input_len, output_len, concurrency;
+	wl_scenario scenario;
+	double ttft_slo, tpot_slo; /* s; 0 = none */
+	double slo_percentile;
+	plan plan;                /* as given in [plan]; zeros where absent */
+	nn_net net;
+} wl_workload;
+
+/* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
+ * overrides in order, validates, and loads its network from models_dir. */
+int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
+	    const char *const *overrides, int noverrides, wl_workload *out, err *e);
+
+#endif
