@@ -1,0 +1,92 @@
+#!/bin/sh
+# CLI cases: command, expected exit code, text the output (stdout + stderr) must contain.
+# Run from the project root: sh tests/cli/run.sh. Prints "N passed, N failed".
+R=${ROOFCOST:-./roofcost}
+B=tests/cli/bad
+pass=0
+fail=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# check NAME RC TEXT -- COMMAND...
+check() {
+	name=$1 want_rc=$2 want=$3
+	shift 4
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$want_rc" ]; then
+		echo "FAIL $name: exit $rc, want $want_rc: $*"; sed 's/^/    /' "$out" | head -5
+		fail=$((fail + 1)); return
+	fi
+	if [ -n "$want" ] && ! grep -qF -- "$want" "$out"; then
+		echo "FAIL $name: output lacks '$want': $*"; sed 's/^/    /' "$out" | head -5
+		fail=$((fail + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+
+# --- usage and help
+check help 0 "commands:" -- $R --help
+check no-args 2 "usage: roofcost" -- $R
+check unknown-command 2 "unknown command 'frobnicate'" -- $R frobnicate
+for c in eval roofline compare list; do
+	check "help-$c" 0 "usage: roofcost $c" -- $R $c --help
+done
+check bad-format 2 "--format: 'xml' is not one of table, csv, json, md" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --format xml
+check missing-workload 2 "missing -w WORKLOAD" -- $R eval -s trn2.48xlarge
+check bad-plan 2 "--plan tp: must be at least 1" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --plan tp=0
+check bad-plan-key 2 "--plan: unknown key 'xx'" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --plan xx=2
+check bad-chips 2 "--chips: 'lots' is not a whole number" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --chips lots
+check set-not-number 2 "--set concurrency: 'abc' is not a number" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --set concurrency=abc
+check set-unknown-key 2 "--set colour: unknown key" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --set colour=red
+check set-out-of-range 2 "--set zero: 7 is out of range [0, 3]" -- $R eval -s trn2.48xlarge -w llama3-8b-train --set zero=7
+check set-wrong-mode 2 "--set concurrency" -- $R eval -s trn2.48xlarge -w llama3-8b-train --set concurrency=4
+
+# --- bad data: file:line: key: reason, exit 1
+check unknown-system 1 "unknown system 'nope'" -- $R eval -s nope -w llama3-8b-serve
+check unknown-workload 1 "unknown workload 'nope'" -- $R eval -s trn2.48xlarge -w nope
+check wl-unknown-key 1 "$B/wl-unknown-key.ini:4: colour: unknown key in [workload]" -- $R eval -s trn2.48xlarge -w $B/wl-unknown-key.ini
+check wl-bad-number 1 "$B/wl-bad-number.ini:11: concurrency: 'many' is not a number" -- $R eval -s trn2.48xlarge -w $B/wl-bad-number.ini
+check wl-missing-key 1 "$B/wl-missing-key.ini:8: output_len: missing in [infer]" -- $R eval -s trn2.48xlarge -w $B/wl-missing-key.ini
+check wl-dup-key 1 "$B/wl-dup-key.ini:5: mode: duplicate key in [workload] (first on line 4)" -- $R eval -s trn2.48xlarge -w $B/wl-dup-key.ini
+check wl-bad-enum 1 "$B/wl-bad-enum.ini:12: scenario: 'sometimes' is not one of offline, server, interactive, single" -- $R eval -s trn2.48xlarge -w $B/wl-bad-enum.ini
+check wl-too-long 1 "$B/wl-too-long.ini:9: input_len: context 100128 exceeds llama3-8b's max_context 8192" -- $R eval -s trn2.48xlarge -w $B/wl-too-long.ini
+check wl-bad-network 1 "$B/wl-bad-network.ini:3: network: $B/nn-kv-heads.ini:8: kv_heads: 5 does not divide heads 16" -- $R eval -s trn2.48xlarge -w $B/wl-bad-network.ini
+check sys-bad-unit 1 "$B/sys-bad-unit.ini:13: bw: unit 'GB' does not fit" -- $R eval -s $B/sys-bad-unit.ini -w llama3-8b-serve
+check sys-bad-dims 1 "$B/sys-bad-dims.ini:12: dims: 4x3 makes 12 chips, [node] has 16" -- $R eval -s $B/sys-bad-dims.ini -w llama3-8b-serve
+check sys-no-as-of 1 "$B/sys-no-as-of.ini:9: as_of: missing in [node]" -- $R eval -s $B/sys-no-as-of.ini -w llama3-8b-serve
+check sys-bad-chip 1 "$B/chip-bad-peak.ini:23: fp8: unit 'GB/s' does not fit" -- $R eval -s $B/sys-bad-chip.ini -w llama3-8b-serve
+
+# --- what is known
+out_sys=$($R list systems)
+for s in dgx-a100-80g dgx-h100 p4d.24xlarge p5.48xlarge p5e.48xlarge p5en.48xlarge hgx-h200 \
+	hgx-b200 p6-b200.48xlarge gb200-nvl72 mi300x-8 mi325x-8 trn1.32xlarge trn1n.32xlarge \
+	inf2.48xlarge trn2.48xlarge trn2-ultraserver tpu-v4 tpu-v5e tpu-v5p tpu-v6e; do
+	if echo "$out_sys" | grep -q "^$s "; then pass=$((pass + 1)); else echo "FAIL list-systems: $s missing"; fail=$((fail + 1)); fi
+done
+check list-chips 0 "trainium2" -- $R list chips
+check list-networks 0 "llama3-405b" -- $R list networks
+check list-workloads 0 "llama3-70b-serve" -- $R list workloads
+check list-json 0 '"system":' -- $R list systems --format json
+check list-bad 2 "not one of systems" -- $R list gizmos
+
+# --- evaluations
+check eval-done-when 0 '"decode_bound":	"memory"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16 --set concurrency=1 --format json
+check eval-tpot 0 '"tpot_ms":' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16 --set concurrency=1 --format json
+check eval-comm-note 0 "communication is not priced yet" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
+check eval-sources 0 "trainium2.rst" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
+check eval-train 0 '"mfu":' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
+check eval-infeasible 0 '"reason":	"needs' -- $R eval -s dgx-h100 -w llama3-405b-train --format json
+check eval-not-divide 0 "tp 3 does not divide 64 attention heads" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=3
+check eval-csv 0 "tpot_ms," -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format csv
+check eval-md 0 "| field | value |" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format md
+check eval-chips 0 '"chips":	32' -- $R eval -s trn2.48xlarge -w llama3-8b-train --chips 32 --format json
+check eval-path 0 "llama3-8b-serve on" -- $R eval -s models/hw/systems/p5.48xlarge.ini -w workloads/llama3-8b-serve.ini
+check eval-fp8-on-a100 0 '"run_precision":	"bf16"' -- $R eval -s dgx-a100-80g -w llama2-70b-serve --format json
+check roofline 0 "ffn_up" -- $R roofline -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
+check roofline-json 0 '"bound":' -- $R roofline -s p5.48xlarge -w llama3-8b-train --format json
+check compare 0 "rank" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
+check compare-json 0 '"systems":' -- $R compare -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --format json
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

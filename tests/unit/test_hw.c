@@ -1,0 +1,122 @@
+/* hw: the shipped chip and system files against the vendors' documents, and every shipped
+ * model file loads. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hw.h"
+#include "nn.h"
+#include "wl.h"
+
+Test(hw, trainium2_follows_aws_docs)
+{
+	/* AWS Neuron docs (trainium2.rst): 8 NeuronCore-v3, 667 BF16 / 1,299 FP8 dense TFLOPS,
+	 * 96 GiB HBM at 2.9 TB/s - not the 1,300 "BF16" TFLOPS and 2 cores of marketing texts. */
+	hw_chip c;
+	err e = {0};
+	cr_assert_eq(hw_load_chip("models/hw/chips/trainium2.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(c.units, 8);
+	cr_assert_float_eq(c.peak[HW_BF16], 667e12, 1e6);
+	cr_assert_float_eq(c.peak[HW_FP8], 1299e12, 1e6);
+	cr_assert_float_eq(c.hbm, 96.0 * 1073741824.0, 1);
+	cr_assert_float_eq(c.hbm_bw, 2.9e12, 1e3);
+	cr_assert_eq(c.peak[HW_INT8], 0, "no INT8 TensorE rate is published");
+	cr_assert(strlen(c.src_peak.source) > 10);
+	cr_assert(strlen(c.src_peak.as_of) >= 4);
+}
+
+Test(hw, trn2_instance_is_a_4x4_torus_of_16)
+{
+	hw_system s;
+	err e = {0};
+	cr_assert_eq(hw_find_system("trn2.48xlarge", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(hw_node_chips(&s), 16);
+	cr_assert_eq(s.levels[0].topo, HW_TOPO_TORUS2D);
+	cr_assert_eq(s.levels[0].dims[0] * s.levels[0].dims[1], 16);
+	/* 1,024 GB/s intra-instance NeuronLink per chip, bidirectional: 512 GB/s each way. */
+	cr_assert_float_eq(s.levels[0].bw, 512e9, 1e3);
+	cr_assert_geq(hw_max_chips(&s), 100000, "UltraClusters of 100,000+ chips");
+}
+
+Test(hw, ultraserver_has_a_64_chip_domain)
+{
+	hw_system s;
+	err e = {0};
+	cr_assert_eq(hw_find_system("trn2-ultraserver", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(s.nlevels, 3);
+	cr_assert_eq(s.levels[1].kind, HW_LEVEL_DOMAIN);
+	cr_assert_eq(s.levels[1].chips, 64);
+}
+
+Test(hw, precision_fallback)
+{
+	hw_chip c;
+	err e = {0};
+	cr_assert_eq(hw_load_chip("models/hw/chips/a100-80gb.ini", &c, &e), 0, "%s", e.msg);
+	/* The A100 has no fp8: fp8 and fp4 workloads run at the bf16 rate. */
+	cr_assert_eq(hw_run_prec(&c, HW_FP8), HW_BF16);
+	cr_assert_eq(hw_run_prec(&c, HW_FP4), HW_BF16);
+	cr_assert_eq(hw_run_prec(&c, HW_BF16), HW_BF16);
+	cr_assert_eq(hw_load_chip("models/hw/chips/h100-sxm.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(hw_run_prec(&c, HW_FP4), HW_FP8);
+}
+
+Test(hw, unknown_system_is_a_clear_error)
+{
+	hw_system s;
+	err e = {0};
+	cr_assert_neq(hw_find_system("no-such-box", "models", &s, &e), 0);
+	cr_assert(strstr(e.msg, "unknown system 'no-such-box'"), "%s", e.msg);
+}
+
+/* Every shipped file loads with the strict loaders, so none can rot. */
+static int each_ini(const char *dir, int (*load)(const char *path, err *e))
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	cr_assert(d, "cannot open %s", dir);
+	while ((de = readdir(d))) {
+		char path[512];
+		err e = {0};
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".ini"))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		cr_expect_eq(load(path, &e), 0, "%s: %s", path, e.msg);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static hw_system sys_buf;
+static nn_net net_buf;
+static wl_workload wl_buf;
+static int load_chip(const char *p, err *e) { return hw_load_chip(p, &sys_buf.chip, e); }
+static int load_sys(const char *p, err *e) { return hw_load_system(p, "models", &sys_buf, e); }
+static int load_net(const char *p, err *e) { return nn_load(p, &net_buf, e); }
+static int load_wl(const char *p, err *e) { return wl_load(p, "workloads", "models", NULL, 0, &wl_buf, e); }
+
+Test(hw, every_shipped_file_loads)
+{
+	cr_assert_geq(each_ini("models/hw/chips", load_chip), 15);
+	cr_assert_geq(each_ini("models/hw/systems", load_sys), 21);
+	cr_assert_geq(each_ini("models/nn", load_net), 19);
+	cr_assert_geq(each_ini("workloads", load_wl), 10);
+}
+
+Test(hw, every_design_system_exists)
+{
+	/* DESIGN.md §7: system names the validation cases use. */
+	static const char *const names[] = {
+		"dgx-a100-80g", "dgx-h100", "p4d.24xlarge", "p5.48xlarge", "p5e.48xlarge",
+		"p5en.48xlarge", "hgx-h200", "hgx-b200", "p6-b200.48xlarge", "gb200-nvl72",
+		"mi300x-8", "mi325x-8", "trn1.32xlarge", "trn1n.32xlarge", "inf2.48xlarge",
+		"trn2.48xlarge", "trn2-ultraserver", "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		err e = {0};
+		cr_expect_eq(hw_find_system(names[i], "models", &sys_buf, &e), 0, "%s: %s", names[i], e.msg);
+	}
+}

@@ -1,0 +1,67 @@
+/* train: step composition, bubble, MFU, and layouts that do not fit or divide. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "train.h"
+
+Test(train, pipeline_bubble)
+{
+	/* 1F1B bubble (Narayanan et al. SC21 §2.2): (p-1)/m of the ideal time, i.e. (p-1)·t_micro;
+	 * interleaved with v chunks: (p-1)/v · t_micro. pp = 4, m = 8. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 1024, 16, 1000);
+	wl_workload w = fx_train(n, 512, 8, 1);
+	plan p = {1, 4, 1, 1, 1, 1, 0, 1, 4};
+	train_result r;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_float_eq(r.micro_batches, 8, 1e-12);
+	cr_assert_float_eq(r.t_bubble, 3 * r.t_micro, 1e-15);
+	cr_assert_float_eq(r.t_bubble / r.t_compute, 3.0 / 8, 1e-12);
+	p.vpp = 2;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_float_eq(r.t_bubble, 1.5 * r.t_micro, 1e-15);
+	cr_assert_float_eq(r.step_time, r.t_compute + r.t_bubble + r.t_optimizer, 1e-15);
+	cr_assert_eq(r.comm_priced, 0);
+}
+
+Test(train, mfu_is_model_flops_over_peak)
+{
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(4, 2048, 16, 1000);
+	wl_workload w = fx_train(n, 1024, 16, 2);
+	plan p = {1, 1, 1, 8, 1, 1, 0, 2, 8};
+	train_result r;
+	double model, hw;
+	train_eval(&s, &w, &p, &r, NULL);
+	train_flops_per_token(&w, &model, &hw);
+	cr_assert_float_eq(r.tokens_per_s, 16.0 * 1024 / r.step_time, 1e-6);
+	cr_assert_float_eq(r.mfu, model * r.tokens_per_s / 8 / 100e12, 1e-12);
+	/* Efficiencies of 1 and no padding: MFU < 1 only by the memory-bound ops, attention
+	 * executing its causal half and the flash backward's extra GEMMs. */
+	cr_assert(r.mfu > 0.5 && r.mfu < 1.0, "mfu %f", r.mfu);
+}
+
+Test(train, layouts_that_do_not_divide_or_fit)
+{
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(4, 1024, 16, 1000);
+	wl_workload w = fx_train(n, 512, 8, 1);
+	plan p = {3, 1, 1, 1, 1, 1, 0, 1, 3};
+	train_result r;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_not(r.feasible);
+	cr_assert_str_eq(r.reason, "tp 3 does not divide 16 attention heads");
+	p = (plan){1, 1, 1, 3, 1, 1, 0, 1, 3};
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_str_eq(r.reason, "dp*micro_batch = 3 does not divide global_batch 8");
+	/* 4·12·h² + V·h = 51.4M parameters × 16 B = 0.82 GB: shrink HBM to 0.5 GB. */
+	s.chip.hbm = 0.5e9;
+	p = (plan){1, 1, 1, 1, 1, 1, 0, 1, 1};
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_not(r.feasible);
+	cr_assert(strstr(r.reason, "GiB per chip, has 0.5 GiB"), "%s", r.reason);
+	cr_assert(r.step_time > 0, "an infeasible layout still reports its estimate");
+}
