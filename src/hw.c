@@ -1,6 +1,7 @@
 /* hw: chip and system loaders (see hw.h). */
 #include "hw.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@ const char *const hw_prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int
 const char *const hw_topo_names[] = {"ring", "torus2d", "torus3d", "switch", "fullmesh",
 				     "fattree", "dcn", NULL};
 const char *const hw_level_names[] = {"node", "domain", "scaleout", NULL};
+const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather", "all_to_all",
+				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 
 double hw_prec_bytes(hw_prec p)
@@ -159,6 +162,9 @@ typedef struct sys_raw {
 	F_NUM(sec, "bw", sys_raw, lv[i].bw, UNITS_BW, 1, 1e6, 1e15), \
 	F_NUM(sec, "latency", sys_raw, lv[i].latency, UNITS_TIME, 1, 1e-9, 1e-1), \
 	F_BOOL(sec, "in_network_reduction", sys_raw, lv[i].in_network_reduction), \
+	F_NUM(sec, "bw_eff", sys_raw, lv[i].bw_eff, UNITS_NONE, 0, 0.05, 1.0), \
+	F_NUM(sec, "inr_eff", sys_raw, lv[i].inr_eff, UNITS_NONE, 0, 0.05, 1.0), \
+	F_NUM(sec, "call_floor", sys_raw, lv[i].call_floor, UNITS_TIME, 0, 0, 1e-2), \
 	F_NUM(sec, "oversubscription", sys_raw, lv[i].oversubscription, UNITS_NONE, 0, 1, 100), \
 	F_SRC(sec, sys_raw, lv[i].src)
 
@@ -208,6 +214,10 @@ static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
 		lv->kind = (hw_level_kind)i;
 		if (lv->oversubscription == 0)
 			lv->oversubscription = 1;
+		if (lv->bw_eff == 0)
+			lv->bw_eff = 1;
+		if (lv->inr_eff == 0)
+			lv->inr_eff = lv->bw_eff;
 		if (r->dims[i][0]) {
 			const cfg_entry *en = cfg_find(d, hw_level_names[i], "dims");
 			int prod = parse_dims(r->dims[i], lv->dims);
@@ -268,10 +278,142 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 			err_at(e, path, en ? en->line : 0, "chip: %s", inner);
 		}
 	}
+	if (rc == 0) {
+		char algo_path[CFG_PATH_MAX + 64];
+		snprintf(algo_path, sizeof algo_path, "%s/hw/collectives.ini", models_dir);
+		rc = hw_load_algos(algo_path, &r->s.algos, e);
+	}
 	if (rc == 0)
 		*out = r->s;
 	cfg_release(&d);
 	free(r);
+	return rc;
+}
+
+double hw_form_eval(hw_form f, double n)
+{
+	switch (f.kind) {
+	case HW_F_CONST: return f.a;
+	case HW_F_LOG2N: return f.a * (n > 1 ? log2(n) : 0);
+	case HW_F_NM1: return f.a * (n - 1);
+	case HW_F_NM1_N: return f.a * (n - 1) / n;
+	}
+	return 0;
+}
+
+/* "2(n-1)/n", "log2(n)", "0.25(n-1)/n", "1" into f. Returns 0 or -1. */
+static int parse_form(const char *s, hw_form *f)
+{
+	char *end;
+	double a = strtod(s, &end);
+	if (end == s)
+		a = 1;
+	while (*end == ' ')
+		end++;
+	f->a = a;
+	if (*end == '\0' && end != s) {
+		f->kind = HW_F_CONST;
+		return 0;
+	}
+	if (!strcmp(end, "log2(n)"))
+		f->kind = HW_F_LOG2N;
+	else if (!strcmp(end, "(n-1)"))
+		f->kind = HW_F_NM1;
+	else if (!strcmp(end, "(n-1)/n"))
+		f->kind = HW_F_NM1_N;
+	else
+		return -1;
+	return 0;
+}
+
+int hw_load_algos(const char *path, hw_algos *out, err *e)
+{
+	cfg_doc d;
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	/* Algorithm sections first, then topology lists that name them. */
+	for (int i = 0; i < d.nsections && rc == 0; i++) {
+		const char *name = d.sections[i].name;
+		hw_algo *a;
+		if (!strncmp(name, "topology.", 9))
+			continue;
+		if (out->nalgo == HW_ALGOS_MAX) {
+			rc = err_at(e, path, d.sections[i].line, "too many algorithms (at most %d)", HW_ALGOS_MAX);
+			break;
+		}
+		a = &out->algo[out->nalgo++];
+		snprintf(a->name, sizeof a->name, "%s", name);
+		for (int j = 0; j < d.n && rc == 0; j++) {
+			const cfg_entry *en = &d.entries[j];
+			int op = -1;
+			char steps[64], bw[64];
+			if (strcmp(en->section, name))
+				continue;
+			if (!strcmp(en->key, "source")) {
+				snprintf(a->src.source, sizeof a->src.source, "%s", en->value);
+				continue;
+			}
+			if (!strcmp(en->key, "as_of")) {
+				snprintf(a->src.as_of, sizeof a->src.as_of, "%s", en->value);
+				continue;
+			}
+			if (!strcmp(en->key, "note"))
+				continue;
+			for (int k = 0; k < HW_COLL_N; k++)
+				if (!strcmp(en->key, hw_coll_names[k]))
+					op = k;
+			if (op < 0) {
+				rc = err_at(e, path, en->line, "%s: unknown collective in [%s]", en->key, name);
+				break;
+			}
+			if (sscanf(en->value, " %63[^:]: %63[^\n]", steps, bw) != 2) {
+				rc = err_at(e, path, en->line, "%s: expected 'STEPS : BANDWIDTH_FACTOR'", en->key);
+				break;
+			}
+			for (char *p = steps + strlen(steps); p > steps && p[-1] == ' '; p--)
+				p[-1] = '\0';
+			if (parse_form(steps, &a->steps[op]) || parse_form(bw, &a->bw[op])) {
+				rc = err_at(e, path, en->line,
+					    "%s: '%s' is not a form (1, log2(n), (n-1), (n-1)/n, each with a factor)",
+					    en->key, en->value);
+				break;
+			}
+			a->has[op] = 1;
+		}
+		if (rc == 0 && (!a->src.source[0] || !a->src.as_of[0]))
+			rc = err_at(e, path, d.sections[i].line, "[%s] needs source and as_of", name);
+	}
+	for (int i = 0; i < d.n && rc == 0; i++) {
+		const cfg_entry *en = &d.entries[i];
+		int topo = -1;
+		char buf[256], *save = NULL;
+		if (strncmp(en->section, "topology.", 9))
+			continue;
+		for (int k = 0; k < HW_TOPO_N; k++)
+			if (!strcmp(en->section + 9, hw_topo_names[k]))
+				topo = k;
+		if (topo < 0 || strcmp(en->key, "algorithms")) {
+			rc = err_at(e, path, en->line, "%s: unknown topology or key in [%s]", en->key, en->section);
+			break;
+		}
+		snprintf(buf, sizeof buf, "%s", en->value);
+		for (char *t = strtok_r(buf, " ", &save); t && rc == 0; t = strtok_r(NULL, " ", &save)) {
+			int found = -1;
+			for (int k = 0; k < out->nalgo; k++)
+				if (!strcmp(out->algo[k].name, t))
+					found = k;
+			if (found < 0 || out->ntopo[topo] == HW_ALGOS_MAX)
+				rc = err_at(e, path, en->line, "algorithms: unknown algorithm '%s'", t);
+			else
+				out->topo[topo][out->ntopo[topo]++] = found;
+		}
+	}
+	for (int k = 0; k < HW_TOPO_N && rc == 0; k++)
+		if (out->ntopo[k] == 0)
+			rc = err_at(e, path, 0, "no algorithms for topology %s", hw_topo_names[k]);
+	cfg_release(&d);
 	return rc;
 }
 

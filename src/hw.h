@@ -60,6 +60,44 @@ typedef enum hw_level_kind { HW_LEVEL_NODE, HW_LEVEL_DOMAIN, HW_LEVEL_SCALEOUT }
 
 extern const char *const hw_level_names[];
 
+/* Collective operations whose algorithms are data (models/hw/collectives.ini). */
+typedef enum hw_coll {
+	HW_ALL_REDUCE, HW_REDUCE_SCATTER, HW_ALL_GATHER, HW_ALL_TO_ALL, HW_BROADCAST, HW_COLL_N
+} hw_coll;
+
+extern const char *const hw_coll_names[];
+
+/* A form a·f(n): f one of 1, log2(n), (n-1), (n-1)/n. */
+typedef enum hw_form_kind { HW_F_CONST, HW_F_LOG2N, HW_F_NM1, HW_F_NM1_N } hw_form_kind;
+
+typedef struct hw_form {
+	double a;
+	hw_form_kind kind;
+} hw_form;
+
+enum { HW_ALGOS_MAX = 8 };
+
+typedef struct hw_algo {
+	char name[24];
+	int has[HW_COLL_N];
+	hw_form steps[HW_COLL_N];  /* latency steps (× alpha) */
+	hw_form bw[HW_COLL_N];     /* bandwidth factor (× S / B) */
+	hw_sourced src;
+} hw_algo;
+
+typedef struct hw_algos {
+	hw_algo algo[HW_ALGOS_MAX];
+	int nalgo;
+	int topo[HW_TOPO_N][HW_ALGOS_MAX];  /* indexes into algo, per topology */
+	int ntopo[HW_TOPO_N];
+} hw_algos;
+
+/* Value of form f at n ranks. */
+double hw_form_eval(hw_form f, double n);
+
+/* Loads models/hw/collectives.ini. Returns 0 or nonzero with e set. */
+int hw_load_algos(const char *path, hw_algos *out, err *e);
+
 typedef struct hw_level {
 	hw_level_kind kind;
 	int chips;                 /* chips one group of this level holds (scale-out: the largest cluster) */
@@ -68,6 +106,9 @@ typedef struct hw_level {
 	double bw;                 /* B/s per chip per direction */
 	double latency;            /* s per hop / algorithm step */
 	int in_network_reduction;  /* switches reduce (NVLink SHARP) */
+	double bw_eff;             /* achieved fraction of bw for large messages (ring busbw / bw) */
+	double inr_eff;            /* same for in-network reduction (NVLS algbw / bw) */
+	double call_floor;         /* s: the least one collective call takes at this level */
 	double oversubscription;   /* >= 1 */
 	hw_sourced src;
 } hw_level;
@@ -81,6 +122,7 @@ typedef struct hw_system {
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
+	hw_algos algos;              /* collective algorithms (shared data file) */
 	hw_sourced src;
 } hw_system;
 

@@ -1,14 +1,19 @@
 /* train: one training step of a layout on a system, composed from ops, roof and mem.
  *
- * step = m·t_micro + bubble + optimizer (+ exposed communication once comm is priced), where
- * t_micro is the roofline time of one micro-batch (forward, backward, recompute) on the
- * bottleneck pipeline stage, m = global_batch / (dp·micro_batch), and the 1F1B bubble is
- * (pp-1)/vpp · t_micro (Narayanan et al. SC21 §2.2). Model FLOPs follow Megatron/PaLM
+ * step = (m + (pp-1)/vpp)·t_micro + exposed data-parallel sync + optimizer, where t_micro is
+ * one micro-batch (forward, backward, recompute) on the bottleneck pipeline stage: its roofline
+ * compute plus the communication on its critical path (tensor-parallel collectives per layer,
+ * pipeline sends, expert all-to-alls, context-parallel exchange beyond the attention it
+ * overlaps, ZeRO-3 gathers beyond the layer compute they overlap), m = global_batch /
+ * (dp·micro_batch) and (pp-1)/vpp·t_micro the 1F1B bubble (Narayanan et al. SC21 §2.2). The
+ * gradient reduce-scatter/all-reduce overlaps the last micro-batch's backward except its
+ * last bucket (one layer). Model FLOPs follow Megatron/PaLM
  * (6·N + attention 6·L·a·(d+dv)·s per token, i.e. 12·L·a·d·s); hardware FLOPs add the
  * recomputed forward. Pure: no I/O, no allocation. */
 #ifndef ROOFCOST_TRAIN_H
 #define ROOFCOST_TRAIN_H
 
+#include "comm.h"
 #include "hw.h"
 #include "mem.h"
 #include "ops.h"
@@ -16,6 +21,15 @@
 #include "wl.h"
 
 enum { TRAIN_REASON_MAX = 256 };
+
+/* Exposed communication of a step (after overlap). */
+typedef struct train_comm {
+	double tp, pp, ep, cp;       /* s per micro-batch on the critical path */
+	double dp;                   /* s per step: gradient reduce + parameter gather left exposed */
+	double dp_total;             /* s per step the data-parallel sync takes before overlap */
+	double zero3;                /* s per micro-batch: ZeRO-3 gathers not hidden by compute */
+	double level[HW_LEVELS_MAX]; /* s per step exposed on each level */
+} train_comm;
 
 typedef struct train_result {
 	int feasible;
@@ -27,8 +41,9 @@ typedef struct train_result {
 	double t_compute;          /* s, m·t_micro */
 	double t_bubble;           /* s */
 	double t_optimizer;        /* s */
-	double t_comm_exposed;     /* s; 0 and comm_priced = 0 until communication is priced */
+	double t_comm_exposed;     /* s per step: exposed communication (in the micro-batches and after) */
 	int comm_priced;
+	train_comm comm;
 	double step_time;          /* s */
 	double tokens_per_step;
 	double tokens_per_s;
@@ -44,6 +59,11 @@ typedef struct train_result {
 
 /* Model and hardware FLOPs per token for w (all chips together). */
 void train_flops_per_token(const wl_workload *w, double *model, double *hardware);
+
+/* Communication of one step of w with layout p on s, given one micro-batch's roofline (its
+ * forward and backward times bound what overlaps) and m micro-batches. */
+void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, const roof_sum *micro,
+		     double m, train_comm *out);
 
 /* Evaluates w on s with layout p (filled). ops receives the micro-batch ops (may be NULL). */
 void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,

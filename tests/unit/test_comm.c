@@ -1,0 +1,119 @@
+/* comm: collective formulas against hand derivations (MODEL.md "Collectives"). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "comm.h"
+#include "fixtures.h"
+
+static hw_system sys_with(hw_topo topo, int chips, double bw, double alpha)
+{
+	hw_system s = fx_round_system(chips);
+	err e = {0};
+	cr_assert_eq(hw_load_algos("models/hw/collectives.ini", &s.algos, &e), 0, "%s", e.msg);
+	s.nlevels = 1;
+	s.levels[0].topo = topo;
+	s.levels[0].chips = chips;
+	s.levels[0].bw = bw;
+	s.levels[0].latency = alpha;
+	s.levels[0].bw_eff = 1;
+	s.levels[0].inr_eff = 1;
+	s.levels[0].oversubscription = 1;
+	return s;
+}
+
+Test(comm, ring_all_reduce)
+{
+	/* Ring all-reduce: 2(n-1)/n · S/B + 2(n-1)·α. n = 8, S = 1 GB, B = 100 GB/s, α = 1 us:
+	 * 1.75 · 10 ms + 14 us = 17.514 ms. The tree (2·log2 8 · α + 2·S/B = 20.006 ms) loses. */
+	hw_system s = sys_with(HW_TOPO_RING, 8, 100e9, 1e-6);
+	comm_cost c = comm_time(&s, COMM_ALL_REDUCE, 1e9, 8, 1);
+	cr_assert_float_eq(c.t, 1.75 * 0.01 + 14e-6, 1e-12);
+	/* Reduce-scatter and all-gather: (n-1)/n · S/B + (n-1)·α = 8.757 ms. */
+	c = comm_time(&s, COMM_REDUCE_SCATTER, 1e9, 8, 1);
+	cr_assert_float_eq(c.t, 0.875 * 0.01 + 7e-6, 1e-12);
+}
+
+Test(comm, tree_wins_small_messages)
+{
+	/* 1 KB: ring 14 us + 17.5 ns; tree 2·3 us + 20 ns = 6.02 us. */
+	hw_system s = sys_with(HW_TOPO_RING, 8, 100e9, 1e-6);
+	comm_cost c = comm_time(&s, COMM_ALL_REDUCE, 1e3, 8, 1);
+	cr_assert_float_eq(c.t, 6e-6 + 2 * 1e3 / 100e9, 1e-15);
+}
+
+Test(comm, in_switch_reduction_sends_each_byte_once)
+{
+	/* NVLink SHARP: ≈ S/B + 2α, here 1 GB over 450 GB/s at 0.61 of it = 3.643 ms, against a
+	 * ring at 0.82: 1.75 · 1 GB / 369 GB/s = 4.743 ms. */
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 450e9, 3e-6);
+	comm_cost c;
+	s.levels[0].in_network_reduction = 1;
+	s.levels[0].inr_eff = 0.61;
+	s.levels[0].bw_eff = 0.82;
+	c = comm_time(&s, COMM_ALL_REDUCE, 1e9, 8, 1);
+	cr_assert_float_eq(c.t, 1e9 / (450e9 * 0.61) + 2 * 3e-6, 1e-12);
+	s.levels[0].in_network_reduction = 0;
+	c = comm_time(&s, COMM_ALL_REDUCE, 1e9, 8, 1);
+	cr_assert_float_eq(c.t, 1.75 * 1e9 / (450e9 * 0.82) + 14 * 3e-6, 1e-12);
+}
+
+Test(comm, torus_uses_the_dimensions_it_spans)
+{
+	/* 4x4 torus, B = 512 GB/s over all four links. A 16-rank all-reduce spans both
+	 * dimensions: 2·15/16 · S/B, latency one ring per dimension 2·(3+3)·α. A 4-rank group in
+	 * one row gets half the links. */
+	hw_system s = sys_with(HW_TOPO_TORUS2D, 16, 512e9, 2e-6);
+	comm_cost c;
+	s.levels[0].dims[0] = s.levels[0].dims[1] = 4;
+	c = comm_time(&s, COMM_ALL_REDUCE, 1e9, 16, 1);
+	cr_assert_float_eq(c.t, 2 * 15.0 / 16 * 1e9 / 512e9 + 12 * 2e-6, 1e-12);
+	c = comm_time(&s, COMM_ALL_REDUCE, 1e9, 4, 1);
+	cr_assert_float_eq(c.t, 2 * 3.0 / 4 * 1e9 / 256e9 + 6 * 2e-6, 1e-12);
+}
+
+Test(comm, full_mesh_gives_a_pair_one_link)
+{
+	/* 8 chips, 7 links of 64 GB/s = 448 GB/s: two ranks share one link. */
+	hw_system s = sys_with(HW_TOPO_FULLMESH, 8, 448e9, 0);
+	cr_assert_float_eq(comm_group_bw(&s.levels[0], 2, 1), 64e9, 1e-3);
+	cr_assert_float_eq(comm_group_bw(&s.levels[0], 8, 1), 448e9, 1e-3);
+}
+
+Test(comm, placement_and_hierarchy)
+{
+	/* Node of 8 (switch, 100 GB/s, α 1 us) under a fat tree (10 GB/s, α 10 us).
+	 * A group of 16 contiguous ranks: 8 in a node × 2 nodes. Hierarchical all-reduce:
+	 * reduce-scatter + all-gather of S inside (2 · 7/8 · S/B_node + 14 α_node), all-reduce of
+	 * S/8 across 2 nodes (ring: 2·1/2·(S/8)/B_out + 2 α_out; tree: 2 α_out + 2 (S/8)/B_out). */
+	hw_system s = fx_round_system(8);
+	err e = {0};
+	int ranks[HW_LEVELS_MAX];
+	comm_cost c;
+	double S = 8e8;
+	cr_assert_eq(hw_load_algos("models/hw/collectives.ini", &s.algos, &e), 0, "%s", e.msg);
+	for (int l = 0; l < 2; l++) {
+		s.levels[l].bw_eff = s.levels[l].inr_eff = 1;
+		s.levels[l].oversubscription = 1;
+	}
+	cr_assert_eq(comm_place(&s, 16, 1, ranks), 1);
+	cr_assert_eq(ranks[0], 8);
+	cr_assert_eq(ranks[1], 2);
+	/* Stride 8 (a data-parallel group over tp = 8): one rank per node. */
+	comm_place(&s, 4, 8, ranks);
+	cr_assert_eq(ranks[0], 1);
+	cr_assert_eq(ranks[1], 4);
+	c = comm_time(&s, COMM_ALL_REDUCE, S, 16, 1);
+	cr_assert_float_eq(c.t, 2 * (0.875 * S / 100e9 + 7e-6) + (1.0 * (S / 8) / 10e9 + 2 * 10e-6), 1e-12);
+	/* Every group on the fabric gets the per-chip share: cost does not grow with the
+	 * cluster beyond the log/linear terms of n. */
+	c = comm_time(&s, COMM_SEND_RECV, 1e6, 2, 8);
+	cr_assert_float_eq(c.t, 10e-6 + 1e6 / 10e9, 1e-15);
+}
+
+Test(comm, call_floor)
+{
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 450e9, 3e-6);
+	s.levels[0].call_floor = 58e-6;
+	cr_assert_float_eq(comm_time(&s, COMM_ALL_REDUCE, 1024, 8, 1).t, 58e-6, 1e-15);
+	cr_assert_float_eq(comm_time(&s, COMM_ALL_REDUCE, 1024, 1, 1).t, 0, 1e-15);
+}
