@@ -26,6 +26,7 @@ static const command commands[] = {
 	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share"},
 	{"compare", cmd_compare, "one workload on several systems, side by side"},
 	{"list", cmd_list, "list systems, chips, networks or workloads"},
+	{"validate", cmd_validate, "predictions against published measurements"},
 };
 
 static int is_dir(const char *p)

@@ -72,5 +72,6 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
 int cmd_compare(int argc, char **argv, const cli_paths *paths);
+int cmd_validate(int argc, char **argv, const cli_paths *paths);
 
 #endif

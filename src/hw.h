@@ -46,6 +46,7 @@ typedef struct hw_chip {
 	double gemm_eff[HW_PREC_N];/* best-shape achievable fraction of peak per precision */
 	double hbm_eff;            /* achievable fraction of hbm_bw */
 	double op_overhead;        /* s per kernel */
+	double layer_overhead;     /* s per layer per serving step (runtime scheduling, sync) */
 	hw_sourced src_chip, src_peak, src_memory, src_eff;
 } hw_chip;
 

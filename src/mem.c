@@ -77,7 +77,8 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 	return m;
 }
 
-mem_use mem_infer(const wl_workload *w, const plan *p, int batch, double ctx)
+mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,
+		  double prefill_tokens)
 {
 	mem_use m;
 	const nn_net *n = &w->net;
@@ -89,9 +90,9 @@ mem_use mem_infer(const wl_workload *w, const plan *p, int batch, double ctx)
 	memset(&m, 0, sizeof m);
 	m.params_local = mem_params_local(n, p);
 	m.weights = m.params_local * hw_prec_bytes(w->prec);
-	m.kv_cache = (double)batch * ctx * kv_token * L * hw_prec_bytes(w->kv_prec);
+	m.kv_cache = batch * ctx * kv_token * L * hw_prec_bytes(w->kv_prec);
 	/* Workspace: the live tensors of one prefill layer (input, QKV, FFN activation input). */
-	m.activations = (double)batch * w->input_len * 2 *
+	m.activations = prefill_tokens * 2 *
 			(2 * n->hidden + (double)(n->heads + 2 * n->kv_heads) * n->head_dim / p->tp +
 			 (n->act == NN_SWIGLU ? 2 : 1) * f / p->tp);
 	m.total = m.weights + m.kv_cache + m.activations;

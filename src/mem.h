@@ -26,8 +26,10 @@ double mem_act_layer(const wl_workload *w, const plan *p, double micro_batch);
 /* Training memory per chip on the most loaded pipeline stage. */
 mem_use mem_train(const wl_workload *w, const plan *p);
 
-/* Inference memory per chip for `batch` sequences of up to ctx tokens. */
-mem_use mem_infer(const wl_workload *w, const plan *p, int batch, double ctx);
+/* Inference memory per chip for `batch` sequences of up to ctx tokens, with prefill_tokens
+ * processed in one forward pass (the activation workspace). */
+mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,
+		  double prefill_tokens);
 
 /* Parameters one chip stores on the bottleneck stage, before ZeRO sharding. */
 double mem_params_local(const nn_net *n, const plan *p);

@@ -169,11 +169,11 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 /* One transformer layer's forward ops (and backward when training), `count` layers, with
  * `moe_share` of them MoE layers. T tokens per chip. */
 static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, double count,
-		  double moe_share)
+		  double moe_share, const shape *extra)
 {
 	const nn_net *n = &w->net;
 	double t = p->tp, h = n->hidden, a = n->heads, d = n->head_dim, dv = n->v_head_dim;
-	double T = sh.seqs * sh.s_q;
+	double T = sh.seqs * sh.s_q + (extra ? extra->seqs * extra->s_q : 0);
 	double Tsp = (p->sp && p->tp > 1) ? T / t : T;  /* norms/dropout split under SP */
 	double ab = c->ab;
 	double fin = n->act == NN_SWIGLU ? 2.0 : 1.0;
@@ -198,6 +198,8 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		gemm(c, "qkv_proj", T, (a * d + 2 * n->kv_heads * d) / t, h, 1, count);
 	}
 	attention(c, w, p, sh, count);
+	if (extra && extra->seqs > 0)
+		attention(c, w, p, *extra, count);
 	gemm(c, "o_proj", T, h, a * dv / t, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
@@ -266,7 +268,7 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 		sh.causal = 1.0; /* unfused kernels compute the full score matrix */
 	if (p->pp == 1) /* the embedding sits on the first stage; the bottleneck is the last */
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 2 * 4, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n));
+	layer(&c, w, p, sh, L, moe_share(n), NULL);
 	gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
 	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
 	elem(&c, "loss", OPS_LOSS, T * n->vocab / t, c.ab + 4, 4 + c.ab, 6, 1);
@@ -276,7 +278,7 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 		ops_list tmp;
 		lower r;
 		init(&r, &tmp, w, 0);
-		layer(&r, w, p, sh, L, moe_share(n));
+		layer(&r, w, p, sh, L, moe_share(n), NULL);
 		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
 			out->op[out->n] = tmp.op[i];
 			out->op[out->n].phase = OPS_RECOMP;
@@ -315,7 +317,7 @@ void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, (double)batch * w->input_len * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n));
+	layer(&c, w, p, sh, L, moe_share(n), NULL);
 	/* Logits for the last position of each prompt only. */
 	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	{
@@ -338,6 +340,31 @@ void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, (double)batch * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n));
+	layer(&c, w, p, sh, L, moe_share(n), NULL);
 	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
+}
+
+void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, double prefill_tokens,
+	      ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	shape dec = {batch, 1, ctx, 1.0, 1};
+	shape pre = {prefill_tokens / w->input_len, w->input_len, w->input_len, 0.5, 0};
+	double L = ops_layers_per_stage(n, p->pp);
+	double T = batch + prefill_tokens;
+	init(&c, out, w, 0);
+	out->layers_stage = L;
+	if (p->pp == 1)
+		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);
+	layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	/* Logits for the decoded tokens and the last position of each new prompt. */
+	gemm(&c, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	if (prefill_tokens > 0) {
+		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
+		if (o) {
+			o->m = prefill_tokens * kv_elems_local(n, p->tp);
+			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
+		}
+	}
 }

@@ -54,6 +54,12 @@ void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out);
 /* One decode step of `batch` sequences at context length ctx, one pipeline stage. */
 void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out);
 
+/* One iteration of continuous batching: `batch` sequences decode one token each at context
+ * ctx while prefill_tokens of new prompts (w->input_len each) are processed in the same
+ * forward pass (chunked prefill; Agrawal et al. 2024, Sarathi-Serve). Weights are read once. */
+void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, double prefill_tokens,
+	      ops_list *out);
+
 /* Layers on the bottleneck pipeline stage: ceil(layers / pp). */
 int ops_layers_per_stage(const nn_net *n, int pp);
 

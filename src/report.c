@@ -6,8 +6,8 @@
 #include <string.h>
 
 const char report_comm_note[] =
-	"communication is not priced yet: collectives (TP all-reduce, PP send/recv, DP gradient "
-	"reduce-scatter/all-gather, EP all-to-all) add time that these figures leave out";
+	"collectives priced per level with alpha-beta costs (models/hw/collectives.ini); "
+	"exposed time is what overlap with compute leaves";
 
 static const double GiB = 1073741824.0;
 
@@ -58,6 +58,14 @@ static cJSON *sources_json(const hw_system *s)
 	for (int i = 0; i < s->nlevels; i++)
 		cJSON_AddItemToArray(a, sourced(hw_level_names[s->levels[i].kind], &s->levels[i].src));
 	return a;
+}
+
+static cJSON *levels_json(const hw_system *s, const double lv[])
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int l = 0; l < s->nlevels; l++)
+		cJSON_AddNumberToObject(o, hw_level_names[s->levels[l].kind], lv[l]);
+	return o;
 }
 
 static cJSON *time_split(const roof_sum *s)
@@ -114,6 +122,14 @@ void *report_json(const report_eval *r)
 		cJSON_AddNumberToObject(b, "bubble_s", t->t_bubble);
 		cJSON_AddNumberToObject(b, "optimizer_s", t->t_optimizer);
 		cJSON_AddNumberToObject(b, "comm_exposed_s", t->t_comm_exposed);
+		cJSON_AddNumberToObject(b, "tp_comm_per_micro_s", t->comm.tp);
+		cJSON_AddNumberToObject(b, "pp_comm_per_micro_s", t->comm.pp);
+		cJSON_AddNumberToObject(b, "ep_comm_per_micro_s", t->comm.ep);
+		cJSON_AddNumberToObject(b, "cp_comm_per_micro_s", t->comm.cp);
+		cJSON_AddNumberToObject(b, "zero3_comm_per_micro_s", t->comm.zero3);
+		cJSON_AddNumberToObject(b, "dp_sync_exposed_s", t->comm.dp);
+		cJSON_AddNumberToObject(b, "dp_sync_total_s", t->comm.dp_total);
+		cJSON_AddItemToObject(b, "comm_by_level_s", levels_json(r->sys, t->comm.level));
 		cJSON_AddNumberToObject(b, "compute_bound_s", t->t_bound[ROOF_COMPUTE]);
 		cJSON_AddNumberToObject(b, "memory_bound_s", t->t_bound[ROOF_MEMORY]);
 		cJSON_AddNumberToObject(b, "overhead_bound_s", t->t_bound[ROOF_OVERHEAD]);
@@ -128,12 +144,21 @@ void *report_json(const report_eval *r)
 		cJSON_AddNumberToObject(o, "tokens_per_s", in->tokens_per_s);
 		cJSON_AddNumberToObject(o, "tokens_per_s_per_chip", in->tokens_per_s_per_chip);
 		cJSON_AddNumberToObject(o, "batch", in->batch);
+		cJSON_AddStringToObject(o, "scenario", wl_scenario_names[in->scenario]);
+		cJSON_AddStringToObject(o, "batch_reason", in->batch_reason);
+		cJSON_AddNumberToObject(o, "ttft_tail_ms", in->ttft_tail * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_tail_ms", in->tpot_tail * 1e3);
+		cJSON_AddNumberToObject(o, "requests_per_s", in->requests_per_s);
 		cJSON_AddStringToObject(o, "prefill_bound", roof_bound_names[in->prefill_bound]);
 		cJSON_AddStringToObject(o, "decode_bound", roof_bound_names[in->decode_bound]);
 		cJSON_AddNumberToObject(b, "decode_context_mean", in->ctx_mean);
 		cJSON_AddItemToObject(b, "prefill", pre);
 		cJSON_AddItemToObject(b, "decode_step", dec);
-		cJSON_AddNumberToObject(b, "comm_exposed_per_token_s", in->t_comm_exposed);
+		cJSON_AddNumberToObject(b, "step_s", in->step.t);
+		cJSON_AddNumberToObject(b, "step_ops_s", in->step.t_ops);
+		cJSON_AddNumberToObject(b, "step_comm_s", in->step.t_comm);
+		cJSON_AddNumberToObject(b, "step_runtime_overhead_s", in->step.t_overhead);
+		cJSON_AddItemToObject(b, "comm_by_level_s", levels_json(r->sys, in->step.comm_level));
 		cJSON_AddItemToObject(o, "breakdown", b);
 		cJSON_AddBoolToObject(o, "comm_priced", in->comm_priced);
 	}
@@ -152,6 +177,16 @@ static void line(FILE *fp, const char *k, const char *fmt, ...)
 	vfprintf(fp, fmt, ap);
 	va_end(ap);
 	fputc('\n', fp);
+}
+
+static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const char *what)
+{
+	char buf[256];
+	int k = 0;
+	for (int l = 0; l < s->nlevels; l++)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s %.3f ms", l ? ", " : "",
+			      hw_level_names[s->levels[l].kind], lv[l] * 1e3);
+	line(fp, "", "by level %s: %s", what, buf);
 }
 
 void report_text(const report_eval *r, FILE *fp)
@@ -188,17 +223,27 @@ void report_text(const report_eval *r, FILE *fp)
 		     100 * t->t_bound[2] / (t->t_compute + t->t_optimizer));
 		line(fp, "throughput", "%.0f tokens/s, %.1f model TFLOP/s per chip, MFU %.1f%%, HFU %.1f%%",
 		     t->tokens_per_s, t->model_tflops_per_chip, 100 * t->mfu, 100 * t->hfu);
+		line(fp, "communication", "exposed %.3f s per step: per micro-batch TP %.4f, PP %.4f, EP %.4f, CP %.4f, ZeRO-3 %.4f; DP sync %.3f of %.3f s",
+		     t->t_comm_exposed, t->comm.tp, t->comm.pp, t->comm.ep, t->comm.cp, t->comm.zero3, t->comm.dp,
+		     t->comm.dp_total);
+		comm_levels(fp, r->sys, t->comm.level, "per step");
 		line(fp, "time to train", "%.1f days for %.3g tokens", t->train_time / 86400, r->w->tokens);
 	} else {
 		const infer_result *in = r->infer;
-		line(fp, "batch", "%d sequences per replica, %d replicas, mean decode context %.0f",
+		line(fp, "scenario", "%s", in->batch_reason);
+		line(fp, "batch", "%.0f sequences per replica, %d replicas, mean decode context %.0f",
 		     in->batch, p->dp, in->ctx_mean);
-		line(fp, "TTFT", "%.2f ms (prefill %s-bound)", in->ttft * 1e3, roof_bound_names[in->prefill_bound]);
-		line(fp, "TPOT", "%.3f ms (decode %s-bound)", in->tpot * 1e3, roof_bound_names[in->decode_bound]);
+		line(fp, "TTFT", "%.2f ms mean, %.2f ms p%g (prefill %s-bound)", in->ttft * 1e3,
+		     in->ttft_tail * 1e3, r->w->slo_percentile, roof_bound_names[in->prefill_bound]);
+		line(fp, "TPOT", "%.3f ms mean, %.3f ms p%g (decode %s-bound)", in->tpot * 1e3,
+		     in->tpot_tail * 1e3, r->w->slo_percentile, roof_bound_names[in->decode_bound]);
+		line(fp, "step", "%.3f ms = ops %.3f + communication %.3f + runtime %.3f per stage, x %d stages",
+		     in->step.t * 1e3, in->step.t_ops * 1e3, in->step.t_comm * 1e3, in->step.t_overhead * 1e3,
+		     p->pp);
+		comm_levels(fp, r->sys, in->step.comm_level, "per step");
 		line(fp, "throughput", "%.0f output tokens/s (%.1f per chip)", in->tokens_per_s,
 		     in->tokens_per_s_per_chip);
 	}
-	line(fp, "communication", "%s", report_comm_note);
 	line(fp, "figures from", "%s peaks: %s (%s)", c->name, c->src_peak.source, c->src_peak.as_of);
 	line(fp, "", "%s memory: %s (%s)", c->name, c->src_memory.source, c->src_memory.as_of);
 	line(fp, "", "efficiency gemm %.2f, hbm %.2f: %s (%s)", c->gemm_eff[rp < HW_PREC_N ? rp : HW_BF16],

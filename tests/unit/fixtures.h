@@ -45,6 +45,11 @@ static inline hw_system fx_round_system(int node_chips)
 	s.levels[1].topo = HW_TOPO_FATTREE;
 	s.levels[1].bw = 10e9;
 	s.levels[1].latency = 10e-6;
+	for (int l = 0; l < 2; l++) {
+		s.levels[l].bw_eff = s.levels[l].inr_eff = 1;
+		s.levels[l].oversubscription = 1;
+	}
+	hw_load_algos("models/hw/collectives.ini", &s.algos, NULL);
 	return s;
 }
 

@@ -88,8 +88,8 @@ Test(mem, kv_cache_bytes)
 	n.kv_heads = 8;
 	n.head_dim = n.v_head_dim = 128;
 	w = fx_infer(n, 3072, 1024, 4);
-	cr_assert_float_eq(mem_infer(&w, &p, 4, 4096).kv_cache, 4 * 4096 * 327680.0, 1);
-	cr_assert_float_eq(mem_infer(&w, &p8, 4, 4096).kv_cache, 4 * 4096 * 327680.0 / 8, 1);
+	cr_assert_float_eq(mem_infer(&w, &p, 4, 4096, 0).kv_cache, 4 * 4096 * 327680.0, 1);
+	cr_assert_float_eq(mem_infer(&w, &p8, 4, 4096, 0).kv_cache, 4 * 4096 * 327680.0 / 8, 1);
 	/* tp = 16 > 8 KV heads: each chip still holds one head (replicated). */
 	p8.tp = 16;
 	cr_assert_float_eq(ops_kv_heads_local(&n, 16), 1.0, 1e-12);
