@@ -8,6 +8,9 @@
 
 #include "cli.h"
 #include "csvin.h"
+#include "infer.h"
+#include "report.h"
+#include "train.h"
 #include "validate.h"
 
 static const char validate_usage[] =
@@ -22,6 +25,7 @@ static const char validate_usage[] =
 	"  --format FMT        table | csv | json | md (default table)\n"
 	"  --check-train M:X   thresholds for training rows\n"
 	"  --check-infer M:X   thresholds for inference rows\n"
+	"  --explain ID        print the full breakdown of case ID (every row with that id)\n"
 	"  -h, --help          this text\n";
 
 typedef struct result {
@@ -102,13 +106,42 @@ typedef struct sys_cache {
 	char why[ERR_MSG_MAX];
 } sys_cache;
 
+/* The eval breakdown of one case, for --explain. */
+static void explain_case(const hw_system *s, const result *r)
+{
+	wl_workload *w = malloc(sizeof *w);
+	plan p;
+	char picked[512];
+	report_eval rep;
+	train_result tr;
+	infer_result ir;
+	if (!w)
+		return;
+	val_build(&r->c, w, &p, picked, sizeof picked);
+	memset(&rep, 0, sizeof rep);
+	rep.sys = s;
+	rep.w = w;
+	if (r->c.train) {
+		train_eval(s, w, &p, &tr, NULL);
+		rep.train = &tr;
+	} else {
+		infer_eval(s, w, &p, &ir, NULL, NULL);
+		rep.infer = &ir;
+	}
+	printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
+	       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
+	report_text(&rep, stdout);
+	free(w);
+}
+
 int cmd_validate(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_TRAIN = 2000, OPT_INFER };
+	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_EXPLAIN };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
 		{"check-train", required_argument, NULL, OPT_TRAIN},
 		{"check-infer", required_argument, NULL, OPT_INFER},
+		{"explain", required_argument, NULL, OPT_EXPLAIN},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	out_format f = OUT_TABLE;
@@ -118,6 +151,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	result *res = NULL;
 	sys_cache *cache = NULL;
 	int nres = 0, ncache = 0, c, rc = 0;
+	const char *explain = NULL;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -130,6 +164,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 				fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n", optarg);
 				return 2;
 			}
+			break;
+		case OPT_EXPLAIN:
+			explain = optarg;
 			break;
 		case OPT_TRAIN:
 		case OPT_INFER:
@@ -205,7 +242,11 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		r->ok = val_predict(sc->sys, &r->c, &r->pred, r->reason, sizeof r->reason);
 		if (r->ok)
 			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
+		if (explain && !strcmp(explain, r->c.id))
+			explain_case(sc->sys, r);
 	}
+	if (explain)
+		goto done;
 	{
 		stats all = summarize(res, nres, -1), tr = summarize(res, nres, 1), in = summarize(res, nres, 0);
 		if (f == OUT_JSON) {

@@ -76,6 +76,7 @@ static const cfg_field chip_fields[] = {
 	F_INT("chip", "pad_m", chip_raw, c.pad_m, 1, 1, 65536),
 	F_INT("chip", "pad_n", chip_raw, c.pad_n, 1, 1, 65536),
 	F_INT("chip", "pad_k", chip_raw, c.pad_k, 1, 1, 65536),
+	F_INT("chip", "ranks_per_chip", chip_raw, c.ranks_per_chip, 0, 1, 64),
 	F_SRC("chip", chip_raw, c.src_chip),
 	PEAK("fp32", HW_FP32), PEAK("tf32", HW_TF32), PEAK("bf16", HW_BF16), PEAK("fp16", HW_FP16),
 	PEAK("fp8", HW_FP8), PEAK("int8", HW_INT8), PEAK("fp4", HW_FP4),
@@ -142,6 +143,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
+		if (r.c.ranks_per_chip == 0)
+			r.c.ranks_per_chip = 1;
 		for (int p = 0; p < HW_PREC_N; p++)
 			r.c.gemm_eff[p] = r.eff[p] > 0 ? r.eff[p] : r.eff_default;
 		*out = r.c;

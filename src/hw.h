@@ -38,6 +38,7 @@ typedef struct hw_chip {
 	int units;                 /* matrix engines working in parallel (SMs, NeuronCores, MXUs) */
 	int tile_m, tile_n;        /* output tile per engine, for wave quantization */
 	int pad_m, pad_n, pad_k;   /* granularity each GEMM dimension is padded to */
+	int ranks_per_chip;        /* ranks one chip runs in a tensor-parallel group (Neuron cores) */
 	double peak[HW_PREC_N];    /* FLOP/s dense; 0 = not supported */
 	double vector;             /* FLOP/s for elementwise work; 0 = unknown (bytes bound it) */
 	double hbm;                /* B */

@@ -52,7 +52,8 @@ static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p,
 	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
 	if (p->tp > 1) {
 		/* Megatron-style TP: all-reduce after attention and after the FFN (MODEL.md). */
-		comm_cost c = comm_time(s, COMM_ALL_REDUCE, T * n->hidden * ab, p->tp, 1);
+		comm_cost c = comm_time(s, COMM_ALL_REDUCE, T * n->hidden * ab * s->chip.ranks_per_chip,
+					p->tp, 1);
 		add_comm(st, &c, 2 * L);
 	}
 	if (p->ep > 1 && moe > 0) {
@@ -108,7 +109,9 @@ static double memory_batch(const wl_workload *w, const plan *p, const hw_chip *c
 	mem_use one = mem_infer(w, p, 1, ctx, chunk);
 	mem_use none = mem_infer(w, p, 0, ctx, chunk);
 	double per = one.total - none.total;
-	double room = c->hbm - none.total;
+	/* Serving runtimes give the KV cache a share of what weights and workspace leave
+	 * (TensorRT-LLM kv_cache_free_gpu_mem_fraction, vLLM gpu_memory_utilization: 0.9). */
+	double room = (c->hbm - none.total) * w->kv_mem_fraction;
 	if (room <= 0 || per <= 0)
 		return 0;
 	return floor(room / per);
@@ -124,6 +127,39 @@ typedef struct load_point {
  * which B arrivals' prompts are prefilled (Little), so its tail is an iteration at occupancy Bt
  * with the mean prefill rate. TTFT is the rest of the running iteration plus the one that
  * holds the prompt; its tail takes Bt streams and a burst of kt = k + z√k other prompts. */
+/* Batched prefill (vLLM): prompts collected for a period D run as one prefill pass of
+ * n = λ·D prompts taking t_p, and decode iterations (t_d, no prompts in them) fill the rest of
+ * the period. The scheduler spends the TTFT budget: the p-th percentile wait (z-scaled share
+ * of D) plus t_p meets ttft_slo. Tokens per period B·(D - t_p)/t_d = λ·out·D gives λ; a
+ * stream's TPOT stretches by D / (D - t_p); TTFT averages D/2 + t_p. */
+static void batched_prefill(const hw_system *s, const wl_workload *w, const plan *p, double B,
+			    double z, double ctx, load_point *lp)
+{
+	infer_step dec, dec_tail, pre;
+	double in = w->input_len, out = w->output_len, Bt = B + z * sqrt(B);
+	double q = 0.5 * erfc(-z / sqrt(2.0));   /* the percentile as a fraction */
+	double D = w->ttft_slo, t_p = 0, lambda = 0;
+	infer_step_eval(s, w, p, B, ctx, 0, &dec);
+	infer_step_eval(s, w, p, Bt, ctx, 0, &dec_tail);
+	for (int i = 0; i < 20; i++) {
+		double n = lambda * D;
+		infer_step_eval(s, w, p, 0, ctx, n * in, &pre);
+		t_p = n > 0 ? pre.t : 0;
+		D = (w->ttft_slo - t_p) / q;
+		if (D <= t_p) {
+			D = 2 * t_p + 1e-6;
+			break;
+		}
+		lambda = B * (D - t_p) / (dec.t * out * D);
+	}
+	lp->mean = dec;
+	lp->mean.t = dec.t * D / (D - t_p);
+	lp->iter_mean = lp->mean.t;
+	lp->iter_tail = dec_tail.t * D / (D - t_p);
+	lp->ttft_mean = D / 2 + t_p;
+	lp->ttft_tail = q * D + t_p;
+}
+
 static void at_load(const hw_system *s, const wl_workload *w, const plan *p, double B, double z,
 		    double ctx, load_point *lp)
 {
@@ -141,6 +177,8 @@ static void at_load(const hw_system *s, const wl_workload *w, const plan *p, dou
 	lp->iter_tail = tail.t;
 	lp->ttft_mean = 0.5 * lp->mean.t + own_mean.t;
 	lp->ttft_tail = burst.t + own_tail.t;
+	if (w->scheduler == WL_BATCHED_PREFILL && w->ttft_slo > 0)
+		batched_prefill(s, w, p, B, z, ctx, lp);
 }
 
 void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
@@ -151,7 +189,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 	ops_list *P = pre ? pre : &lp_ops, *D = dec ? dec : &ld_ops;
 	const hw_chip *c = &s->chip;
 	double ctx_max = (double)w->input_len + w->output_len;
-	double chunk = 8192;   /* prefill tokens per pass: TensorRT-LLM's default max_num_tokens */
+	double chunk = w->max_num_tokens;   /* tokens per pass (TensorRT-LLM default 8192) */
 	double cap, B;
 	infer_step pstep;
 
@@ -179,6 +217,16 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		double hi = cap;
 		load_point best, cur;
 		int ok_any = 0;
+		/* An iteration carries B decode tokens and B·in/out prompt tokens within the token
+		 * budget; beyond it prompts queue and the batch cannot grow. */
+		if (w->scheduler == WL_INFLIGHT) {
+			double budget = floor(chunk / (1.0 + (double)w->input_len / w->output_len));
+			if (budget >= 1 && budget < hi)
+				hi = budget;
+		}
+		/* Memory must hold the tail occupancy, not the mean: B + z·√B <= cap. */
+		if (z > 0 && hi > 1)
+			hi = fmax(1, floor(pow((-z + sqrt(z * z + 4 * hi)) / 2, 2)));
 		if (w->concurrency > 0 && w->concurrency < hi)
 			hi = w->concurrency;
 		memset(&best, 0, sizeof best);

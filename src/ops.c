@@ -143,10 +143,13 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 	/* Q and O once, K/V of the context once (flash: no scores in HBM). */
 	o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
 	if (!w->flash_attention && !sh.decode) {
-		/* Unfused: scores written, read by softmax, probabilities written, read by AV
-		 * (Korthikanti et al. 2022 §4: the 5·a·s/h activation term), dropout mask 1 B. */
+		/* Unfused: scores written by QKᵀ, read and written by the (fused scale-mask) softmax,
+		 * read by AV; attention dropout reads the probabilities and writes its output and a
+		 * 1-byte mask that AV then reads (the 5·a·s/h activation term of Korthikanti et al.
+		 * 2022 §4 is what these passes leave behind). */
 		double scores = sh.seqs * heads_l * sh.s_q * sh.s_kv;
-		o->bytes += scores * (4 * c->ab + (w->dropout ? 1 : 0));
+		double drop = c->train && w->dropout ? 2 * c->ab + 1 : 0;
+		o->bytes += scores * (4 * c->ab + drop);
 	}
 	if (c->train) {
 		ops_op *b = add(c, "attention", OPS_ATTN, OPS_BWD, count);

@@ -51,6 +51,9 @@ void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, co
 	double ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
 	double tokens = b * (double)w->seq_len / p->cp;      /* per chip per micro-batch */
 	double act = tokens * n->hidden * ab;                /* one activation tensor */
+	/* Each tensor-parallel rank keeps its own copy: a chip running several ranks (Neuron
+	 * cores) moves that many copies over its links. */
+	double tp_act = act * s->chip.ranks_per_chip;
 	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
 	double lv[HW_LEVELS_MAX] = {0};
 	double t_fwd = micro->t_phase[OPS_FWD];
@@ -64,11 +67,11 @@ void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, co
 		 * (Korthikanti §4.2.2). Full recompute repeats the forward pair. */
 		double per_layer = 4 + (recomp_full ? 2 : 0);
 		if (p->sp) {
-			comm_cost ag = comm_time(s, COMM_ALL_GATHER, act, p->tp, 1);
-			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, act, p->tp, 1);
+			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p->tp, 1);
+			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p->tp, 1);
 			out->tp = take(&ag, L * per_layer, 1, m, lv) + take(&rs, L * per_layer, 1, m, lv);
 		} else {
-			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, act, p->tp, 1);
+			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p->tp, 1);
 			out->tp = take(&ar, L * per_layer, 1, m, lv);
 		}
 	}
@@ -114,8 +117,9 @@ void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, co
 			double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 			/* Bucketed gradient sync overlaps the last micro-batch's backward except its last
 			 * layer; the parameter gather overlaps the next forward the same way. */
-			double e_g = fmax(t_g - t_bwd * (L - 1) / L, t_g / L);
-			double e_a = t_a > 0 ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : 0;
+			double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
+			double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
+					     : 0;
 			out->dp_total = t_g + t_a;
 			out->dp = take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
 				  (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);

@@ -167,7 +167,7 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	return 0;
 }
 
-typedef enum framework { FW_MEGATRON, FW_MAXTEXT, FW_NEURON, FW_MLPERF, FW_TRTLLM, FW_OTHER } framework;
+typedef enum framework { FW_MEGATRON, FW_MAXTEXT, FW_NEURON, FW_MLPERF, FW_VLLM, FW_TRTLLM, FW_OTHER } framework;
 
 static int contains_ci(const char *hay, const char *needle)
 {
@@ -190,6 +190,8 @@ static framework detect(const char *src)
 		return FW_MAXTEXT;
 	if (contains_ci(src, "neuron"))
 		return FW_NEURON;
+	if ((contains_ci(src, "mlperf") || contains_ci(src, "mlcommons")) && contains_ci(src, "AMD"))
+		return FW_VLLM;  /* AMD's MLPerf Inference v4.1 LLM submissions run vLLM */
 	if (contains_ci(src, "mlperf") || contains_ci(src, "mlcommons"))
 		return FW_MLPERF;
 	if (contains_ci(src, "tensorrt"))
@@ -198,7 +200,7 @@ static framework detect(const char *src)
 }
 
 static const char *const fw_names[] = {"Megatron-LM 2021-22", "MaxText", "Neuron NxD",
-				       "MLPerf (TensorRT-LLM / vLLM)", "TensorRT-LLM", "unknown"};
+				       "MLPerf TensorRT-LLM", "MLPerf vLLM", "TensorRT-LLM", "unknown"};
 
 #define PICK(...) do { k += snprintf(picked + k, (size_t)(len > k ? len - k : 0), __VA_ARGS__); } while (0)
 
@@ -232,6 +234,8 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 	w->kv_prec = (c->prec == HW_FP8 || c->prec == HW_FP4) ? HW_FP8 : HW_BF16;
 	w->flash_attention = fw != FW_MEGATRON;
 	w->dropout = fw == FW_MEGATRON;
+	/* Megatron-LM's local DDP of 2021-22 reduced gradients after the backward pass. */
+	w->overlap_grad_reduce = fw != FW_MEGATRON;
 	w->optimizer = WL_ADAM;
 	w->slo_percentile = 99;
 	p->tp = c->tp > 0 ? c->tp : 1;
@@ -269,8 +273,8 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 			w->recompute = fw == FW_NEURON ? WL_RC_SELECTIVE : WL_RC_FULL;
 			PICK(", recompute %s", wl_recompute_names[w->recompute]);
 		}
-		PICK(", %s attention%s", w->flash_attention ? "flash" : "unfused softmax",
-		     w->dropout ? ", dropout" : "");
+		PICK(", %s attention%s%s", w->flash_attention ? "flash" : "unfused softmax",
+		     w->dropout ? ", dropout" : "", w->overlap_grad_reduce ? "" : ", gradient all-reduce after backward");
 	} else {
 		w->mode = WL_INFER;
 		w->input_len = c->input_len;
@@ -280,6 +284,10 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 		if (c->scenario < 0)
 			PICK(", scenario %s", wl_scenario_names[w->scenario]);
 		w->concurrency = c->concurrency > 0 ? c->concurrency : 0;
+		w->kv_mem_fraction = 0.9;
+		w->max_num_tokens = 8192;
+		w->scheduler = fw == FW_VLLM ? WL_BATCHED_PREFILL : WL_INFLIGHT;
+		PICK(", %s scheduling", w->scheduler == WL_BATCHED_PREFILL ? "batched-prefill" : "in-flight");
 		w->ttft_slo = c->ttft_slo_ms > 0 ? c->ttft_slo_ms / 1e3 : 0;
 		w->tpot_slo = c->tpot_slo_ms > 0 ? c->tpot_slo_ms / 1e3 : 0;
 		if (c->concurrency <= 0 && w->scenario != WL_SINGLE)

@@ -11,6 +11,7 @@
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
 const char *const wl_recompute_names[] = {"none", "selective", "full", NULL};
+const char *const wl_scheduler_names[] = {"inflight", "batched_prefill", NULL};
 static const char *const opt_names[] = {"adam", "sgd", NULL};
 
 typedef struct wl_raw {
@@ -43,6 +44,7 @@ static const cfg_field wl_fields[] = {
 	ENUM("train", "recompute", recompute, 1, wl_recompute_names),
 	BOOL("train", "flash_attention", flash_attention),
 	BOOL("train", "dropout", dropout),
+	BOOL("train", "overlap_grad_reduce", overlap_grad_reduce),
 	INT("infer", "input_len", input_len, 1, 1, 100000000),
 	INT("infer", "output_len", output_len, 1, 1, 100000000),
 	INT("infer", "concurrency", concurrency, 1, 1, 10000000),
@@ -50,6 +52,9 @@ static const cfg_field wl_fields[] = {
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
+	ENUM("infer", "scheduler", scheduler, 0, wl_scheduler_names),
+	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
+	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
 	INT("plan", "tp", plan.tp, 0, 1, 1000000),
 	INT("plan", "pp", plan.pp, 0, 1, 100000),
 	INT("plan", "vpp", plan.vpp, 0, 1, 1000),
@@ -146,7 +151,10 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	r->w.kv_prec = HW_PREC_N;
 	r->w.flash_attention = 1;
+	r->w.overlap_grad_reduce = 1;
 	r->w.slo_percentile = 99;
+	r->w.kv_mem_fraction = 0.9;
+	r->w.max_num_tokens = 8192;
 	if (rc == 0)
 		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
 	if (rc == 0) {

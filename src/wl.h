@@ -18,10 +18,15 @@ typedef enum wl_mode { WL_TRAIN, WL_INFER } wl_mode;
 typedef enum wl_scenario { WL_OFFLINE, WL_SERVER, WL_INTERACTIVE, WL_SINGLE } wl_scenario;
 typedef enum wl_recompute { WL_RC_NONE, WL_RC_SELECTIVE, WL_RC_FULL } wl_recompute;
 typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
+/* How a server mixes new prompts with decoding: in-flight (chunked) batching puts them into
+ * the running iterations (TensorRT-LLM); batched prefill collects them and runs separate
+ * prefill passes, spending the TTFT budget on larger batches (vLLM's default scheduler). */
+typedef enum wl_scheduler { WL_INFLIGHT, WL_BATCHED_PREFILL } wl_scheduler;
 
 extern const char *const wl_mode_names[];
 extern const char *const wl_scenario_names[];
 extern const char *const wl_recompute_names[];
+extern const char *const wl_scheduler_names[];
 
 typedef struct wl_workload {
 	char name[WL_NAME_MAX];
@@ -40,11 +45,15 @@ typedef struct wl_workload {
 	wl_recompute recompute;
 	int flash_attention;      /* 1: fused attention, no s×s scores in HBM */
 	int dropout;              /* 1: dropout masks are stored (Megatron GPT) */
+	int overlap_grad_reduce;  /* 1: gradient sync overlaps the backward pass (bucketed) */
 	/* inference */
 	int input_len, output_len, concurrency;
 	wl_scenario scenario;
 	double ttft_slo, tpot_slo; /* s; 0 = none */
 	double slo_percentile;
+	wl_scheduler scheduler;
+	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
+	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */
 	plan plan;                /* as given in [plan]; zeros where absent */
 	nn_net net;
 } wl_workload;

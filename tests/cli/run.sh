@@ -73,7 +73,7 @@ check list-bad 2 "not one of systems" -- $R list gizmos
 # --- evaluations
 check eval-done-when 0 '"decode_bound":	"memory"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16 --set concurrency=1 --format json
 check eval-tpot 0 '"tpot_ms":' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16 --set concurrency=1 --format json
-check eval-comm-note 0 "communication is not priced yet" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
+check eval-comm-levels 0 "by level per step: node" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
 check eval-sources 0 "trainium2.rst" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
 check eval-train 0 '"mfu":' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
 check eval-infeasible 0 '"reason":	"needs' -- $R eval -s dgx-h100 -w llama3-405b-train --format json
@@ -87,6 +87,20 @@ check roofline 0 "ffn_up" -- $R roofline -s trn2.48xlarge -w llama3-70b-serve --
 check roofline-json 0 '"bound":' -- $R roofline -s p5.48xlarge -w llama3-8b-train --format json
 check compare 0 "rank" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
 check compare-json 0 '"systems":' -- $R compare -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --format json
+
+# --- validation against published measurements (issue thresholds: DESIGN §7 cases)
+V=../shared/data/validation/public.csv
+[ -f "$V" ] || V=tests/validation/public.csv
+check validate 0 "median |error|" -- $R validate $V
+check validate-thresholds 0 "" -- $R validate $V --check-train 10:30 --check-infer 20:60
+check validate-json 0 '"median_abs_error_pct":' -- $R validate $V --format json
+check validate-explain 0 "picked: framework" -- $R validate $V --explain MEG-SC21-T1-1.7B
+check validate-missing 1 "cannot open" -- $R validate /nonexistent.csv
+printf 'case_id,kind\nX,train\n' > "$out.csv"
+check validate-bad-header 1 "$out.csv:1: system: missing column" -- $R validate "$out.csv"
+sed '3s/,fp16,/,fp17,/' tests/validation/public.csv > "$out.csv"
+check validate-bad-cell 1 "$out.csv:3: precision: 'fp17' is not a known value" -- $R validate "$out.csv"
+rm -f "$out.csv"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
