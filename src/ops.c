@@ -19,6 +19,7 @@ typedef struct lower {
 	hw_prec prec;
 	double ab, wb;
 	int train;       /* emit backward ops */
+	int in_layer;    /* ops added now belong to a transformer layer */
 } lower;
 
 static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
@@ -33,6 +34,7 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->phase = phase;
 	o->count = count;
 	o->prec = c->prec;
+	o->per_layer = c->in_layer;
 	o->batch = 1;
 	return o;
 }
@@ -183,6 +185,8 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 	double drop = c->train && w->dropout ? 1.0 : 0.0;
 	double dense_count = count * (1 - moe_share), moe_count = count * moe_share;
 
+	c->in_layer = 1;
+
 	/* RMSNorm/LayerNorm: read x, write y; backward reads x, dy, writes dx. Serving engines
 	 * fuse the residual add into the next norm (read x and residual, write both). */
 	double norm_bytes = c->train ? 2 * ab : 4 * ab;
@@ -239,6 +243,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 	}
 	if (c->train)
 		elem(c, "ffn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
+	c->in_layer = 0;
 }
 
 static double moe_share(const nn_net *n)
@@ -254,6 +259,7 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->wb = hw_prec_bytes(w->prec);
 	c->ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
 	c->train = train;
+	c->in_layer = 0;
 }
 
 void ops_train(const wl_workload *w, const plan *p, ops_list *out)

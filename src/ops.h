@@ -35,6 +35,7 @@ typedef struct ops_op {
 	double bytes;       /* HBM bytes, one run */
 	double count;       /* runs per micro-batch (train) or per step (infer) */
 	hw_prec prec;       /* precision of the math */
+	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
 } ops_op;
 
 typedef struct ops_list {

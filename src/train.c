@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
@@ -42,117 +43,152 @@ static double take(const comm_cost *c, double count, double exposed_frac, double
 	return t;
 }
 
-void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, const roof_sum *micro,
-		     double m, train_comm *out)
+/* a += k·b for roofline summaries. */
+static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 {
+	a->t += k * b->t;
+	a->flops += k * b->flops;
+	a->bytes += k * b->bytes;
+	for (int i = 0; i < 3; i++)
+		a->t_bound[i] += k * b->t_bound[i];
+	for (int i = 0; i < OPS_PHASE_N; i++)
+		a->t_phase[i] += k * b->t_phase[i];
+}
+
+/* comm_time through the memo when there is one. */
+static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, double bytes, int n,
+			   int stride)
+{
+	unsigned long long h;
+	train_memo_entry *e;
+	if (!mm)
+		return comm_time(s, op, bytes, n, stride);
+	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
+	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
+	{
+		unsigned long long bits;
+		memcpy(&bits, &bytes, sizeof bits);
+		h ^= bits * 0x165667B19E3779F9ULL;
+	}
+	h ^= h >> 29;
+	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
+	if (e->used && e->op == (int)op && e->n == n && e->stride == stride && e->bytes == bytes) {
+		mm->hits++;
+		return e->c;
+	}
+	e->used = 1;
+	e->op = (int)op;
+	e->n = n;
+	e->stride = stride;
+	e->bytes = bytes;
+	e->c = comm_time(s, op, bytes, n, stride);
+	mm->misses++;
+	return e->c;
+}
+
+void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+{
+	ops_list *l = malloc(sizeof *l);
 	const nn_net *n = &w->net;
-	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
-	double L = ops_layers_per_stage(n, p->pp);
-	double ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
-	double tokens = b * (double)w->seq_len / p->cp;      /* per chip per micro-batch */
-	double act = tokens * n->hidden * ab;                /* one activation tensor */
+	plan p = *key;
+	double b, ab, tokens, act, tp_act, moe;
+	int recomp_full = w->recompute == WL_RC_FULL;
+
+	memset(k, 0, sizeof *k);
+	p.pp = 1;
+	p.vpp = 1;
+	p.dp = 1;
+	p.chips = p.tp * p.cp;
+	k->key = p;
+	if (!l)
+		return;
+	ops_train(w, &p, l);
+	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
+	 * stage), the LM head and loss, and the embedding (first stage only). */
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r = roof_op(&s->chip, o);
+		roof_sum *g;
+		double t;
+		if (o->phase == OPS_STEP)
+			continue;
+		g = o->per_layer ? &k->layer : o->kind == OPS_EMBED ? &k->embed : &k->head;
+		t = r.t * o->count;
+		g->t += t;
+		g->flops += o->flops * o->count;
+		g->bytes += o->bytes * o->count;
+		g->t_bound[r.bound] += t;
+		g->t_phase[o->phase] += t;
+	}
+	free(l);
+	{
+		/* Per layer: the stage above ran all n->layers layers. */
+		roof_sum one;
+		memset(&one, 0, sizeof one);
+		sum_axpy(&one, 1.0 / n->layers, &k->layer);
+		k->layer = one;
+	}
+
+	b = p.micro_batch > 0 ? p.micro_batch : w->micro_batch;
+	ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	tokens = b * (double)w->seq_len / p.cp;       /* per chip per micro-batch */
+	act = tokens * n->hidden * ab;                /* one activation tensor */
 	/* Each tensor-parallel rank keeps its own copy: a chip running several ranks (Neuron
 	 * cores) moves that many copies over its links. */
-	double tp_act = act * s->chip.ranks_per_chip;
-	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
-	double lv[HW_LEVELS_MAX] = {0};
-	double t_fwd = micro->t_phase[OPS_FWD];
-	double t_bwd = micro->t_phase[OPS_BWD] + micro->t_phase[OPS_RECOMP];
-	int recomp_full = w->recompute == WL_RC_FULL;
-	memset(out, 0, sizeof *out);
-
-	if (p->tp > 1) {
+	tp_act = act * s->chip.ranks_per_chip;
+	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	k->pp_msg = act / (p.sp ? p.tp : 1);
+	if (p.tp > 1) {
 		/* Megatron (Shoeybi et al. 2019 §3): 2 all-reduces forward and 2 backward per layer;
 		 * with sequence parallelism each becomes an all-gather + reduce-scatter pair
 		 * (Korthikanti §4.2.2). Full recompute repeats the forward pair. */
 		double per_layer = 4 + (recomp_full ? 2 : 0);
-		if (p->sp) {
-			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p->tp, 1);
-			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p->tp, 1);
-			out->tp = take(&ag, L * per_layer, 1, m, lv) + take(&rs, L * per_layer, 1, m, lv);
+		if (p.sp) {
+			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
+			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1);
+			k->tp_layer = take(&ag, per_layer, 1, 1, k->tp_level) + take(&rs, per_layer, 1, 1, k->tp_level);
 		} else {
-			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p->tp, 1);
-			out->tp = take(&ar, L * per_layer, 1, m, lv);
+			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1);
+			k->tp_layer = take(&ar, per_layer, 1, 1, k->tp_level);
 		}
 	}
-	if (p->pp > 1) {
-		/* One activation forward and one gradient backward per micro-batch and model chunk;
-		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
-		double msg = act / (p->sp ? p->tp : 1);
-		comm_cost c = comm_time(s, COMM_SEND_RECV, msg, 2, p->tp * p->cp * p->dp);
-		out->pp = take(&c, 2.0 * p->vpp, 1, m, lv);
-	}
-	if (p->ep > 1 && moe > 0) {
+	if (p.ep > 1 && moe > 0) {
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
-		double bytes = tokens * n->experts_active * n->hidden * ab / (p->sp ? p->tp : 1);
-		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p->ep, p->tp * p->cp);
-		out->ep = take(&c, L * moe * (4 + (recomp_full ? 2 : 0)), 1, m, lv);
+		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
+		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
+		k->ep_layer = take(&c, moe * (4 + (recomp_full ? 2 : 0)), 1, 1, k->ep_level);
 	}
-	if (p->cp > 1) {
+	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
-		 * their gradients backward, overlapped with the attention blocks they feed. */
-		double kv = b * ((double)w->seq_len / p->cp) * 2 * ops_kv_heads_local(n, p->tp) *
+		 * their gradients backward, each hidden behind the layer's own compute. */
+		double kv = b * ((double)w->seq_len / p.cp) * 2 * ops_kv_heads_local(n, p.tp) *
 			    n->head_dim * ab;
-		comm_cost c = comm_time(s, COMM_SEND_RECV, kv, 2, p->tp);
-		double ring_f = (p->cp - 1) * c.t, ring_b = 2 * ring_f;
-		double exposed;
-		/* The attention share of the micro-batch is not separated in roof_sum: overlap with
-		 * a layer's forward (backward) time, which bounds what the ring can hide behind. */
-		exposed = fmax(0, ring_f - t_fwd / L) + fmax(0, ring_b - t_bwd / L);
-		out->cp = exposed * L;
+		comm_cost c = comm_time(s, COMM_SEND_RECV, kv, 2, p.tp);
+		double ring_f = (p.cp - 1) * c.t, ring_b = 2 * ring_f;
+		double t_f = k->layer.t_phase[OPS_FWD];
+		double t_b = k->layer.t_phase[OPS_BWD] + k->layer.t_phase[OPS_RECOMP];
+		k->cp_layer = fmax(0, ring_f - t_f) + fmax(0, ring_b - t_b);
 		if (c.t > 0)
-			take(&c, out->cp / c.t, 1, m, lv);
+			take(&c, k->cp_layer / c.t, 1, 1, k->cp_level);
 	}
-	{
-		/* Data parallelism over dp·cp ranks stride tp: gradients (bf16, or fp32 for fp16
-		 * mixed precision) reduced; with ZeRO >= 1 reduce-scattered and the updated 16-bit
-		 * parameters all-gathered (Rajbhandari et al. 2020). */
-		int ndp = p->dp * p->cp;
-		double P = mem_params_local(n, p);
-		double gb = w->prec == HW_FP16 ? 4 : (ab == 4 ? 4 : 2);
-		if (ndp > 1 && w->zero < 3) {
-			comm_cost g = comm_time(s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE, P * gb,
-						ndp, p->tp);
-			comm_cost a = comm_time(s, COMM_ALL_GATHER, P * ab, ndp, p->tp);
-			double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
-			/* Bucketed gradient sync overlaps the last micro-batch's backward except its last
-			 * layer; the parameter gather overlaps the next forward the same way. */
-			double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
-			double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
-					     : 0;
-			out->dp_total = t_g + t_a;
-			out->dp = take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
-				  (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
-		} else if (ndp > 1) {
-			/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and again
-			 * before its backward, its gradients reduce-scattered after; prefetched behind the
-			 * previous layer's compute. */
-			double Pl = P / L;
-			comm_cost a = comm_time(s, COMM_ALL_GATHER, Pl * ab, ndp, p->tp);
-			comm_cost g = comm_time(s, COMM_REDUCE_SCATTER, Pl * gb, ndp, p->tp);
-			double ex = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
-			out->zero3 = ex * L + a.t; /* the first gather is never hidden */
-			out->dp_total = m * L * (2 * a.t + g.t);
-			if (a.t > 0)
-				take(&a, out->zero3 / a.t, 1, m, lv);
-		}
-	}
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		out->level[l] = lv[l];
 }
 
-void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,
-		ops_list *ops)
+void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		   train_memo *mm, train_result *r)
 {
-	ops_list local;
-	/* cppcheck-suppress uninitvar ; local is an output ops_train fills */
-	ops_list *l = ops ? ops : &local;
 	const hw_chip *c = &s->chip;
-	double b;
-	roof_sum opt;
+	const nn_net *n = &w->net;
+	double L = ops_layers_per_stage(n, p->pp);
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	double ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	double m, t_fwd, t_bwd, P;
+	double lv[HW_LEVELS_MAX] = {0};
+	train_comm *cm = &r->comm;
+	roof_time opt;
 
 	memset(r, 0, sizeof *r);
 	r->plan = *p;
+	r->plan.micro_batch = (int)b;
 	r->feasible = plan_check(s, w, p, r->reason, TRAIN_REASON_MAX);
 	r->mem = mem_train(w, p);
 	if (r->feasible && r->mem.total > c->hbm) {
@@ -160,41 +196,95 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 		snprintf(r->reason, TRAIN_REASON_MAX, "needs %.1f GiB per chip, has %.1f GiB",
 			 r->mem.total / 1073741824.0, c->hbm / 1073741824.0);
 	}
-	b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
-	r->plan.micro_batch = (int)b;
-	r->micro_batches = (double)w->global_batch / (p->dp * b);
+	m = (double)w->global_batch / (p->dp * b);
+	r->micro_batches = m;
 	r->run_prec = hw_run_prec(c, w->prec);
 	r->peak = r->run_prec < HW_PREC_N ? c->peak[r->run_prec] : 0;
 
-	ops_train(w, p, l);
-	/* The optimizer (phase step) runs once per step; the rest once per micro-batch. */
-	{
-		ops_list mb = *l;
-		ops_list st;
-		memset(&st, 0, sizeof st);
-		mb.n = 0;
-		for (int i = 0; i < l->n; i++) {
-			if (l->op[i].phase == OPS_STEP)
-				st.op[st.n++] = l->op[i];
-			else
-				mb.op[mb.n++] = l->op[i];
-		}
-		r->micro = roof_list(c, &mb, NULL);
-		opt = roof_list(c, &st, NULL);
+	/* One micro-batch on the last stage: its layers, the LM head and loss, and the embedding
+	 * when the first stage is the last. */
+	sum_axpy(&r->micro, L, &k->layer);
+	sum_axpy(&r->micro, 1, &k->head);
+	if (p->pp == 1)
+		sum_axpy(&r->micro, 1, &k->embed);
+	t_fwd = r->micro.t_phase[OPS_FWD];
+	t_bwd = r->micro.t_phase[OPS_BWD] + r->micro.t_phase[OPS_RECOMP];
+
+	cm->tp = L * k->tp_layer;
+	cm->ep = L * k->ep_layer;
+	cm->cp = L * k->cp_layer;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		lv[l] += m * L * (k->tp_level[l] + k->ep_level[l] + k->cp_level[l]);
+	if (p->pp > 1) {
+		/* One activation forward and one gradient backward per micro-batch and model chunk;
+		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
+		comm_cost cc = memo_comm(mm, s, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
+		cm->pp = take(&cc, 2.0 * p->vpp, 1, m, lv);
 	}
-	train_comm_eval(s, w, p, &r->micro, r->micro_batches, &r->comm);
+	P = r->mem.params_local;
 	{
-		double per_micro = r->comm.tp + r->comm.pp + r->comm.ep + r->comm.cp + r->comm.zero3;
+		/* Data parallelism over dp·cp ranks stride tp: gradients (bf16, or fp32 for fp16
+		 * mixed precision) reduced; with ZeRO >= 1 reduce-scattered and the updated 16-bit
+		 * parameters all-gathered (Rajbhandari et al. 2020). */
+		int ndp = p->dp * p->cp;
+		double gb = w->prec == HW_FP16 ? 4 : (ab == 4 ? 4 : 2);
+		if (ndp > 1 && w->zero < 3) {
+			comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
+						P * gb, ndp, p->tp);
+			comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, P * ab, ndp, p->tp) : g;
+			double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
+			/* Bucketed gradient sync overlaps the last micro-batch's backward except its last
+			 * layer; the parameter gather overlaps the next forward the same way. */
+			double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
+			double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
+					     : 0;
+			cm->dp_total = t_g + t_a;
+			cm->dp = take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
+				 (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
+		} else if (ndp > 1) {
+			/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and again
+			 * before its backward, its gradients reduce-scattered after; prefetched behind the
+			 * previous layer's compute. */
+			double Pl = P / L;
+			comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, p->tp);
+			comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, p->tp);
+			double ex = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
+			cm->zero3 = ex * L + a.t; /* the first gather is never hidden */
+			cm->dp_total = m * L * (2 * a.t + g.t);
+			if (a.t > 0)
+				take(&a, cm->zero3 / a.t, 1, m, lv);
+		}
+	}
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		cm->level[l] = lv[l];
+	{
+		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
+		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
+		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
+		ops_op o;
+		double shard = w->zero >= 1 ? (double)p->dp * p->cp : 1;
+		memset(&o, 0, sizeof o);
+		o.kind = OPS_OPTIM;
+		o.phase = OPS_STEP;
+		o.prec = HW_FP32;
+		o.count = 1;
+		o.m = P / shard;
+		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
+		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
+		opt = roof_op(c, &o);
+	}
+	{
+		double per_micro = cm->tp + cm->pp + cm->ep + cm->cp + cm->zero3;
 		r->t_micro = r->micro.t + per_micro;
-		r->t_compute = r->micro_batches * r->micro.t;
+		r->t_compute = m * r->micro.t;
 		r->t_bubble = (p->pp - 1.0) / p->vpp * r->t_micro;
 		r->t_optimizer = opt.t;
-		r->t_comm_exposed = r->micro_batches * per_micro + r->comm.dp;
+		r->t_comm_exposed = m * per_micro + cm->dp;
 		r->comm_priced = 1;
-		r->step_time = r->micro_batches * r->t_micro + r->t_bubble + r->comm.dp + r->t_optimizer;
+		r->step_time = m * r->t_micro + r->t_bubble + cm->dp + r->t_optimizer;
 	}
-	for (int k = 0; k < 3; k++)
-		r->t_bound[k] = r->micro.t_bound[k] * r->micro_batches + opt.t_bound[k];
+	for (int i = 0; i < 3; i++)
+		r->t_bound[i] = r->micro.t_bound[i] * m + (opt.bound == (roof_bound)i ? opt.t : 0);
 	r->tokens_per_step = (double)w->global_batch * w->seq_len;
 	r->tokens_per_s = r->tokens_per_step / r->step_time;
 	r->train_time = w->tokens / r->tokens_per_s;
@@ -205,4 +295,14 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 		r->mfu = r->model_tflops_per_chip * 1e12 / r->peak;
 		r->hfu = r->hw_tflops_per_chip * 1e12 / r->peak;
 	}
+}
+
+void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,
+		ops_list *ops)
+{
+	train_kernel k;
+	train_kernel_eval(s, w, p, &k);
+	train_compose(s, w, &k, p, NULL, r);
+	if (ops)
+		ops_train(w, p, ops);
 }

@@ -60,10 +60,39 @@ typedef struct train_result {
 /* Model and hardware FLOPs per token for w (all chips together). */
 void train_flops_per_token(const wl_workload *w, double *model, double *hardware);
 
-/* Communication of one step of w with layout p on s, given one micro-batch's roofline (its
- * forward and backward times bound what overlaps) and m micro-batches. */
-void train_comm_eval(const hw_system *s, const wl_workload *w, const plan *p, const roof_sum *micro,
-		     double m, train_comm *out);
+/* What a step costs that does not depend on pp, vpp, dp or ZeRO: one transformer layer, the
+ * LM head and loss, and the embedding of one micro-batch (roofline), and the communication
+ * on a layer's critical path (TP collectives, EP all-to-alls, CP exchange beyond the layer's
+ * compute). Keyed by tp, cp, ep, sp and micro-batch (and the workload's recompute). */
+typedef struct train_kernel {
+	plan key;
+	roof_sum layer, head, embed;        /* one micro-batch; layer: per transformer layer */
+	double tp_layer, ep_layer, cp_layer; /* s exposed per layer per micro-batch */
+	double tp_level[HW_LEVELS_MAX], ep_level[HW_LEVELS_MAX], cp_level[HW_LEVELS_MAX];
+	double pp_msg;                      /* B: one pipeline send */
+} train_kernel;
+
+/* Memo of collective costs for sweeps: a direct-mapped table, results identical to
+ * comm_time. Zero it before use; one per thread. */
+enum { TRAIN_MEMO_SIZE = 4096 };
+typedef struct train_memo_entry {
+	int used, op, n, stride;
+	double bytes;
+	comm_cost c;
+} train_memo_entry;
+typedef struct train_memo {
+	train_memo_entry e[TRAIN_MEMO_SIZE];
+	long long hits, misses;
+} train_memo;
+
+/* Fills k for workload w and layout key (tp, cp, ep, sp, micro_batch used; the rest ignored).
+ * Allocates one op list temporarily. */
+void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k);
+
+/* Composes a step of layout p (filled; tp, cp, ep, sp, micro_batch equal to k's key) from k.
+ * mm may be NULL. No allocation. */
+void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		   train_memo *mm, train_result *r);
 
 /* Evaluates w on s with layout p (filled). ops receives the micro-batch ops (may be NULL). */
 void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,
