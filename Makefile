@@ -15,7 +15,7 @@ CFLAGS += -Werror
 endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-LDLIBS += $(PKG_LIBS) -lcsv -lm -lpthread
+LDLIBS += $(PKG_LIBS) -lcsv -lnettle -lm -lpthread
 
 SRC := $(wildcard src/*.c)
 OBJ := $(SRC:src/%.c=build/%.o)
@@ -25,7 +25,7 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev gnuplot-nox
+	libcjson-dev nettle-dev gnuplot-nox
 STAMP := build/.deps-ok
 
 .PHONY: all run test check bench asan lint install clean deps unit cli
