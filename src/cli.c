@@ -96,9 +96,15 @@ static int seed_catalogs(db *d, void *ctx, err *e)
 	int n = 0, rc = 0;
 	if (!dp)
 		return err_set(e, ERR_DATA, "%s: cannot open the bundled catalogs folder", dir);
-	while ((de = readdir(dp)) && n < 64) {
+	while ((de = readdir(dp)) && rc == 0) {
 		size_t l = strlen(de->d_name);
-		if (l > 4 && strcmp(de->d_name + l - 4, ".csv") == 0 && (names[n] = strdup(de->d_name)))
+		if (l <= 4 || strcmp(de->d_name + l - 4, ".csv") != 0)
+			continue;
+		if (n == 64)
+			rc = err_set(e, ERR_DATA, "%s: more than 64 bundled catalogs", dir);
+		else if (!(names[n] = strdup(de->d_name)))
+			rc = err_set(e, ERR_DATA, "out of memory");
+		else
 			n++;
 	}
 	closedir(dp);

@@ -259,9 +259,17 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		out_print(&t, o.format, stdout);
 		if (o.format == OUT_TABLE) {
 			printf("note: %s\n", report_comm_note);
-			printf("prices: %s from the store (%s), %s; usd_per_%s at the workload's [cost] terms "
-			       "(eval -s SYSTEM shows them)\n", price_model_names[nrows ? rows[0].cost.pricing : 0],
-			       paths->db, o.as_of ? o.as_of : "newest", cost_unit_names[w->cost.unit]);
+			char terms[REPORT_NOTE_MAX];
+			report_terms_text(&rows[0].cost, w->mode == WL_TRAIN, terms, sizeof terms);
+			printf("prices: the newest%s%s in the store %s, per chip-hour (eval -s SYSTEM shows each)\n"
+			       "assumptions: %s\n", o.as_of ? " at or before " : "", o.as_of ? o.as_of : "",
+			       paths->db, terms);
+			if (w->mode == WL_TRAIN) {
+				const cost_failures *f = &rows[0].cost.terms.failures;
+				printf("failures: chip MTBF %.0f h, checkpoints of %.3g TB at %.4g GB/s, restart %.0f s "
+				       "(Young/Daly); usd_per_run includes the time they cost\n", f->chip_mtbf / 3600,
+				       f->checkpoint_bytes / 1e12, f->checkpoint_bw / 1e9, f->restart);
+			}
 			for (int i = 0; i < nrows; i++)
 				if (rows[i].cost.note[0])
 					printf("  %s: %s\n", rows[i].system, rows[i].cost.note);

@@ -309,13 +309,21 @@ static const char *usd(char *buf, size_t n, double v)
 	return grouped(buf, n, v, "$");
 }
 
+void report_terms_text(const report_cost *c, int train, char *buf, size_t n)
+{
+	const cost_terms *t = &c->terms.terms;
+	snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
+		 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
+		 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12, t->engineering_hours,
+		 train ? "over the run" : "per month of serving (730 h)");
+}
+
 static void cost_text(const report_eval *r, FILE *fp)
 {
 	const report_cost *c = r->cost;
 	const cost_result *x = &c->result;
-	const cost_terms *t = &c->terms.terms;
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
-	char a[48], b[48], d[48], f[48], g[48], h[48];
+	char a[REPORT_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
 	if (c->have_price) {
 		const price_row *pr = &c->price;
 		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
@@ -357,10 +365,8 @@ static void cost_text(const report_eval *r, FILE *fp)
 		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
 		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
 	}
-	line(fp, "assumptions", "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
-	     "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
-	     100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12, t->engineering_hours,
-	     r->train ? "over the run" : "per month of serving (730 h)");
+	report_terms_text(c, r->train != NULL, a, sizeof a);
+	line(fp, "assumptions", "%s", a);
 	if (c->note[0])
 		line(fp, "note", "%s", c->note);
 }

@@ -5,6 +5,7 @@
 #ifndef ROOFCOST_REPORT_H
 #define ROOFCOST_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "cost.h"
@@ -41,6 +42,10 @@ typedef struct report_eval {
 /* Returns a new cJSON object (caller frees with cJSON_Delete), NULL if out of memory.
  * Declared as void * so that only files that include cJSON see its type. */
 void *report_json(const report_eval *r);
+
+/* The workload's cost terms in one line ("on-demand pricing, utilization 100%, ..."), for
+ * tables; train selects "over the run" or "per month of serving". */
+void report_terms_text(const report_cost *c, int train, char *buf, size_t n);
 
 /* Writes the readable text form. */
 void report_text(const report_eval *r, FILE *fp);
