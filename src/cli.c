@@ -1,7 +1,9 @@
 /* cli: main, the command table, and what subcommands share (see cli.h). */
 #include "cli.h"
 
+#include <dirent.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,8 @@ static const command commands[] = {
 	{"eval", cmd_eval, "one evaluation of a workload on a system, with its breakdown"},
 	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share"},
 	{"compare", cmd_compare, "one workload on several systems, side by side"},
-	{"list", cmd_list, "list systems, chips, networks or workloads"},
+	{"import", cmd_import, "import a pricing catalog (CSV) into the store"},
+	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 };
 
@@ -75,6 +78,61 @@ void cli_find_paths(cli_paths *p, const char *argv0)
 	snprintf(p->models, sizeof p->models, "%s/models", p->home);
 	snprintf(p->workloads, sizeof p->workloads, "%s/workloads", p->home);
 	snprintf(p->catalogs, sizeof p->catalogs, "%s/catalogs", p->home);
+	env = getenv("ROOFCOST_DB");
+	snprintf(p->db, sizeof p->db, "%s", env && *env ? env : "roofcost.db");
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* db_seed_fn: imports every .csv of the bundled catalogs folder, in name order. */
+static int seed_catalogs(db *d, void *ctx, err *e)
+{
+	const char *dir = ctx;
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	char *names[64];
+	int n = 0, rc = 0;
+	if (!dp)
+		return err_set(e, ERR_DATA, "%s: cannot open the bundled catalogs folder", dir);
+	while ((de = readdir(dp)) && rc == 0) {
+		size_t l = strlen(de->d_name);
+		if (l <= 4 || strcmp(de->d_name + l - 4, ".csv") != 0)
+			continue;
+		if (n == 64)
+			rc = err_set(e, ERR_DATA, "%s: more than 64 bundled catalogs", dir);
+		else if (!(names[n] = strdup(de->d_name)))
+			rc = err_set(e, ERR_DATA, "out of memory");
+		else
+			n++;
+	}
+	closedir(dp);
+	qsort(names, (size_t)n, sizeof names[0], cmp_name);
+	for (int i = 0; i < n; i++) {
+		char path[CLI_PATH_MAX + 256];
+		price_catalog c;
+		db_import_result r;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (rc == 0 && (rc = price_catalog_load(&c, path, e)) == 0) {
+			rc = db_import(d, &c, &r, e);
+			price_catalog_release(&c);
+		}
+		free(names[i]);
+	}
+	return rc;
+}
+
+int cli_open_db(const cli_paths *p, db **out, err *e)
+{
+	return db_open(p->db, seed_catalogs, (void *)p->catalogs, out, e);
+}
+
+void cli_eval_init(cli_eval_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->pricing = -1;
 }
 
 int cli_fail(const err *e)
@@ -103,6 +161,23 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 			err_set(e, ERR_USAGE, "--format: '%s' is not one of table, csv, json, md", arg);
 			return -1;
 		}
+		return 1;
+	case CLI_OPT_PRICING: {
+		price_model m;
+		if (price_parse_model(arg, &m) != 0) {
+			err_set(e, ERR_USAGE, "--pricing: '%s' is not one of on-demand, capacity-block, "
+				"reserved-1y, reserved-3y, committed-1y, committed-3y, spot", arg);
+			return -1;
+		}
+		o->pricing = (int)m;
+		return 1;
+	}
+	case CLI_OPT_AS_OF:
+		if (!price_is_date(arg)) {
+			err_set(e, ERR_USAGE, "--as-of: '%s' is not a date (YYYY-MM-DD)", arg);
+			return -1;
+		}
+		o->as_of = arg;
 		return 1;
 	case CLI_OPT_CHIPS:
 		v = strtol(arg, &end, 10);
@@ -148,6 +223,116 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 	return 0;
 }
 
+int cli_slo_met(const wl_workload *w, const infer_result *r)
+{
+	return r->feasible && (w->tpot_slo <= 0 || r->tpot <= w->tpot_slo) &&
+	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
+}
+
+/* Looks up s's price into out, or says in out->note why there is none. */
+static int find_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
+		      report_cost *out, err *e)
+{
+	db_query q;
+	int found, have[PRICE_MODEL_N];
+	char where[160] = "", models[160] = "";
+	if (!s->instance[0]) {
+		snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
+			 "not rented by the hour, so it has no price", s->name);
+		return 0;
+	}
+	if (!*store && cli_open_db(paths, store, e) != 0)
+		return ERR_DATA;
+	q.instance = s->instance;
+	q.model = out->pricing;
+	q.region = w->cost.region;
+	q.as_of = out->as_of;
+	if (db_price_find(*store, &q, &out->price, &found, e) != 0)
+		return ERR_DATA;
+	if (found) {
+		int node = hw_node_chips(s);
+		out->have_price = 1;
+		out->usd_per_chip_hour = price_per_chip_hour(&out->price);
+		if (out->price.unit == PRICE_PER_INSTANCE && out->price.accelerators != node)
+			snprintf(out->note, sizeof out->note, "the catalog prices %s with %d chips, the system "
+				 "file's node has %d: priced per chip", s->instance, out->price.accelerators, node);
+		return 0;
+	}
+	if (db_price_models(*store, s->instance, out->as_of, have, e) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < PRICE_MODEL_N; i++)
+		if (have[i])
+			snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
+				 models[0] ? ", " : "", price_model_names[i]);
+	if (w->cost.region[0])
+		snprintf(where, sizeof where, " in %s", w->cost.region);
+	if (out->as_of[0])
+		snprintf(where + strlen(where), sizeof where - strlen(where), " at or before %s", out->as_of);
+	snprintf(out->note, sizeof out->note, "no %s price for %s%s in the store (%s%s)",
+		 price_model_names[out->pricing], s->instance, where,
+		 models[0] ? "it has: " : "it has none; see 'roofcost list prices'", models);
+	return 0;
+}
+
+int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
+	     const wl_workload *w, const train_result *tr, const infer_result *ir, report_cost *out,
+	     err *e)
+{
+	int feasible = tr ? tr->feasible : ir->feasible;
+	memset(out, 0, sizeof *out);
+	out->pricing = o->pricing >= 0 ? (price_model)o->pricing : w->cost.pricing;
+	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
+	out->usd_per_chip_hour = NAN;
+	out->terms = w->cost;
+	if (find_price(paths, store, s, w, out, e) != 0)
+		return ERR_DATA;
+	if (tr) {
+		cost_train_in in;
+		memset(&in, 0, sizeof in);
+		/* Mixed-precision Adam state, 16 B per parameter (Rajbhandari et al. 2020): the
+		 * checkpoint size when the workload gives none. */
+		if (out->terms.failures.checkpoint_bytes <= 0)
+			out->terms.failures.checkpoint_bytes = 16 * nn_params(&w->net).total;
+		in.chips = tr->plan.chips;
+		in.usd_per_chip_hour = out->usd_per_chip_hour;
+		in.tokens = w->tokens;
+		in.tokens_per_s = tr->tokens_per_s;
+		in.failures = out->terms.failures;
+		in.terms = out->terms.terms;
+		cost_train(&in, &out->result);
+	} else {
+		cost_infer_in in;
+		double busy = ir->ttft + (w->output_len - 1) * ir->tpot;
+		memset(&in, 0, sizeof in);
+		in.unit = w->cost.unit;
+		in.chips = ir->plan.chips;
+		in.usd_per_chip_hour = out->usd_per_chip_hour;
+		in.tokens_per_s = ir->tokens_per_s;
+		/* infer.h: a request cycle is TTFT + (output_len - 1) TPOT; prefill is its TTFT. */
+		in.prefill_share = busy > 0 ? ir->ttft / busy : 0;
+		in.input_per_output = (double)w->input_len / w->output_len;
+		in.output_per_example = w->output_len;
+		in.terms = out->terms.terms;
+		cost_infer(&in, &out->result);
+		out->prefill_share = in.prefill_share;
+		out->slo_met = cli_slo_met(w, ir);
+		if (feasible && !out->slo_met && out->have_price && !out->note[0])
+			snprintf(out->note, sizeof out->note, "this layout misses the latency limits: the cost "
+				 "per unit is not at the SLO");
+	}
+	if (!feasible) {
+		out->result.ok = 0;
+		out->result.usd_per_unit = NAN;
+		snprintf(out->result.reason, sizeof out->result.reason, "the layout is infeasible");
+	}
+	if (out->have_price && !out->result.ok) {
+		size_t l = strlen(out->note);
+		snprintf(out->note + l, sizeof out->note - l, "%sno cost per %s: %s", l ? "; " : "",
+			 cost_unit_names[out->result.unit], out->result.reason);
+	}
+	return 0;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: roofcost COMMAND [OPTIONS]   (roofcost COMMAND --help for its options)\n\n"
@@ -155,8 +340,10 @@ static void usage(FILE *fp)
 		    "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "\ndata: models/ (chips, systems, networks) and workloads/ beside the binary,\n"
-		    "or in $ROOFCOST_HOME. Exit codes: 0 success, 1 data/IO error, 2 usage error.\n");
+	fprintf(fp, "\ndata: models/ (chips, systems, networks), workloads/ and catalogs/ beside the binary,\n"
+		    "or in $ROOFCOST_HOME. Prices: the store $ROOFCOST_DB, else ./roofcost.db, created with\n"
+		    "the bundled catalogs on first use. Exit codes: 0 success, 1 data/IO/database error,\n"
+		    "2 usage error.\n");
 }
 
 int main(int argc, char **argv)

@@ -1,13 +1,18 @@
-/* cli: what every subcommand shares: data paths, the evaluation set-up (system + workload +
- * overrides + plan), output format, and the one error printer. Subcommands live in
- * cmd_<name>.c and are listed in cli.c's command table. */
+/* cli: what every subcommand shares: data paths, the store, the evaluation set-up (system +
+ * workload + overrides + plan), pricing a result, output format, and the one error printer.
+ * Subcommands live in cmd_<name>.c and are listed in cli.c's command table. */
 #ifndef ROOFCOST_CLI_H
 #define ROOFCOST_CLI_H
 
+#include "db.h"
 #include "err.h"
 #include "hw.h"
+#include "infer.h"
 #include "out.h"
 #include "plan.h"
+#include "price.h"
+#include "report.h"
+#include "train.h"
 #include "wl.h"
 
 enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64 };
@@ -16,7 +21,8 @@ typedef struct cli_paths {
 	char home[CLI_PATH_MAX];        /* folder holding models/, workloads/, catalogs/ */
 	char models[CLI_PATH_MAX];
 	char workloads[CLI_PATH_MAX];
-	char catalogs[CLI_PATH_MAX];
+	char catalogs[CLI_PATH_MAX];    /* bundled pricing catalogs */
+	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else ./roofcost.db */
 } cli_paths;
 
 /* Options shared by eval, roofline and compare. */
@@ -28,11 +34,20 @@ typedef struct cli_eval_opts {
 	const char *sets[CLI_SET_MAX]; /* --set, in order */
 	int nsets;
 	out_format format;
+	int pricing;                   /* --pricing: a price_model, -1 = the workload's */
+	const char *as_of;             /* --as-of DATE; NULL = the newest price */
 } cli_eval_opts;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
- * else the working directory. */
+ * else the working directory; and the store: $ROOFCOST_DB, else roofcost.db here. */
 void cli_find_paths(cli_paths *p, const char *argv0);
+
+/* Opens the store, creating it with the bundled catalogs (every .csv in catalogs/, in name order,
+ * in the creating transaction) on first use. The caller closes *out with db_close. */
+int cli_open_db(const cli_paths *p, db **out, err *e);
+
+/* Starts o with no options given. */
+void cli_eval_init(cli_eval_opts *o);
 
 /* Prints "roofcost: msg" to stderr and returns the exit code of e (1 data, 2 usage). */
 int cli_fail(const err *e);
@@ -46,8 +61,20 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
 
+/* 1 if an inference result meets the workload's TTFT and TPOT limits (and is feasible). */
+int cli_slo_met(const wl_workload *w, const infer_result *r);
+
+/* Prices one evaluation (exactly one of tr / ir set): looks up the system's instance in the
+ * store (opened into *store on first need, NULL until then), then costs a delivered unit with
+ * the workload's [cost] terms. A missing instance or price is not an error: out->note says
+ * why the USD figures are null. Returns 0, or nonzero with e set (the store failed). */
+int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
+	     const wl_workload *w, const train_result *tr, const infer_result *ir, report_cost *out,
+	     err *e);
+
 /* getopt_long codes of the shared options. */
-enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP };
+enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
+       CLI_OPT_PRICING, CLI_OPT_AS_OF };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -67,11 +94,22 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --format FMT       table | csv | json | md (default table)\n" \
 	"  -h, --help             this text\n"
 
+/* The pricing options of eval and compare (handled by cli_eval_option). */
+#define CLI_COST_LONGOPTS \
+	{"pricing", required_argument, NULL, CLI_OPT_PRICING}, \
+	{"as-of", required_argument, NULL, CLI_OPT_AS_OF}
+
+#define CLI_COST_USAGE \
+	"      --pricing MODEL    on-demand (default, or the workload's [cost] pricing), capacity-block,\n" \
+	"                         reserved-1y, reserved-3y, committed-1y, committed-3y, spot\n" \
+	"      --as-of DATE       the newest price at or before YYYY-MM-DD (default: the newest)\n"
+
 /* Subcommands. */
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
 int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
+int cmd_import(int argc, char **argv, const cli_paths *paths);
 
 #endif

@@ -6,6 +6,7 @@
  * with dp from --chips. */
 #include <cJSON.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,13 @@
 
 static const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,... [--plan ...] [--chips N]\n"
-	"                        [--set KEY=VALUE]... [--format table|csv|json|md]\n\n"
+	"                        [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                        [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on each system and prints them side by side, best first\n"
 	"(inference: output tokens/s per chip among layouts within the TPOT limit; training:\n"
-	"time to train). Without --plan an inference workload tries every tensor-parallel degree\n"
-	"that fits one node.\n\n" CLI_EVAL_USAGE;
+	"time to train), with USD per hour and per delivered unit where the store has a price.\n"
+	"Without --plan an inference workload tries every tensor-parallel degree that fits one\n"
+	"node.\n\n" CLI_EVAL_USAGE CLI_COST_USAGE;
 
 typedef struct row {
 	char system[HW_NAME_MAX];
@@ -30,14 +33,14 @@ typedef struct row {
 	report_eval rep;
 	train_result tr;
 	infer_result ir;
+	report_cost cost;
 	hw_system *sys;
 	char plan[96];
 } row;
 
 static int meets(const wl_workload *w, const infer_result *r)
 {
-	return r->feasible && (w->tpot_slo <= 0 || r->tpot <= w->tpot_slo) &&
-	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
+	return cli_slo_met(w, r);
 }
 
 /* Picks the tensor-parallel degree on one node for inference. */
@@ -78,15 +81,16 @@ static int cmp_rows(const void *a, const void *b)
 
 int cmd_compare(int argc, char **argv, const cli_paths *paths)
 {
-	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, {NULL, 0, NULL, 0}};
 	cli_eval_opts o;
 	err e = {0};
+	db *store = NULL;
 	wl_workload *w = malloc(sizeof *w);
 	row *rows = NULL;
 	int nrows = 0, c, rc = 0;
 	char list[2048];
 
-	memset(&o, 0, sizeof o);
+	cli_eval_init(&o);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
 		int h;
@@ -151,6 +155,10 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 					r->score = r->ir.tokens_per_s_per_chip;
 					plan_format(&r->ir.plan, r->plan, sizeof r->plan);
 				}
+				if (cli_cost(paths, &store, &o, r->sys, w, r->rep.train, r->rep.infer, &r->cost, &e) != 0) {
+					rc = e.code;
+					break;
+				}
 			}
 		}
 	}
@@ -164,6 +172,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		rows[i].rep.train = w->mode == WL_TRAIN ? &rows[i].tr : NULL;
 		rows[i].rep.infer = w->mode == WL_INFER ? &rows[i].ir : NULL;
 		rows[i].rep.sys = rows[i].sys;
+		rows[i].rep.cost = &rows[i].cost;
 	}
 	if (o.format == OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *arr;
@@ -181,17 +190,29 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		out_table t;
 		static const char *const ih[] = {"rank", "system", "chip", "chips", "plan", "mem_GiB",
 						 "ttft_ms", "tpot_ms", "tokens_per_s", "per_chip", "decode",
-						 "verdict"};
+						 "usd_per_h", "usd_per_unit", "verdict"};
 		static const char *const th[] = {"rank", "system", "chip", "chips", "plan", "mem_GiB",
 						 "step_s", "tokens_per_s", "mfu_pct", "train_days", "bound",
-						 "verdict"};
-		out_init(&t, 12, w->mode == WL_TRAIN ? th : ih);
-		for (int k = 0; k < 10; k++)
-			if (k != 1 && k != 2 && k != 4)
+						 "usd_per_h", "usd_per_unit", "verdict"};
+		char unit_col[32];
+		const char *hdr[14];
+		for (int k = 0; k < 14; k++)
+			hdr[k] = w->mode == WL_TRAIN ? th[k] : ih[k];
+		/* The unit column says its unit: usd_per_mtok, usd_per_example, usd_per_run. */
+		snprintf(unit_col, sizeof unit_col, "usd_per_%s", cost_unit_names[w->cost.unit]);
+		hdr[12] = unit_col;
+		out_init(&t, 14, hdr);
+		for (int k = 0; k < 13; k++)
+			if (k != 1 && k != 2 && k != 4 && k != 10)
 				out_right(&t, k);
 		for (int i = 0; i < nrows; i++) {
 			row *r = &rows[i];
-			char v[8][48], verdict[300];
+			const cost_result *cr = &r->cost.result;
+			char v[8][48], verdict[300], usd_h[32] = "-", usd_u[32] = "-";
+			if (isfinite(cr->usd_per_hour))
+				snprintf(usd_h, sizeof usd_h, "%.2f", cr->usd_per_hour);
+			if (cr->ok && isfinite(cr->usd_per_unit))
+				snprintf(usd_u, sizeof usd_u, cr->usd_per_unit < 100 ? "%.3f" : "%.0f", cr->usd_per_unit);
 			snprintf(v[0], 48, "%d", i + 1);
 			if (w->mode == WL_INFER) {
 				const infer_result *x = &r->ir;
@@ -227,8 +248,8 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 						 100 * x->tokens_per_s / rows[0].tr.tokens_per_s);
 			}
 			{
-				const char *cells[12] = {v[0], r->system, r->sys->chip.name, v[1], r->plan,
-							 v[2], v[3], v[4], v[5], v[6], v[7], verdict};
+				const char *cells[14] = {v[0], r->system, r->sys->chip.name, v[1], r->plan,
+							 v[2], v[3], v[4], v[5], v[6], v[7], usd_h, usd_u, verdict};
 				out_row(&t, cells);
 			}
 		}
@@ -236,11 +257,27 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			printf("%s (%s, %s)%s\n", w->name, w->net.display, wl_mode_names[w->mode],
 			       w->mode == WL_INFER ? ", output tokens; ranked by tokens/s per chip within the latency limits" : "");
 		out_print(&t, o.format, stdout);
-		if (o.format == OUT_TABLE)
+		if (o.format == OUT_TABLE) {
 			printf("note: %s\n", report_comm_note);
+			char terms[REPORT_NOTE_MAX];
+			report_terms_text(&rows[0].cost, w->mode == WL_TRAIN, terms, sizeof terms);
+			printf("prices: the newest%s%s in the store %s, per chip-hour (eval -s SYSTEM shows each)\n"
+			       "assumptions: %s\n", o.as_of ? " at or before " : "", o.as_of ? o.as_of : "",
+			       paths->db, terms);
+			if (w->mode == WL_TRAIN) {
+				const cost_failures *f = &rows[0].cost.terms.failures;
+				printf("failures: chip MTBF %.0f h, checkpoints of %.3g TB at %.4g GB/s, restart %.0f s "
+				       "(Young/Daly); usd_per_run includes the time they cost\n", f->chip_mtbf / 3600,
+				       f->checkpoint_bytes / 1e12, f->checkpoint_bw / 1e9, f->restart);
+			}
+			for (int i = 0; i < nrows; i++)
+				if (rows[i].cost.note[0])
+					printf("  %s: %s\n", rows[i].system, rows[i].cost.note);
+		}
 		out_release(&t);
 	}
 done:
+	db_close(store);
 	for (int i = 0; i < nrows; i++)
 		free(rows[i].sys);
 	free(rows);

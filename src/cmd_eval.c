@@ -12,11 +12,15 @@
 
 static const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
-	"                     [--set KEY=VALUE]... [--format table|csv|json|md]\n\n"
+	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
-	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU;\n"
-	"for inference TTFT, TPOT and output tokens/s; which bound applies and where each hardware\n"
-	"figure came from.\n\n" CLI_EVAL_USAGE;
+	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"
+	"and the goodput under failures; for inference TTFT, TPOT and output tokens/s; which bound\n"
+	"applies and where each hardware figure came from. With the system's price from the store:\n"
+	"USD per hour and per delivered unit (a training run, a million output tokens, an example),\n"
+	"and the assumptions behind them (the workload's [cost] section).\n\n" CLI_EVAL_USAGE
+	CLI_COST_USAGE;
 
 /* One flat key,value table for csv/md. */
 static void flat_rows(const cJSON *o, const char *prefix, out_table *t)
@@ -32,7 +36,9 @@ static void flat_rows(const cJSON *o, const char *prefix, out_table *t)
 		}
 		if (cJSON_IsArray(it))
 			continue;
-		if (cJSON_IsString(it))
+		if (cJSON_IsNull(it))
+			snprintf(val, sizeof val, "null");
+		else if (cJSON_IsString(it))
 			snprintf(val, sizeof val, "%s", it->valuestring);
 		else if (cJSON_IsBool(it))
 			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
@@ -47,8 +53,10 @@ static void flat_rows(const cJSON *o, const char *prefix, out_table *t)
 
 int cmd_eval(int argc, char **argv, const cli_paths *paths)
 {
-	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, {NULL, 0, NULL, 0}};
 	cli_eval_opts o;
+	db *store = NULL;
+	report_cost cost;
 	err e = {0};
 	hw_system *sys = malloc(sizeof *sys);
 	wl_workload *w = malloc(sizeof *w);
@@ -58,7 +66,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	train_result tr;
 	infer_result ir;
 
-	memset(&o, 0, sizeof o);
+	cli_eval_init(&o);
 	if (!sys || !w) {
 		free(sys);
 		free(w);
@@ -102,6 +110,11 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		infer_eval(sys, w, &p, &ir, NULL, NULL);
 		rep.infer = &ir;
 	}
+	if (cli_cost(paths, &store, &o, sys, w, rep.train, rep.infer, &cost, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	rep.cost = &cost;
 	if (o.format == OUT_TABLE) {
 		report_text(&rep, stdout);
 	} else {
@@ -121,6 +134,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		cJSON_Delete(j);
 	}
 done:
+	db_close(store);
 	free(sys);
 	free(w);
 	return rc;

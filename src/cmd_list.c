@@ -1,5 +1,6 @@
-/* cmd_list: `roofcost list systems|chips|networks|workloads` - what is known. Every file is
- * loaded with the strict loaders, so a broken file shows up here as file:line: reason. */
+/* cmd_list: `roofcost list systems|chips|networks|workloads|prices` - what is known. Every
+ * file is loaded with the strict loaders, so a broken file shows up here as file:line: reason;
+ * prices come from the store. */
 #include <cJSON.h>
 #include <dirent.h>
 #include <getopt.h>
@@ -13,11 +14,17 @@
 #include "wl.h"
 
 static const char list_usage[] =
-	"usage: roofcost list systems|chips|networks|workloads [--format table|csv|json|md]\n\n"
+	"usage: roofcost list systems|chips|networks|workloads [--format table|csv|json|md]\n"
+	"       roofcost list prices [--provider P] [--as-of DATE] [--all] [--format ...]\n\n"
 	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
 	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
 	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
-	"workloads: mode, network, precision.\n\n"
+	"workloads: mode, network, precision. prices: the store's prices ($ROOFCOST_DB, else\n"
+	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
+	"with the price per chip-hour and whether the price is verified.\n\n"
+	"  --provider P   prices of one provider (aws, gcp, azure, ...)\n"
+	"  --as-of DATE   the newest price of each offer at or before YYYY-MM-DD\n"
+	"  --all          every stored price, history included\n"
 	"  --format FMT   table | csv | json | md (default table)\n"
 	"  -h, --help     this text\n";
 
@@ -223,6 +230,43 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
+static int list_prices(const cli_paths *p, const char *provider, const char *as_of, int all,
+		       out_table *t, err *e)
+{
+	static const char *const hdr[] = {"provider", "instance", "region", "pricing_model", "usd_per_hour",
+					  "unit", "accelerators", "usd_per_chip_hour", "as_of", "verified",
+					  "source"};
+	db *store = NULL;
+	price_row *rows = NULL;
+	int n = 0;
+	if (cli_open_db(p, &store, e) != 0)
+		return 1;
+	if (db_price_list(store, provider, as_of, all, &rows, &n, e) != 0) {
+		db_close(store);
+		return 1;
+	}
+	db_close(store);
+	out_init(t, 11, hdr);
+	out_right(t, 4);
+	out_right(t, 6);
+	out_right(t, 7);
+	for (int i = 0; i < n; i++) {
+		const price_row *r = &rows[i];
+		char usd[32], acc[16], chip[32];
+		snprintf(usd, sizeof usd, "%.10g", r->usd_per_hour);
+		snprintf(acc, sizeof acc, "%d", r->accelerators);
+		snprintf(chip, sizeof chip, "%.4f", price_per_chip_hour(r));
+		{
+			const char *cells[11] = {r->provider, r->instance, r->region, price_model_names[r->model],
+						 usd, price_unit_names[r->unit], acc, chip, r->as_of,
+						 price_verified(r) ? "yes" : "no", r->source};
+			out_row(t, cells);
+		}
+	}
+	free(rows);
+	return 0;
+}
+
 static void print_json(const out_table *t)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -241,15 +285,19 @@ static void print_json(const out_table *t)
 
 int cmd_list(int argc, char **argv, const cli_paths *paths)
 {
+	enum { OPT_PROVIDER = 2000, OPT_AS_OF, OPT_ALL };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
+		{"provider", required_argument, NULL, OPT_PROVIDER},
+		{"as-of", required_argument, NULL, OPT_AS_OF},
+		{"all", no_argument, NULL, OPT_ALL},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	out_format f = OUT_TABLE;
 	out_table t;
 	err e = {0};
-	int c, rc;
-	const char *what;
+	int c, rc, all = 0;
+	const char *what, *provider = NULL, *as_of = NULL;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -259,7 +307,18 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		}
 		if (c == CLI_OPT_FORMAT && out_parse_format(optarg, &f) == 0)
 			continue;
-		if (c == CLI_OPT_FORMAT)
+		if (c == OPT_PROVIDER || c == OPT_ALL) {
+			provider = c == OPT_PROVIDER ? optarg : provider;
+			all |= c == OPT_ALL;
+			continue;
+		}
+		if (c == OPT_AS_OF && price_is_date(optarg)) {
+			as_of = optarg;
+			continue;
+		}
+		if (c == OPT_AS_OF)
+			fprintf(stderr, "roofcost: --as-of: '%s' is not a date (YYYY-MM-DD)\n", optarg);
+		else if (c == CLI_OPT_FORMAT)
 			fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n", optarg);
 		else
 			fputs(list_usage, stderr);
@@ -271,6 +330,10 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	}
 	what = argv[optind];
 	memset(&t, 0, sizeof t);
+	if ((provider || as_of || all) && strcmp(what, "prices") != 0) {
+		fprintf(stderr, "roofcost: list: --provider, --as-of and --all apply to prices only\n");
+		return 2;
+	}
 	if (!strcmp(what, "systems"))
 		rc = list_systems(paths, &t, &e);
 	else if (!strcmp(what, "chips"))
@@ -279,8 +342,11 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		rc = list_networks(paths, &t, &e);
 	else if (!strcmp(what, "workloads"))
 		rc = list_workloads(paths, &t, &e);
+	else if (!strcmp(what, "prices"))
+		rc = list_prices(paths, provider, as_of, all, &t, &e);
 	else {
-		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads\n", what);
+		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads, prices\n",
+			what);
 		return 2;
 	}
 	if (rc != 0) {

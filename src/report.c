@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <cJSON.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -79,6 +80,126 @@ static cJSON *time_split(const roof_sum *s)
 	cJSON_AddNumberToObject(o, "flops", s->flops);
 	cJSON_AddNumberToObject(o, "bytes", s->bytes);
 	return o;
+}
+
+static void num_or_null(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static const char billing_note[] =
+	"per chip-hour: an instance price is divided by its chips, and a partly used instance is taken "
+	"as filled by other replicas";
+
+static cJSON *price_json(const report_cost *c)
+{
+	const price_row *p = &c->price;
+	cJSON *o;
+	if (!c->have_price)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "provider", p->provider);
+	cJSON_AddStringToObject(o, "instance", p->instance);
+	cJSON_AddStringToObject(o, "region", p->region);
+	cJSON_AddStringToObject(o, "pricing_model", price_model_names[p->model]);
+	cJSON_AddNumberToObject(o, "usd_per_hour", p->usd_per_hour);
+	cJSON_AddStringToObject(o, "unit", price_unit_names[p->unit]);
+	cJSON_AddNumberToObject(o, "accelerators", p->accelerators);
+	cJSON_AddStringToObject(o, "as_of", p->as_of);
+	cJSON_AddStringToObject(o, "source", p->source);
+	cJSON_AddBoolToObject(o, "verified", price_verified(p));
+	return o;
+}
+
+static cJSON *goodput_json(const report_cost *c, int chips)
+{
+	const cost_failures *f = &c->terms.failures;
+	const cost_result *x = &c->result;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "model", "Young/Daly: system MTBF M = chip_mtbf / chips, checkpoint "
+				"interval tau = sqrt(2 delta M), lost = delta/tau + (tau/2 + restart)/M, "
+				"run time = ideal / (1 - lost)");
+	cJSON_AddNumberToObject(o, "chip_mtbf_h", f->chip_mtbf / 3600);
+	cJSON_AddNumberToObject(o, "chips", chips);
+	cJSON_AddNumberToObject(o, "system_mtbf_h", x->goodput.system_mtbf / 3600);
+	cJSON_AddNumberToObject(o, "checkpoint_tb", f->checkpoint_bytes / 1e12);
+	cJSON_AddNumberToObject(o, "checkpoint_bw_gb_per_s", f->checkpoint_bw / 1e9);
+	cJSON_AddNumberToObject(o, "checkpoint_write_s", x->goodput.checkpoint_write);
+	num_or_null(o, "checkpoint_interval_s", x->goodput.interval);
+	cJSON_AddNumberToObject(o, "restart_s", f->restart);
+	cJSON_AddNumberToObject(o, "lost_fraction", x->goodput.lost);
+	cJSON_AddNumberToObject(o, "goodput", x->goodput.goodput);
+	cJSON_AddBoolToObject(o, "finishes", x->goodput.finishes);
+	cJSON_AddNumberToObject(o, "ideal_days", x->ideal_time / 86400);
+	num_or_null(o, "run_days", x->run_time / 86400);
+	cJSON_AddNumberToObject(o, "interruptions", x->interruptions);
+	cJSON_AddNumberToObject(o, "checkpoints", x->checkpoints);
+	return o;
+}
+
+static cJSON *assumptions_json(const report_cost *c, const wl_workload *w, int chips)
+{
+	const cost_terms *t = &c->terms.terms;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "pricing", price_model_names[c->pricing]);
+	if (c->as_of[0])
+		cJSON_AddStringToObject(o, "as_of", c->as_of);
+	else
+		cJSON_AddStringToObject(o, "as_of", "newest");
+	cJSON_AddStringToObject(o, "region", c->terms.region[0] ? c->terms.region : "cheapest per chip-hour");
+	cJSON_AddItemToObject(o, "price", price_json(c));
+	num_or_null(o, "usd_per_chip_hour", c->usd_per_chip_hour);
+	cJSON_AddStringToObject(o, "billing", billing_note);
+	cJSON_AddNumberToObject(o, "utilization", t->utilization);
+	cJSON_AddNumberToObject(o, "idle_headroom", t->idle_headroom);
+	cJSON_AddNumberToObject(o, "retries", t->retries);
+	cJSON_AddNumberToObject(o, "storage_tb", t->storage / 1e12);
+	cJSON_AddNumberToObject(o, "storage_usd_per_tb_month", t->storage_usd_per_tb_month);
+	cJSON_AddNumberToObject(o, "egress_tb", t->egress / 1e12);
+	cJSON_AddNumberToObject(o, "egress_usd_per_gb", t->egress_usd_per_gb);
+	cJSON_AddNumberToObject(o, "engineering_hours", t->engineering_hours);
+	cJSON_AddNumberToObject(o, "engineering_usd_per_hour", t->engineering_usd_per_hour);
+	if (w->mode == WL_TRAIN) {
+		cJSON_AddStringToObject(o, "period", "the run: run time x (1 + retries) / (utilization x "
+					"(1 - idle_headroom)); storage is charged over it");
+		cJSON_AddItemToObject(o, "goodput", goodput_json(c, chips));
+	} else {
+		cJSON_AddStringToObject(o, "period", "one month of serving (730 h); storage, egress and "
+					"engineering are per month");
+		cJSON_AddBoolToObject(o, "slo_met", c->slo_met);
+		cJSON_AddNumberToObject(o, "prefill_share", c->prefill_share);
+		cJSON_AddStringToObject(o, "input_tokens", "priced by time share: prefill time to input "
+					"tokens, decode time to output tokens; usd_per_unit covers both");
+	}
+	return o;
+}
+
+static void cost_json(cJSON *o, const report_cost *c, const wl_workload *w, int chips)
+{
+	const cost_result *x = &c->result;
+	cJSON *b = cJSON_CreateObject();
+	num_or_null(o, "usd_per_hour", x->usd_per_hour);
+	num_or_null(o, "usd_per_unit", x->ok ? x->usd_per_unit : NAN);
+	cJSON_AddStringToObject(o, "unit", cost_unit_names[x->unit]);
+	if (c->note[0])
+		cJSON_AddStringToObject(o, "price_note", c->note);
+	num_or_null(b, "compute_usd", x->compute_usd);
+	num_or_null(b, "storage_usd", x->storage_usd);
+	num_or_null(b, "egress_usd", x->egress_usd);
+	num_or_null(b, "engineering_usd", x->engineering_usd);
+	num_or_null(b, "total_usd", x->total_usd);
+	cJSON_AddNumberToObject(b, "chip_hours", x->chip_hours);
+	num_or_null(b, "period_h", x->period / 3600);
+	cJSON_AddNumberToObject(b, "units", x->units);
+	if (w->mode == WL_INFER) {
+		num_or_null(b, "usd_per_mtok_input", x->ok ? x->usd_per_mtok_input : NAN);
+		num_or_null(b, "usd_per_mtok_output", x->ok ? x->usd_per_mtok_output : NAN);
+	}
+	cJSON_AddItemToObject(o, "cost", b);
+	cJSON_AddItemToObject(o, "assumptions", assumptions_json(c, w, chips));
 }
 
 void *report_json(const report_eval *r)
@@ -162,6 +283,8 @@ void *report_json(const report_eval *r)
 		cJSON_AddItemToObject(o, "breakdown", b);
 		cJSON_AddBoolToObject(o, "comm_priced", in->comm_priced);
 	}
+	if (r->cost)
+		cost_json(o, r->cost, r->w, p->chips);
 	cJSON_AddStringToObject(o, "comm_note", report_comm_note);
 	cJSON_AddItemToObject(o, "sources", sources_json(r->sys));
 	return o;
@@ -187,6 +310,100 @@ static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const c
 		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s %.3f ms", l ? ", " : "",
 			      hw_level_names[s->levels[l].kind], lv[l] * 1e3);
 	line(fp, "", "by level %s: %s", what, buf);
+}
+
+/* v with thousands separators (whole numbers from 10,000 on, else 4 significant digits),
+ * after prefix ("$" or ""). "-" when v is not finite. */
+static const char *grouped(char *buf, size_t n, double v, const char *prefix)
+{
+	char digits[64];
+	size_t k;
+	int len;
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	if (fabs(v) < 1e4) {
+		int dec = v == floor(v) ? 0 : 3 - (int)floor(log10(fabs(v)));
+		snprintf(buf, n, "%s%.*f", prefix, dec < 0 ? 0 : dec, v);
+		return buf;
+	}
+	len = snprintf(digits, sizeof digits, "%.0f", v);
+	k = (size_t)snprintf(buf, n, "%s", prefix);
+	for (int i = 0; i < len && k + 2 < n; i++) {
+		buf[k++] = digits[i];
+		if ((len - i - 1) % 3 == 0 && i + 1 < len && digits[i] != '-')
+			buf[k++] = ',';
+	}
+	buf[k < n ? k : n - 1] = '\0';
+	return buf;
+}
+
+static const char *usd(char *buf, size_t n, double v)
+{
+	return grouped(buf, n, v, "$");
+}
+
+void report_terms_text(const report_cost *c, int train, char *buf, size_t n)
+{
+	const cost_terms *t = &c->terms.terms;
+	snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
+		 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
+		 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12, t->engineering_hours,
+		 train ? "over the run" : "per month of serving (730 h)");
+}
+
+static void cost_text(const report_eval *r, FILE *fp)
+{
+	const report_cost *c = r->cost;
+	const cost_result *x = &c->result;
+	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
+	char a[REPORT_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
+	if (c->have_price) {
+		const price_row *pr = &c->price;
+		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
+		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance, usd(b, sizeof b, c->usd_per_chip_hour),
+		     pr->provider, pr->region, price_model_names[pr->model], pr->as_of,
+		     price_verified(pr) ? "" : " (unverified)");
+		line(fp, "", "source: %s", pr->source);
+	} else {
+		line(fp, "price", "none (%s)", price_model_names[c->pricing]);
+	}
+	if (r->train) {
+		const cost_goodput *gp = &x->goodput;
+		const cost_failures *fl = &c->terms.failures;
+		if (gp->finishes)
+			line(fp, "goodput", "%.1f%%: a failure every %.3g h (chip MTBF %.0f h / %d chips); checkpoint "
+			     "%.3g TB at %.3g %s = %.3g s every %.0f s (Young/Daly); restart %.0f s",
+			     100 * gp->goodput, gp->system_mtbf / 3600, fl->chip_mtbf / 3600, p->chips,
+			     fl->checkpoint_bytes / 1e12, fl->checkpoint_bw / (fl->checkpoint_bw >= 1e12 ? 1e12 : 1e9),
+			     fl->checkpoint_bw >= 1e12 ? "TB/s" : "GB/s", gp->checkpoint_write, gp->interval, fl->restart);
+		else
+			line(fp, "goodput", "none: %s", x->reason);
+		if (gp->finishes && x->ideal_time > 0)
+			line(fp, "run time", "%.1f days with failures (ideal %.1f), about %s interruptions and %s "
+			     "checkpoints", x->run_time / 86400, x->ideal_time / 86400,
+			     grouped(a, sizeof a, round(x->interruptions), ""), grouped(b, sizeof b, round(x->checkpoints), ""));
+	}
+	if (c->have_price && x->ok) {
+		if (r->train)
+			line(fp, "cost", "%s per run: compute %s (%s chip-hours), storage %s, egress %s, engineering %s",
+			     usd(a, sizeof a, x->usd_per_unit), usd(b, sizeof b, x->compute_usd),
+			     grouped(h, sizeof h, round(x->chip_hours), ""), usd(d, sizeof d, x->storage_usd),
+			     usd(f, sizeof f, x->egress_usd), usd(g, sizeof g, x->engineering_usd));
+		else
+			line(fp, "cost", "%s per %s (compute by time share: input %s, output %s per Mtok); %s/h for %d chip%s",
+			     usd(a, sizeof a, x->usd_per_unit), x->unit == COST_MTOK ? "million output tokens" : "example",
+			     usd(b, sizeof b, x->usd_per_mtok_input), usd(d, sizeof d, x->usd_per_mtok_output),
+			     usd(f, sizeof f, x->usd_per_hour), p->chips, p->chips == 1 ? "" : "s");
+	} else if (c->have_price) {
+		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
+		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
+	}
+	report_terms_text(c, r->train != NULL, a, sizeof a);
+	line(fp, "assumptions", "%s", a);
+	if (c->note[0])
+		line(fp, "note", "%s", c->note);
 }
 
 void report_text(const report_eval *r, FILE *fp)
@@ -244,6 +461,8 @@ void report_text(const report_eval *r, FILE *fp)
 		line(fp, "throughput", "%.0f output tokens/s (%.1f per chip)", in->tokens_per_s,
 		     in->tokens_per_s_per_chip);
 	}
+	if (r->cost)
+		cost_text(r, fp);
 	line(fp, "figures from", "%s peaks: %s (%s)", c->name, c->src_peak.source, c->src_peak.as_of);
 	line(fp, "", "%s memory: %s (%s)", c->name, c->src_memory.source, c->src_memory.as_of);
 	line(fp, "", "efficiency gemm %.2f, hbm %.2f: %s (%s)", c->gemm_eff[rp < HW_PREC_N ? rp : HW_BF16],

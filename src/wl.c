@@ -63,7 +63,33 @@ static const cfg_field wl_fields[] = {
 	INT("plan", "ep", plan.ep, 0, 1, 100000),
 	INT("plan", "sp", plan.sp, 0, 0, 1),
 	INT("plan", "chips", plan.chips, 0, 1, 100000000),
+	ENUM("cost", "pricing", cost.pricing, 0, price_model_names),
+	STR("cost", "region", cost.region, 0),
+	ENUM("cost", "unit", cost.unit, 0, cost_unit_names),
+	NUM("cost", "utilization", cost.terms.utilization, UNITS_NONE, 0, 0.01, 1),
+	NUM("cost", "idle_headroom", cost.terms.idle_headroom, UNITS_NONE, 0, 0, 0.99),
+	NUM("cost", "retries", cost.terms.retries, UNITS_NONE, 0, 0, 100),
+	NUM("cost", "storage", cost.terms.storage, UNITS_BYTES, 0, 0, 1e20),
+	NUM("cost", "storage_usd_per_tb_month", cost.terms.storage_usd_per_tb_month, UNITS_NONE, 0, 0, 1e6),
+	NUM("cost", "egress", cost.terms.egress, UNITS_BYTES, 0, 0, 1e20),
+	NUM("cost", "egress_usd_per_gb", cost.terms.egress_usd_per_gb, UNITS_NONE, 0, 0, 1e3),
+	NUM("cost", "engineering_hours", cost.terms.engineering_hours, UNITS_NONE, 0, 0, 1e9),
+	NUM("cost", "engineering_usd_per_hour", cost.terms.engineering_usd_per_hour, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "chip_mtbf", cost.failures.chip_mtbf, UNITS_TIME, 0, 60, 1e14),
+	NUM("cost", "checkpoint_bw", cost.failures.checkpoint_bw, UNITS_BW, 0, 1e6, 1e16),
+	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
+	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
 };
+
+/* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
+ * 419 unexpected interruptions in 54 days on 16,384 H100 = 16,384 × 1,296 h / 419 = 50,700
+ * GPU-hours per interruption, rounded to 50,000 h (MODEL.md, calibration.md 4.1). Checkpoint
+ * writes at 2 TB/s, the sustained bandwidth of Llama 3's storage (§3.3.1, calibration.md 4.3).
+ * Restart 10 min: an assumption (no published figure; ByteRobust's ~10 min default timeout to
+ * detect a fault, calibration.md 4.2, is of that order). */
+static const double default_chip_mtbf = 50000.0 * 3600;   /* s */
+static const double default_checkpoint_bw = 2e12;         /* B/s */
+static const double default_restart = 600;                /* s */
 
 enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
 
@@ -73,6 +99,42 @@ static int entry_line(const cfg_doc *d, const char *sec, const char *key)
 {
 	const cfg_entry *en = cfg_find(d, sec, key);
 	return en ? en->line : 0;
+}
+
+/* An error at key's entry: "file:line: key: why", or a usage error for a --set key. */
+static int key_err(err *e, const cfg_doc *d, const char *sec, const char *key, const char *why)
+{
+	int line = entry_line(d, sec, key);
+	if (line == 0)
+		return err_set(e, ERR_USAGE, "--set %s: %s", key, why);
+	return err_at(e, d->path, line, "%s: %s", key, why);
+}
+
+/* [cost]: the unit fits the mode, failure keys only for training, an amount has its price. */
+static int validate_cost(const cfg_doc *d, wl_workload *w, err *e)
+{
+	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size",
+						 "restart_time", NULL};
+	static const char *const priced[][2] = {{"storage", "storage_usd_per_tb_month"},
+						{"egress", "egress_usd_per_gb"},
+						{"engineering_hours", "engineering_usd_per_hour"}};
+	const cfg_entry *u = cfg_find(d, "cost", "unit");
+	if (w->mode == WL_TRAIN && u && w->cost.unit != COST_RUN)
+		return key_err(e, d, "cost", "unit", "a train workload costs a run");
+	if (w->mode == WL_INFER && u && w->cost.unit == COST_RUN)
+		return key_err(e, d, "cost", "unit", "an infer workload costs mtok or example");
+	if (!u)
+		w->cost.unit = w->mode == WL_TRAIN ? COST_RUN : COST_MTOK;
+	for (int i = 0; w->mode == WL_INFER && train_only[i]; i++)
+		if (cfg_find(d, "cost", train_only[i]))
+			return key_err(e, d, "cost", train_only[i], "applies to mode train (failures and checkpoints)");
+	for (size_t i = 0; i < sizeof priced / sizeof priced[0]; i++)
+		if (cfg_find(d, "cost", priced[i][0]) && !cfg_find(d, "cost", priced[i][1])) {
+			char why[96];
+			snprintf(why, sizeof why, "needs %s beside it", priced[i][1]);
+			return key_err(e, d, "cost", priced[i][0], why);
+		}
+	return 0;
 }
 
 static int validate(const cfg_doc *d, wl_workload *w, err *e)
@@ -108,7 +170,7 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 				      w->net.name, w->net.max_context);
 		}
 	}
-	return 0;
+	return validate_cost(d, w, e);
 }
 
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
@@ -155,6 +217,12 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	r->w.slo_percentile = 99;
 	r->w.kv_mem_fraction = 0.9;
 	r->w.max_num_tokens = 8192;
+	r->w.cost.pricing = PRICE_ON_DEMAND;
+	r->w.cost.unit = COST_UNIT_N;
+	r->w.cost.terms.utilization = 1;
+	r->w.cost.failures.chip_mtbf = default_chip_mtbf;
+	r->w.cost.failures.checkpoint_bw = default_checkpoint_bw;
+	r->w.cost.failures.restart = default_restart;
 	if (rc == 0)
 		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
 	if (rc == 0) {

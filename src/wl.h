@@ -2,15 +2,18 @@
  *
  * Training: sequence length, batches, token budget, optimizer, ZeRO stage, recompute.
  * Inference: prompt and output lengths, concurrency, scenario and latency limits.
- * Both: precision and an optional parallel plan. `--set key=value` overrides go through the
+ * Both: precision, an optional parallel plan and an optional [cost] section (pricing model,
+ * utilization, storage, egress, engineering; failures and checkpoints for training). `--set key=value` overrides go through the
  * same checks as the file (cfg_override). Format in workloads/README.md. */
 #ifndef ROOFCOST_WL_H
 #define ROOFCOST_WL_H
 
+#include "cost.h"
 #include "err.h"
 #include "hw.h"
 #include "nn.h"
 #include "plan.h"
+#include "price.h"
 
 enum { WL_NAME_MAX = 48, WL_TEXT_MAX = 512 };
 
@@ -27,6 +30,16 @@ extern const char *const wl_mode_names[];
 extern const char *const wl_scenario_names[];
 extern const char *const wl_recompute_names[];
 extern const char *const wl_scheduler_names[];
+
+/* The [cost] section, defaults filled in by wl_load (workloads/README.md). */
+typedef struct wl_cost {
+	price_model pricing;      /* default on-demand; --pricing overrides */
+	char region[WL_NAME_MAX]; /* "" = the cheapest region */
+	cost_unit unit;           /* run (train); mtok (default) or example (infer) */
+	cost_terms terms;         /* utilization 1, idle_headroom 0, the rest 0 by default */
+	cost_failures failures;   /* train only: chip_mtbf 50,000 h, checkpoint_bw 2 TB/s,
+				     restart_time 10 min; checkpoint_bytes 0 = 16 B per parameter */
+} wl_cost;
 
 typedef struct wl_workload {
 	char name[WL_NAME_MAX];
@@ -55,6 +68,7 @@ typedef struct wl_workload {
 	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
 	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */
 	plan plan;                /* as given in [plan]; zeros where absent */
+	wl_cost cost;
 	nn_net net;
 } wl_workload;
 

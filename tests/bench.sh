@@ -2,6 +2,10 @@
 # Benchmarks (make bench): speed targets live here, not in unit tests.
 # Prints one figure per line. Run from the project root after building.
 R=${ROOFCOST:-./roofcost}
+# A temporary price store, created (with the bundled catalogs) by the first run below.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ROOFCOST_DB=$tmp/bench.db
 t0=$(date +%s%N)
 n=50
 i=0

@@ -1,12 +1,16 @@
 #!/bin/sh
 # CLI cases: command, expected exit code, text the output (stdout + stderr) must contain.
 # Run from the project root: sh tests/cli/run.sh. Prints "N passed, N failed".
+# The price store is a temporary file, never ./roofcost.db.
 R=${ROOFCOST:-./roofcost}
 B=tests/cli/bad
+C=tests/catalogs
 pass=0
 fail=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tmp=$(mktemp -d)
+out=$tmp/out
+export ROOFCOST_DB=$tmp/cli.db
+trap 'rm -rf "$tmp"' EXIT
 
 # check NAME RC TEXT -- COMMAND...
 check() {
@@ -29,7 +33,7 @@ check() {
 check help 0 "commands:" -- $R --help
 check no-args 2 "usage: roofcost" -- $R
 check unknown-command 2 "unknown command 'frobnicate'" -- $R frobnicate
-for c in eval roofline compare list; do
+for c in eval roofline compare list import; do
 	check "help-$c" 0 "usage: roofcost $c" -- $R $c --help
 done
 check bad-format 2 "--format: 'xml' is not one of table, csv, json, md" -- $R eval -s trn2.48xlarge -w llama3-8b-serve --format xml
@@ -87,6 +91,63 @@ check roofline 0 "ffn_up" -- $R roofline -s trn2.48xlarge -w llama3-70b-serve --
 check roofline-json 0 '"bound":' -- $R roofline -s p5.48xlarge -w llama3-8b-train --format json
 check compare 0 "rank" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
 check compare-json 0 '"systems":' -- $R compare -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --format json
+
+# --- prices: the store is created with the bundled catalogs on first use
+check store-created 0 "trn2.48xlarge" -- $R list prices
+check import-bundled-again 0 "already imported as catalog 1" -- $R import catalogs/aws.csv
+check import-new 0 "3 prices (1 new, 2 already stored)" -- $R import $C/good/history-1.csv
+check import-same-again 0 "already imported" -- $R import $C/good/history-1.csv
+check import-conflict 1 "$C/good/conflict.csv:4: usd_per_hour: 90 per instance (8 chips) differs from the stored 98.32" -- $R import $C/good/conflict.csv
+check import-usage 2 "import: expected one FILE.csv" -- $R import
+check import-missing 1 "nope.csv: cannot open" -- $R import nope.csv
+check list-prices-provider 0 "tpu-v6e" -- $R list prices --provider gcp
+check list-prices-unverified 0 "UNVERIFIED: recalled" -- $R list prices --provider gcp
+check list-prices-as-of 0 "98.32" -- $R list prices --provider aws --as-of 2025-01-01
+check list-prices-bad-date 2 "--as-of: '2025-02-30' is not a date" -- $R list prices --as-of 2025-02-30
+check list-prices-option 2 "apply to prices only" -- $R list systems --all
+check store-unwritable 1 "cannot open the store" -- env ROOFCOST_DB=/nonexistent/dir/x.db $R list prices
+# The malformed corpus: FILE:LINE: reason, exit 1, and the store unchanged.
+before=$($R list prices --all --format csv | wc -l)
+while IFS='|' read -r f line msg; do
+	case "$f" in '#'*|'') continue ;; esac
+	if [ "$line" -gt 0 ]; then want="$C/bad/$f:$line: $msg"; else want="$C/bad/$f: $msg"; fi
+	check "import-bad-$f" 1 "roofcost: $want" -- $R import "$C/bad/$f"
+done < $C/bad/expected.txt
+after=$($R list prices --all --format csv | wc -l)
+if [ "$before" -eq "$after" ]; then pass=$((pass + 1)); else echo "FAIL corpus changed the store: $before -> $after rows"; fail=$((fail + 1)); fi
+ROOFCOST_DB=$tmp/never.db $R import $C/bad/price-nan.csv 2>/dev/null
+if [ ! -e "$tmp/never.db" ]; then pass=$((pass + 1)); else echo "FAIL a bad catalog created the store"; fail=$((fail + 1)); fi
+
+# --- cost per delivered unit
+check cost-mtok-p5 0 '"unit":	"mtok"' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing on-demand --format json
+check cost-usd-p5 0 '"usd_per_hour":	55.04' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing on-demand --format json
+check cost-assumptions-p5 0 '"billing":' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing on-demand --format json
+check cost-mtok-trn2 0 '"unit":	"mtok"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --pricing on-demand --format json
+check cost-usd-trn2 0 '"usd_per_chip_hour":	5.37275' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --pricing on-demand --format json
+check cost-run-405b 0 '"unit":	"run"' -- $R eval -s trn2.48xlarge -w llama3-405b-train --format json
+check cost-goodput-405b 0 '"lost_fraction":' -- $R eval -s trn2.48xlarge -w llama3-405b-train --format json
+check cost-goodput-text 0 "(Young/Daly)" -- $R eval -s trn2.48xlarge -w llama3-405b-train
+check cost-text 0 "per million output tokens" -- $R eval -s p5.48xlarge -w llama3-70b-serve
+check cost-as-of 0 '"usd_per_hour":	98.32' -- $R eval -s p5.48xlarge -w llama3-70b-serve --as-of 2025-01-01 --format json
+check cost-no-spot 0 "no spot price for p5.48xlarge in the store (it has: on-demand, capacity-block)" -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing spot --format json
+check cost-null 0 '"usd_per_unit":	null' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing spot --format json
+check cost-no-instance 0 "dgx-h100 has no instance name" -- $R eval -s dgx-h100 -w llama3-70b-serve --format json
+check cost-capacity-block 0 '"usd_per_hour":	39.33' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing capacity-block --format json
+check cost-tpu-chip 0 '"usd_per_hour":	21.6' -- $R eval -s tpu-v6e -w llama3-70b-serve --plan tp=8 --format json
+check cost-terms 0 '"total_usd":	44102.2' -- $R eval -s p5.48xlarge -w tests/cli/good/serve-costed.ini --format json
+check cost-set 0 "utilization 50%" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set utilization=0.5
+check cost-example 0 '"unit":	"example"' -- $R eval -s p5.48xlarge -w llama3-70b-serve --set unit=example --format json
+check cost-csv 0 "assumptions.price.as_of,2025-06-01" -- $R eval -s p5.48xlarge -w llama3-70b-serve --format csv
+check cost-never-finishes 0 "never finishes" -- $R eval -s trn2.48xlarge -w llama3-405b-train --set chip_mtbf=100h --format json
+check cost-bad-pricing 2 "--pricing: 'cheap' is not one of on-demand" -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing cheap
+check cost-bad-as-of 2 "--as-of: 'June' is not a date" -- $R eval -s p5.48xlarge -w llama3-70b-serve --as-of June
+check wl-cost-unit 1 "$B/wl-cost-unit.ini:14: unit: an infer workload costs mtok or example" -- $R eval -s p5.48xlarge -w $B/wl-cost-unit.ini
+check wl-cost-unpriced 1 "$B/wl-cost-unpriced.ini:15: storage: needs storage_usd_per_tb_month beside it" -- $R eval -s p5.48xlarge -w $B/wl-cost-unpriced.ini
+check wl-cost-mtbf 1 "$B/wl-cost-mtbf.ini:14: chip_mtbf: applies to mode train" -- $R eval -s p5.48xlarge -w $B/wl-cost-mtbf.ini
+check wl-cost-bad-bw 1 "$B/wl-cost-bad-bw.ini:18: checkpoint_bw: unit 'TB' does not fit" -- $R eval -s p5.48xlarge -w $B/wl-cost-bad-bw.ini
+check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
+check compare-usd-run 0 "usd_per_run" -- $R compare -w llama3-405b-train -s trn2.48xlarge,p5en.48xlarge
+check compare-pricing 0 '"pricing_model":	"spot"' -- $R compare -w llama3-70b-serve -s p5en.48xlarge,p5.48xlarge --pricing spot --format json
 
 # --- validation against published measurements (issue thresholds: DESIGN §7 cases)
 V=../shared/data/validation/public.csv

@@ -1,0 +1,110 @@
+/* cost: cost per delivered unit, and training goodput under failures.
+ *
+ * Units (DESIGN §5): `run` (a finished training run of T tokens), `mtok` (a million output
+ * tokens served at the latency limits), `example` (one served request). Cost = paid chip-hours
+ * × USD per chip-hour + what the workload declares (storage, egress, engineering), over the
+ * units delivered. Paid time is busy time ÷ (utilization × (1 − idle headroom)) × (1 + retries).
+ * Training time is stretched by failures: system MTBF M = chip MTBF / chips, checkpoint write
+ * δ = checkpoint bytes / aggregate bandwidth, Young/Daly interval τ = √(2·δ·M) (Young 1974;
+ * Daly 2006, first order), lost fraction δ/τ + (τ/2 + R)/M for restart time R; run time =
+ * ideal time / (1 − lost). Serving is costed over one month (730 h) so that monthly charges
+ * (storage, engineering) fall on the units served in it.
+ *
+ * Pure: plain numbers in (the caller turns train/infer results and prices into them), a
+ * result struct out; no I/O, no allocation, no globals. A missing price is NaN and makes the
+ * money fields NaN while times and goodput are still computed. All SI and USD. */
+#ifndef ROOFCOST_COST_H
+#define ROOFCOST_COST_H
+
+enum { COST_REASON_MAX = 256 };
+
+typedef enum cost_unit { COST_RUN, COST_MTOK, COST_EXAMPLE, COST_UNIT_N } cost_unit;
+
+/* "run", "mtok", "example", NULL-terminated. */
+extern const char *const cost_unit_names[];
+
+/* Seconds in the month that serving and monthly charges use: 8760 h / 12 = 730 h. */
+#define COST_MONTH_S (730.0 * 3600.0)
+
+/* What the workload's [cost] section declares around the compute. */
+typedef struct cost_terms {
+	double utilization;               /* (0, 1]: share of paid time that runs the workload */
+	double idle_headroom;             /* [0, 1): share of capacity held idle for load peaks */
+	double retries;                   /* >= 0: extra share of the work run again */
+	double storage;                   /* B kept during the period */
+	double storage_usd_per_tb_month;  /* USD per 1e12 B per month */
+	double egress;                    /* B sent out during the period */
+	double egress_usd_per_gb;         /* USD per 1e9 B */
+	double engineering_hours;         /* people-hours during the period */
+	double engineering_usd_per_hour;
+} cost_terms;
+
+/* Failures and checkpoints of a training job. */
+typedef struct cost_failures {
+	double chip_mtbf;         /* s between failures of one chip (with its share of host and
+				     network); INFINITY = no failures */
+	double checkpoint_bytes;  /* B written per checkpoint */
+	double checkpoint_bw;     /* B/s aggregate write bandwidth */
+	double restart;           /* s from a failure to training again (detect, replace, reload) */
+} cost_failures;
+
+typedef struct cost_goodput {
+	int finishes;             /* 0: lost >= 1, the run never finishes */
+	double system_mtbf;       /* s, M = chip_mtbf / chips */
+	double checkpoint_write;  /* s, δ */
+	double interval;          /* s, τ = √(2·δ·M) */
+	double lost;              /* share of time lost: δ/τ + (τ/2 + R)/M */
+	double goodput;           /* 1 − lost (0 when it never finishes) */
+} cost_goodput;
+
+typedef struct cost_train_in {
+	double chips;
+	double usd_per_chip_hour;   /* NaN: no price */
+	double tokens;              /* the run's token budget */
+	double tokens_per_s;        /* failure-free throughput of the whole job */
+	cost_failures failures;
+	cost_terms terms;
+} cost_train_in;
+
+typedef struct cost_infer_in {
+	cost_unit unit;             /* COST_MTOK or COST_EXAMPLE */
+	double chips;
+	double usd_per_chip_hour;   /* NaN: no price */
+	double tokens_per_s;        /* output tokens/s of all replicas at the latency limits */
+	double prefill_share;       /* [0, 1]: share of busy chip time in prefill */
+	double input_per_output;    /* input tokens per output token */
+	double output_per_example;  /* output tokens per example (request) */
+	cost_terms terms;
+} cost_infer_in;
+
+typedef struct cost_result {
+	int ok;                     /* 0: no unit is delivered (reason says why) */
+	char reason[COST_REASON_MAX];
+	cost_unit unit;
+	double usd_per_hour;        /* chips × USD per chip-hour while running */
+	double usd_per_unit;        /* total_usd / units */
+	double period;              /* s charged: the run's wall time, or one month of serving */
+	double units;               /* delivered in the period */
+	double chip_hours;          /* paid */
+	double compute_usd, storage_usd, egress_usd, engineering_usd, total_usd;
+	/* training */
+	cost_goodput goodput;
+	double ideal_time;          /* s, tokens / tokens_per_s */
+	double run_time;            /* s, ideal_time / goodput: one attempt, failures included */
+	double interruptions;       /* failures expected during run_time */
+	double checkpoints;         /* written during run_time */
+	/* serving: the compute cost split by time share (the API convention) */
+	double usd_per_mtok_input;  /* prefill share, per million input tokens */
+	double usd_per_mtok_output; /* decode share, per million output tokens */
+} cost_result;
+
+/* Goodput of a job of `chips` chips under f. */
+void cost_goodput_eval(const cost_failures *f, double chips, cost_goodput *g);
+
+/* Cost of one training run (unit `run`). */
+void cost_train(const cost_train_in *in, cost_result *r);
+
+/* Cost per million output tokens or per example of a serving deployment. */
+void cost_infer(const cost_infer_in *in, cost_result *r);
+
+#endif

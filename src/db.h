@@ -1,0 +1,78 @@
+/* db: the SQLite store - price catalogs and their history. The only user of sqlite3.h.
+ *
+ * One file ($ROOFCOST_DB, else ./roofcost.db: the caller chooses), WAL mode, a busy timeout,
+ * the schema versioned with PRAGMA user_version and migrated forward on open (DESIGN §8).
+ * Tables: catalog (one row per imported file: path, sha256, imported_at, rows, added) and
+ * price (one row per offer and as_of, foreign key to its catalog). An import is one
+ * transaction: a file is stored whole or not at all. Prices are append-only history: a newer
+ * as_of for the same offer adds a row, and a lookup takes the newest at or before a date.
+ * Opaque handle: db_open / db_close. Errors name the store's path and SQLite's reason. */
+#ifndef ROOFCOST_DB_H
+#define ROOFCOST_DB_H
+
+#include "err.h"
+#include "price.h"
+
+enum { DB_SCHEMA_VERSION = 2, DB_TIME_MAX = 32 };
+
+typedef struct db db;
+
+/* Fills a store that db_open has just created, inside the creating transaction (the bundled
+ * catalogs). Returns 0, or nonzero with e set, which undoes the creation. */
+typedef int (*db_seed_fn)(db *d, void *ctx, err *e);
+
+/* Opens (creating it if needed) and migrates the store at path; a store created by this call
+ * is filled by seed(d, ctx) when seed is not NULL. Safe against other processes opening,
+ * creating or importing at the same time. Returns 0 with *out set, or nonzero with e set.
+ * The caller closes *out with db_close. */
+int db_open(const char *path, db_seed_fn seed, void *ctx, db **out, err *e);
+
+/* Closes d (NULL is fine). */
+void db_close(db *d);
+
+/* The schema version of the open store (DB_SCHEMA_VERSION after db_open). */
+int db_schema_version(db *d);
+
+typedef struct db_import_result {
+	int catalog;                    /* id of the catalog row (the earlier one if already) */
+	int already;                    /* 1: a file with the same SHA-256 is stored; nothing written */
+	int added;                      /* price rows new to the store */
+	int unchanged;                  /* rows equal to one stored already (same offer, as_of, price) */
+	char path[PRICE_PATH_MAX];      /* path recorded for the catalog */
+	char imported_at[DB_TIME_MAX];  /* UTC, YYYY-MM-DDTHH:MM:SSZ */
+} db_import_result;
+
+/* Imports a checked catalog in one transaction (a savepoint inside db_open's seed). A row
+ * whose offer and as_of are stored with a different price, unit or accelerator count is an
+ * error "FILE:LINE: usd_per_hour: ..." and nothing of the file is written. */
+int db_import(db *d, const price_catalog *c, db_import_result *r, err *e);
+
+typedef struct db_query {
+	const char *instance;
+	price_model model;
+	const char *region;   /* NULL or "": any region, the lowest USD per chip-hour wins */
+	const char *as_of;    /* NULL or "": the newest price; else the newest at or before it */
+} db_query;
+
+/* Finds the price for q: per region the newest as_of (at or before q->as_of), then the region
+ * asked for or the cheapest per chip-hour. Sets *found to 0 or 1. Returns 0 or nonzero. */
+int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e);
+
+/* Marks in have[PRICE_MODEL_N] the pricing models stored for instance (at or before as_of
+ * when given). Returns 0 or nonzero. */
+int db_price_models(db *d, const char *instance, const char *as_of, int *have, err *e);
+
+/* Price rows, ordered by provider, instance, pricing_model, region, as_of: for provider (NULL
+ * or "": all), at or before as_of (NULL or "": any date), all history when all is 1, else the
+ * newest row of each offer. *rows is malloc'd: the caller frees it. Returns 0 or nonzero. */
+int db_price_list(db *d, const char *provider, const char *as_of, int all, price_row **rows,
+		  int *n, err *e);
+
+/* Counts the catalogs and price rows stored. Returns 0 or nonzero. */
+int db_counts(db *d, int *catalogs, int *prices, err *e);
+
+/* SQLite's integrity and foreign-key checks. Returns 0 if both pass, else nonzero with the
+ * first problem in e. */
+int db_check(db *d, err *e);
+
+#endif

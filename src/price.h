@@ -1,0 +1,75 @@
+/* price: pricing catalogs - the row type, the names a catalog may use, and the strict reader
+ * that turns a CSV file (csvin) into checked rows.
+ *
+ * Columns (DESIGN §5; header required, order free, missing, unknown or repeated columns
+ * rejected): provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source.
+ * Every field is checked; the first bad one is an error "FILE:LINE: FIELD: reason", and a row
+ * that repeats (provider, instance, region, pricing_model, as_of) of an earlier one is an error
+ * naming that line. A price whose source starts with "UNVERIFIED: " is kept and marked
+ * unverified. Format and allowed values: catalogs/README.md. Does not touch the store (db.c). */
+#ifndef ROOFCOST_PRICE_H
+#define ROOFCOST_PRICE_H
+
+#include "err.h"
+
+enum { PRICE_NAME_MAX = 64, PRICE_DATE_MAX = 11, PRICE_SOURCE_MAX = 1024, PRICE_PATH_MAX = 512 };
+
+typedef enum price_model {
+	PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED_1Y, PRICE_RESERVED_3Y,
+	PRICE_COMMITTED_1Y, PRICE_COMMITTED_3Y, PRICE_SPOT, PRICE_MODEL_N
+} price_model;
+
+/* "on-demand" ... "spot", NULL-terminated (usable as cfg enum choices). */
+extern const char *const price_model_names[];
+
+typedef enum price_unit { PRICE_PER_INSTANCE, PRICE_PER_CHIP, PRICE_UNIT_N } price_unit;
+
+/* "instance", "chip", NULL-terminated. */
+extern const char *const price_unit_names[];
+
+/* The prefix of a source that marks a price as not verified. */
+extern const char price_unverified_prefix[];
+
+/* The nine catalog columns, in DESIGN order, NULL-terminated. */
+extern const char *const price_columns[];
+
+typedef struct price_row {
+	char provider[PRICE_NAME_MAX];
+	char instance[PRICE_NAME_MAX];   /* equals a system's `instance` key */
+	char region[PRICE_NAME_MAX];
+	price_model model;
+	double usd_per_hour;             /* USD per hour of one `unit` */
+	price_unit unit;
+	int accelerators;                /* chips per instance (1 when unit is chip) */
+	char as_of[PRICE_DATE_MAX];      /* YYYY-MM-DD */
+	char source[PRICE_SOURCE_MAX];
+	int line;                        /* line in the catalog it came from */
+} price_row;
+
+typedef struct price_catalog {
+	char path[PRICE_PATH_MAX];
+	char sha256[65];                 /* of the file's bytes */
+	price_row *rows;                 /* owned */
+	int n;
+} price_catalog;
+
+/* Reads and checks a catalog file. Returns 0, or nonzero with e set; on failure c holds
+ * nothing. The caller releases c with price_catalog_release. */
+int price_catalog_load(price_catalog *c, const char *path, err *e);
+
+void price_catalog_release(price_catalog *c);
+
+/* Parses a pricing model name. Returns 0, or -1 if s is not one of price_model_names. */
+int price_parse_model(const char *s, price_model *m);
+
+/* 1 if s is a calendar date YYYY-MM-DD (years 1990-2100), else 0. */
+int price_is_date(const char *s);
+
+/* 1 unless the row's source starts with price_unverified_prefix. */
+int price_verified(const price_row *r);
+
+/* USD per chip-hour: usd_per_hour / accelerators for an instance price, usd_per_hour for a
+ * chip price. */
+double price_per_chip_hour(const price_row *r);
+
+#endif
