@@ -29,6 +29,7 @@ static const command commands[] = {
 	{"compare", cmd_compare, "one workload on several systems, side by side"},
 	{"import", cmd_import, "import a pricing catalog (CSV) into the store"},
 	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
+	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 };
 
@@ -230,8 +231,8 @@ int cli_slo_met(const wl_workload *w, const infer_result *r)
 }
 
 /* Looks up s's price into out, or says in out->note why there is none. */
-static int find_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
-		      report_cost *out, err *e)
+int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
+	      report_cost *out, err *e)
 {
 	db_query q;
 	int found, have[PRICE_MODEL_N];
@@ -284,7 +285,7 @@ int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const h
 	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
 	out->usd_per_chip_hour = NAN;
 	out->terms = w->cost;
-	if (find_price(paths, store, s, w, out, e) != 0)
+	if (cli_price(paths, store, s, w, out, e) != 0)
 		return ERR_DATA;
 	if (tr) {
 		cost_train_in in;
@@ -368,4 +369,51 @@ int main(int argc, char **argv)
 	fprintf(stderr, "roofcost: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_ini_stems(const char *dir, char ***out, err *e)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	int n = 0, cap = 0;
+	*out = NULL;
+	if (!d)
+		return -err_set(e, ERR_DATA, "%s: cannot open folder", dir);
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".ini") != 0)
+			continue;
+		if (n == cap) {
+			char **nv;
+			cap = cap ? 2 * cap : 32;
+			nv = realloc(v, (size_t)cap * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n] = malloc(l - 3);
+		if (!v[n])
+			break;
+		memcpy(v[n], de->d_name, l - 4);
+		v[n][l - 4] = '\0';
+		n++;
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(v, (size_t)n, sizeof *v, cmp_str);
+	*out = v;
+	return n;
+}
+
+void cli_free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -72,6 +72,17 @@ int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const h
 	     const wl_workload *w, const train_result *tr, const infer_result *ir, report_cost *out,
 	     err *e);
 
+/* Looks up the price of s's instance for out->pricing at out->as_of (the caller sets both):
+ * out->have_price, out->price and out->usd_per_chip_hour, or out->note saying why there is
+ * none. Returns 0, or nonzero with e set (the store failed). */
+int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
+	      report_cost *out, err *e);
+
+/* Sorted .ini file stems of dir into *names (caller frees with cli_free_names). Returns the
+ * count, or -1 with e set. */
+int cli_ini_stems(const char *dir, char ***names, err *e);
+void cli_free_names(char **names, int n);
+
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
        CLI_OPT_PRICING, CLI_OPT_AS_OF };
@@ -110,6 +121,7 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
 int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
+int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
 
 #endif

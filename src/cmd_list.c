@@ -28,45 +28,6 @@ static const char list_usage[] =
 	"  --format FMT   table | csv | json | md (default table)\n"
 	"  -h, --help     this text\n";
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted .ini stems of dir; caller frees each and the array. */
-static int ini_stems(const char *dir, char ***out, err *e)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	int n = 0, cap = 0;
-	if (!d)
-		return -err_set(e, ERR_DATA, "%s: cannot open folder", dir);
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l < 5 || strcmp(de->d_name + l - 4, ".ini") != 0)
-			continue;
-		if (n == cap) {
-			char **nv;
-			cap = cap ? 2 * cap : 32;
-			nv = realloc(v, (size_t)cap * sizeof *v);
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n] = malloc(l - 3);
-		if (!v[n])
-			break;
-		memcpy(v[n], de->d_name, l - 4);
-		v[n][l - 4] = '\0';
-		n++;
-	}
-	closedir(d);
-	qsort(v, (size_t)n, sizeof *v, cmp_str);
-	*out = v;
-	return n;
-}
-
 static void gbps(char *b, size_t n, double v)
 {
 	snprintf(b, n, "%.4g", v / 1e9);
@@ -81,7 +42,7 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 	int n, rc = 0;
 	hw_system *s = malloc(sizeof *s);
 	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
-	n = ini_stems(dir, &names, e);
+	n = cli_ini_stems(dir, &names, e);
 	if (n < 0 || !s) {
 		free(s);
 		return 1;
@@ -123,7 +84,7 @@ static int list_chips(const cli_paths *p, out_table *t, err *e)
 	int n, rc = 0;
 	hw_chip c;
 	snprintf(dir, sizeof dir, "%s/hw/chips", p->models);
-	n = ini_stems(dir, &names, e);
+	n = cli_ini_stems(dir, &names, e);
 	if (n < 0)
 		return 1;
 	out_init(t, 9, hdr);
@@ -161,7 +122,7 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 	int n, rc = 0;
 	nn_net net;
 	snprintf(dir, sizeof dir, "%s/nn", p->models);
-	n = ini_stems(dir, &names, e);
+	n = cli_ini_stems(dir, &names, e);
 	if (n < 0)
 		return 1;
 	out_init(t, 10, hdr);
@@ -203,7 +164,7 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 	static const char *const hdr[] = {"workload", "mode", "network", "precision", "plan", "description"};
 	int n, rc = 0;
 	wl_workload *w = malloc(sizeof *w);
-	n = ini_stems(p->workloads, &names, e);
+	n = cli_ini_stems(p->workloads, &names, e);
 	if (n < 0 || !w) {
 		free(w);
 		return 1;

@@ -1,0 +1,655 @@
+/* cmd_sweep: `roofcost sweep` - layouts × chip counts × systems × pricing models, streamed into
+ * a Pareto front (USD per run against time to train) and the top k; `--shard I/N` runs one
+ * slice, `--merge FILE...` joins the JSON of the slices. */
+#include <cJSON.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "db.h"
+#include "report.h"
+#include "sweep.h"
+
+static const char sweep_usage[] =
+	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
+	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
+	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
+	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--format table|csv|json|md]\n"
+	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
+	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
+	"micro-batch, ZeRO stage, recompute) over chip counts, systems and pricing models, prunes what\n"
+	"cannot divide or fit, and keeps in constant memory the Pareto front of USD per run (goodput\n"
+	"included) against time to train, and the k cheapest layouts (chip-hours where no price).\n"
+	"LIST is 1,2,4 or a range 8-64 (powers of two) or 8-64:8 (a step). Defaults: chips from the\n"
+	"workload's plan, tp 1 to a node, pp 1-16, vpp 1,2, cp 1, ep 1 (1 to the experts for MoE),\n"
+	"sp 0,1, mb 1,2,4, zero 0-3, recompute none,selective,full, the workload's pricing model.\n"
+	"A progress bar goes to stderr when it is a terminal. --shard I/N (0 <= I < N) evaluates the\n"
+	"I-th of N equal slices, for array jobs of a batch scheduler; --format json of each slice,\n"
+	"then --merge, gives exactly the unsharded answer.\n\n"
+	"  -s, --system LIST      systems, or all\n"
+	"  -w, --workload NAME    a training workload\n"
+	"      --top K            rows of the top list (default 10)\n"
+	"      --threads N        worker threads (default: the cores)\n"
+	"      --shard I/N        this slice of the space\n"
+	"      --merge            the arguments are shard outputs to join\n"
+	"      --set KEY=VALUE    override a workload key (repeatable)\n"
+	"      --pricing LIST     pricing models, or all\n"
+	"      --as-of DATE       the newest prices at or before DATE\n"
+	"      --format FMT       table | csv | json | md\n"
+	"  -h, --help             this text\n";
+
+static const char *const rc_names[] = {"none", "selective", "full", NULL};
+
+typedef struct sweep_names {
+	char system[SWEEP_OFFERS_MAX][HW_NAME_MAX];
+	char pricing[SWEEP_OFFERS_MAX][24];
+	double usd[SWEEP_OFFERS_MAX];
+	int n;
+} sweep_names;
+
+static void progress(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\rsweep %5.1f%% (%llu of %llu layouts)", 100.0 * (double)done / (double)total,
+		(unsigned long long)done, (unsigned long long)total);
+	fflush(stderr);
+}
+
+static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
+{
+	cJSON *o = cJSON_CreateObject();
+	char pl[128];
+	plan_format(&p->plan, pl, sizeof pl);
+	cJSON_AddNumberToObject(o, "index", (double)p->index);
+	cJSON_AddNumberToObject(o, "offer", p->offer);
+	cJSON_AddStringToObject(o, "system", nm->system[p->offer]);
+	cJSON_AddStringToObject(o, "pricing", nm->pricing[p->offer]);
+	cJSON_AddNumberToObject(o, "chips", p->plan.chips);
+	cJSON_AddNumberToObject(o, "tp", p->plan.tp);
+	cJSON_AddNumberToObject(o, "pp", p->plan.pp);
+	cJSON_AddNumberToObject(o, "vpp", p->plan.vpp);
+	cJSON_AddNumberToObject(o, "dp", p->plan.dp);
+	cJSON_AddNumberToObject(o, "cp", p->plan.cp);
+	cJSON_AddNumberToObject(o, "ep", p->plan.ep);
+	cJSON_AddNumberToObject(o, "sp", p->plan.sp);
+	cJSON_AddNumberToObject(o, "micro_batch", p->plan.micro_batch);
+	cJSON_AddNumberToObject(o, "zero", p->zero);
+	cJSON_AddStringToObject(o, "recompute", rc_names[p->recompute]);
+	cJSON_AddNumberToObject(o, "step_time_s", p->step_time);
+	cJSON_AddNumberToObject(o, "tokens_per_s", p->tokens_per_s);
+	cJSON_AddNumberToObject(o, "mfu", p->mfu);
+	cJSON_AddNumberToObject(o, "mem_per_chip_gib", p->mem_gib);
+	cJSON_AddNumberToObject(o, "run_time_s", p->run_time);
+	cJSON_AddNumberToObject(o, "goodput", p->goodput);
+	if (isfinite(p->usd_per_run))
+		cJSON_AddNumberToObject(o, "usd_per_run", p->usd_per_run);
+	else
+		cJSON_AddNullToObject(o, "usd_per_run");
+	cJSON_AddNumberToObject(o, "chip_hours", p->chip_hours);
+	cJSON_AddNumberToObject(o, "cost", p->cost);
+	return o;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
+}
+
+static int point_from_json(const cJSON *o, sweep_point *p)
+{
+	const cJSON *rc = cJSON_GetObjectItemCaseSensitive(o, "recompute");
+	memset(p, 0, sizeof p[0]);
+	if (!cJSON_IsObject(o) || !isfinite(num(o, "index")) || !isfinite(num(o, "cost")))
+		return -1;
+	p->index = (uint64_t)num(o, "index");
+	p->offer = (int)num(o, "offer");
+	p->plan.chips = (int)num(o, "chips");
+	p->plan.tp = (int)num(o, "tp");
+	p->plan.pp = (int)num(o, "pp");
+	p->plan.vpp = (int)num(o, "vpp");
+	p->plan.dp = (int)num(o, "dp");
+	p->plan.cp = (int)num(o, "cp");
+	p->plan.ep = (int)num(o, "ep");
+	p->plan.sp = (int)num(o, "sp");
+	p->plan.micro_batch = (int)num(o, "micro_batch");
+	p->zero = (int)num(o, "zero");
+	for (int i = 0; rc_names[i]; i++)
+		if (cJSON_IsString(rc) && !strcmp(rc->valuestring, rc_names[i]))
+			p->recompute = i;
+	p->step_time = num(o, "step_time_s");
+	p->tokens_per_s = num(o, "tokens_per_s");
+	p->mfu = num(o, "mfu");
+	p->mem_gib = num(o, "mem_per_chip_gib");
+	p->run_time = num(o, "run_time_s");
+	p->goodput = num(o, "goodput");
+	p->usd_per_run = num(o, "usd_per_run");
+	p->chip_hours = num(o, "chip_hours");
+	p->cost = num(o, "cost");
+	return p->offer >= 0 && p->offer < SWEEP_OFFERS_MAX ? 0 : -1;
+}
+
+static void print_result(const sweep_result *r, const sweep_names *nm, const char *workload,
+			 out_format f, double secs, int threads, int shard, int nshards)
+{
+	if (f == OUT_JSON) {
+		cJSON *root = cJSON_CreateObject(), *sum = cJSON_CreateObject(), *offers, *top, *front;
+		char *s;
+		cJSON_AddStringToObject(root, "workload", workload);
+		cJSON_AddNumberToObject(sum, "layouts", (double)r->total);
+		cJSON_AddNumberToObject(sum, "pruned", (double)r->pruned);
+		cJSON_AddNumberToObject(sum, "infeasible", (double)r->infeasible);
+		cJSON_AddNumberToObject(sum, "evaluated", (double)r->evaluated);
+		cJSON_AddBoolToObject(sum, "front_truncated", r->front_truncated);
+		cJSON_AddNumberToObject(sum, "shard", shard);
+		cJSON_AddNumberToObject(sum, "shards", nshards);
+		cJSON_AddItemToObject(root, "summary", sum);
+		offers = cJSON_AddArrayToObject(root, "offers");
+		for (int i = 0; i < nm->n; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "system", nm->system[i]);
+			cJSON_AddStringToObject(o, "pricing", nm->pricing[i]);
+			if (isfinite(nm->usd[i]))
+				cJSON_AddNumberToObject(o, "usd_per_chip_hour", nm->usd[i]);
+			else
+				cJSON_AddNullToObject(o, "usd_per_chip_hour");
+			cJSON_AddItemToArray(offers, o);
+		}
+		top = cJSON_AddArrayToObject(root, "top");
+		for (int i = 0; i < r->ntop; i++)
+			cJSON_AddItemToArray(top, point_json(&r->top[i], nm));
+		front = cJSON_AddArrayToObject(root, "pareto");
+		for (int i = 0; i < r->nfront; i++)
+			cJSON_AddItemToArray(front, point_json(&r->front[i], nm));
+		s = cJSON_Print(root);
+		puts(s);
+		free(s);
+		cJSON_Delete(root);
+		return;
+	}
+	for (int part = 0; part < 2; part++) {
+		const sweep_point *pts = part ? r->front : r->top;
+		int n = part ? r->nfront : r->ntop;
+		static const char *const hdr[] = {"rank", "system", "pricing", "chips", "layout", "zero", "recompute",
+						  "mem_GiB", "step_s", "mfu_pct", "goodput_pct", "run_days",
+						  "usd_per_run", "chip_hours"};
+		out_table t;
+		if (f == OUT_TABLE)
+			printf("%s\n", part ? "Pareto front (cheaper runs are slower):" : "Cheapest layouts:");
+		out_init(&t, 14, hdr);
+		for (int k = 0; k < 14; k++)
+			if (k == 0 || k == 3 || k >= 7)
+				out_right(&t, k);
+		for (int i = 0; i < n; i++) {
+			const sweep_point *p = &pts[i];
+			char v[10][48], pl[128];
+			plan_format(&p->plan, pl, sizeof pl);
+			snprintf(v[0], 48, "%d", i + 1);
+			snprintf(v[1], 48, "%d", p->plan.chips);
+			snprintf(v[2], 48, "%d", p->zero);
+			snprintf(v[3], 48, "%.1f", p->mem_gib);
+			snprintf(v[4], 48, "%.3f", p->step_time);
+			snprintf(v[5], 48, "%.1f", 100 * p->mfu);
+			snprintf(v[6], 48, "%.1f", 100 * p->goodput);
+			snprintf(v[7], 48, "%.1f", p->run_time / 86400);
+			if (isfinite(p->usd_per_run))
+				snprintf(v[8], 48, "%.0f", p->usd_per_run);
+			else
+				snprintf(v[8], 48, "-");
+			snprintf(v[9], 48, "%.0f", p->chip_hours);
+			{
+				const char *cells[14] = {v[0], nm->system[p->offer], nm->pricing[p->offer], v[1], pl,
+							 v[2], rc_names[p->recompute], v[3], v[4], v[5], v[6],
+							 v[7], v[8], v[9]};
+				out_row(&t, cells);
+			}
+		}
+		out_print(&t, f, stdout);
+		out_release(&t);
+		if (f == OUT_TABLE)
+			printf("\n");
+	}
+	if (f == OUT_TABLE)
+		printf("%llu layouts: %llu pruned (do not divide), %llu do not fit, %llu evaluated; %.2f s on %d "
+		       "thread%s (%.3g layouts/s)%s\n",
+		       (unsigned long long)r->total, (unsigned long long)r->pruned, (unsigned long long)r->infeasible,
+		       (unsigned long long)r->evaluated, secs, threads, threads == 1 ? "" : "s",
+		       secs > 0 ? (double)r->total / secs : 0.0, r->front_truncated ? "; the front was truncated" : "");
+}
+
+static int merge_files(int argc, char **argv, int top, out_format f)
+{
+	sweep_result *acc = calloc(1, sizeof *acc), *one = calloc(1, sizeof *one);
+	sweep_names *nm = calloc(1, sizeof *nm);
+	char workload[128] = "";
+	int rc = 0;
+	err e = {0};
+	if (!acc || !one || !nm) {
+		free(acc);
+		free(one);
+		free(nm);
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	for (int i = 0; i < argc && rc == 0; i++) {
+		FILE *fp = fopen(argv[i], "rb");
+		char *buf = NULL;
+		long len;
+		cJSON *root = NULL;
+		const cJSON *it;
+		memset(one, 0, sizeof *one);
+		if (!fp) {
+			rc = err_set(&e, ERR_DATA, "%s: cannot open", argv[i]);
+			break;
+		}
+		fseek(fp, 0, SEEK_END);
+		len = ftell(fp);
+		fseek(fp, 0, SEEK_SET);
+		buf = malloc((size_t)len + 1);
+		if (buf && fread(buf, 1, (size_t)len, fp) == (size_t)len) {
+			buf[len] = '\0';
+			root = cJSON_Parse(buf);
+		}
+		fclose(fp);
+		free(buf);
+		if (!root) {
+			rc = err_set(&e, ERR_DATA, "%s: not a sweep JSON output", argv[i]);
+			break;
+		}
+		{
+			const cJSON *offers = cJSON_GetObjectItemCaseSensitive(root, "offers");
+			const cJSON *wl = cJSON_GetObjectItemCaseSensitive(root, "workload");
+			const cJSON *sum = cJSON_GetObjectItemCaseSensitive(root, "summary");
+			int k = 0;
+			if (!cJSON_IsArray(offers) || !cJSON_IsString(wl) || !cJSON_IsObject(sum)) {
+				rc = err_set(&e, ERR_DATA, "%s: not a sweep JSON output", argv[i]);
+				cJSON_Delete(root);
+				break;
+			}
+			if (i == 0)
+				snprintf(workload, sizeof workload, "%s", wl->valuestring);
+			else if (strcmp(workload, wl->valuestring))
+				rc = err_set(&e, ERR_DATA, "%s: workload %s differs from %s", argv[i], wl->valuestring,
+					     workload);
+			cJSON_ArrayForEach(it, offers) {
+				const cJSON *sy = cJSON_GetObjectItemCaseSensitive(it, "system");
+				const cJSON *pr = cJSON_GetObjectItemCaseSensitive(it, "pricing");
+				if (k >= SWEEP_OFFERS_MAX || !cJSON_IsString(sy) || !cJSON_IsString(pr))
+					break;
+				if (i == 0) {
+					snprintf(nm->system[k], HW_NAME_MAX, "%s", sy->valuestring);
+					snprintf(nm->pricing[k], 24, "%s", pr->valuestring);
+					nm->usd[k] = num(it, "usd_per_chip_hour");
+				} else if (k >= nm->n || strcmp(nm->system[k], sy->valuestring) ||
+					   strcmp(nm->pricing[k], pr->valuestring)) {
+					rc = err_set(&e, ERR_DATA, "%s: its systems and prices differ from %s", argv[i], argv[0]);
+				}
+				k++;
+			}
+			if (i == 0)
+				nm->n = k;
+			one->total = (uint64_t)num(sum, "layouts");
+			one->pruned = (uint64_t)num(sum, "pruned");
+			one->infeasible = (uint64_t)num(sum, "infeasible");
+			one->evaluated = (uint64_t)num(sum, "evaluated");
+			for (int part = 0; part < 2 && rc == 0; part++) {
+				const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, part ? "pareto" : "top");
+				cJSON_ArrayForEach(it, arr) {
+					sweep_point p;
+					if (point_from_json(it, &p) != 0 || p.offer >= nm->n) {
+						rc = err_set(&e, ERR_DATA, "%s: a point is malformed", argv[i]);
+						break;
+					}
+					if (part)
+						one->front[one->nfront < SWEEP_FRONT_MAX ? one->nfront++ : one->nfront - 1] = p;
+					else if (one->ntop < SWEEP_TOP_MAX)
+						one->top[one->ntop++] = p;
+				}
+			}
+		}
+		cJSON_Delete(root);
+		if (rc == 0)
+			sweep_merge(acc, one, top);
+	}
+	if (rc == 0)
+		print_result(acc, nm, workload, f, 0, 0, 0, 1);
+	else
+		rc = cli_fail(&e);
+	free(acc);
+	free(one);
+	free(nm);
+	return rc;
+}
+
+static int parse_list_opt(const char *name, const char *arg, sweep_list *l, err *e)
+{
+	if (!strcmp(name, "recompute")) {
+		char buf[128], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", arg);
+		l->n = 0;
+		for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			int k = -1;
+			for (int i = 0; rc_names[i]; i++)
+				if (!strcmp(t, rc_names[i]))
+					k = i;
+			if (k < 0 || l->n == SWEEP_VALUES_MAX)
+				return err_set(e, ERR_USAGE, "--recompute: '%s' is not none, selective or full", t);
+			l->v[l->n++] = k;
+		}
+		return 0;
+	}
+	if (sweep_parse_list(arg, l) != 0)
+		return err_set(e, ERR_USAGE, "--%s: '%s' is not a list like 1,2,4 or 8-64 or 8-64:8", name, arg);
+	return 0;
+}
+
+int cmd_sweep(int argc, char **argv, const cli_paths *paths)
+{
+	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_LIST };
+	static const char *const list_names[] = {"chips", "tp", "pp", "vpp", "cp", "ep", "sp", "mb", "zero",
+						 "recompute"};
+	static const struct option longopts[] = {
+		CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
+		{"top", required_argument, NULL, O_TOP},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"shard", required_argument, NULL, O_SHARD},
+		{"merge", no_argument, NULL, O_MERGE},
+		{"tp", required_argument, NULL, O_LIST + 1}, {"pp", required_argument, NULL, O_LIST + 2},
+		{"vpp", required_argument, NULL, O_LIST + 3}, {"cp", required_argument, NULL, O_LIST + 4},
+		{"ep", required_argument, NULL, O_LIST + 5}, {"sp", required_argument, NULL, O_LIST + 6},
+		{"mb", required_argument, NULL, O_LIST + 7}, {"zero", required_argument, NULL, O_LIST + 8},
+		{"recompute", required_argument, NULL, O_LIST + 9},
+		{NULL, 0, NULL, 0}};
+	cli_eval_opts o;
+	sweep_space sp;
+	sweep_list *lists[10] = {&sp.chips, &sp.tp, &sp.pp, &sp.vpp, &sp.cp, &sp.ep, &sp.sp, &sp.mb, &sp.zero,
+				 &sp.recompute};
+	int given[10] = {0};
+	int top = 10, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), shard = 0, nshards = 1, merge = 0, c, rc = 0;
+	const char *chips_text = NULL, *pricing_text = NULL;
+	err e = {0};
+	wl_workload *w = malloc(sizeof *w);
+	hw_system *systems = NULL;
+	sweep_names *nm = calloc(1, sizeof *nm);
+	sweep_offer *offers = calloc(SWEEP_OFFERS_MAX, sizeof *offers);
+	sweep_result *res = malloc(sizeof *res);
+	char **names = NULL;
+	int nnames = 0;
+	db *store = NULL;
+
+	cli_eval_init(&o);
+	memset(&sp, 0, sizeof sp);
+	if (threads < 1)
+		threads = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
+		int h;
+		if (c == 'h') {
+			fputs(sweep_usage, stdout);
+			goto done;
+		}
+		if (c == CLI_OPT_CHIPS) {
+			chips_text = optarg;
+			continue;
+		}
+		if (c == CLI_OPT_PRICING) {
+			pricing_text = optarg;
+			continue;
+		}
+		if (c > O_LIST && c <= O_LIST + 9) {
+			if (parse_list_opt(list_names[c - O_LIST], optarg, lists[c - O_LIST], &e) != 0) {
+				rc = cli_fail(&e);
+				goto done;
+			}
+			given[c - O_LIST] = 1;
+			continue;
+		}
+		switch (c) {
+		case O_TOP:
+			top = atoi(optarg);
+			if (top < 1 || top > SWEEP_TOP_MAX) {
+				err_set(&e, ERR_USAGE, "--top: '%s' is not 1..%d", optarg, SWEEP_TOP_MAX);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		case O_THREADS:
+			threads = atoi(optarg);
+			if (threads < 1 || threads > 256) {
+				err_set(&e, ERR_USAGE, "--threads: '%s' is not 1..256", optarg);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		case O_SHARD:
+			if (sscanf(optarg, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 0 || shard >= nshards) {
+				err_set(&e, ERR_USAGE, "--shard: '%s' is not I/N with 0 <= I < N", optarg);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		case O_MERGE:
+			merge = 1;
+			continue;
+		default:
+			break;
+		}
+		h = cli_eval_option(c, optarg, &o, &e);
+		if (h <= 0) {
+			if (h == 0)
+				fputs(sweep_usage, stderr);
+			rc = h < 0 ? cli_fail(&e) : 2;
+			goto done;
+		}
+	}
+	if (!w || !nm || !offers || !res) {
+		err_set(&e, ERR_DATA, "out of memory");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (merge) {
+		if (optind >= argc) {
+			fputs(sweep_usage, stderr);
+			rc = 2;
+			goto done;
+		}
+		rc = merge_files(argc - optind, argv + optind, top, o.format);
+		goto done;
+	}
+	if (optind < argc || !o.workload || !o.system) {
+		err_set(&e, ERR_USAGE, "sweep needs -w WORKLOAD and -s SYSTEMS (see --help)");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (wl_load(o.workload, paths->workloads, paths->models, o.sets, o.nsets, w, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (w->mode != WL_TRAIN) {
+		err_set(&e, ERR_USAGE, "sweep searches training layouts; %s is a serving workload (use compare)", w->name);
+		rc = cli_fail(&e);
+		goto done;
+	}
+	/* Systems. */
+	if (!strcmp(o.system, "all")) {
+		char dir[CLI_PATH_MAX + 32];
+		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
+		nnames = cli_ini_stems(dir, &names, &e);
+		if (nnames < 0) {
+			rc = cli_fail(&e);
+			goto done;
+		}
+	} else {
+		char buf[2048], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", o.system);
+		names = calloc(SWEEP_OFFERS_MAX, sizeof *names);
+		for (char *t = strtok_r(buf, ",", &save); t && names && nnames < SWEEP_OFFERS_MAX; t = strtok_r(NULL, ",", &save)) {
+			names[nnames] = malloc(strlen(t) + 1);
+			if (names[nnames])
+				strcpy(names[nnames++], t);
+		}
+	}
+	systems = calloc((size_t)(nnames ? nnames : 1), sizeof *systems);
+	if (!systems) {
+		err_set(&e, ERR_DATA, "out of memory");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	for (int i = 0; i < nnames; i++)
+		if (hw_find_system(names[i], paths->models, &systems[i], &e) != 0) {
+			rc = cli_fail(&e);
+			goto done;
+		}
+	/* Pricing models and offers. */
+	{
+		int models[PRICE_MODEL_N], nmodels = 0;
+		if (!pricing_text) {
+			models[nmodels++] = o.pricing >= 0 ? o.pricing : (int)w->cost.pricing;
+		} else if (!strcmp(pricing_text, "all")) {
+			for (int i = 0; i < PRICE_MODEL_N; i++)
+				models[nmodels++] = i;
+		} else {
+			char buf[256], *save = NULL;
+			snprintf(buf, sizeof buf, "%s", pricing_text);
+			for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				price_model m;
+				if (price_parse_model(t, &m) != 0 || nmodels == PRICE_MODEL_N) {
+					err_set(&e, ERR_USAGE, "--pricing: '%s' is not a pricing model", t);
+					rc = cli_fail(&e);
+					goto done;
+				}
+				models[nmodels++] = (int)m;
+			}
+		}
+		for (int i = 0; i < nnames; i++)
+			for (int k = 0; k < nmodels; k++) {
+				report_cost rcst;
+				if (nm->n == SWEEP_OFFERS_MAX)
+					break;
+				memset(&rcst, 0, sizeof rcst);
+				rcst.pricing = (price_model)models[k];
+				snprintf(rcst.as_of, sizeof rcst.as_of, "%s", o.as_of ? o.as_of : "");
+				rcst.usd_per_chip_hour = NAN;
+				if (cli_price(paths, &store, &systems[i], w, &rcst, &e) != 0) {
+					rc = cli_fail(&e);
+					goto done;
+				}
+				/* Several pricing models of one system without a price are one offer. */
+				if (!rcst.have_price && nmodels > 1)
+					continue;
+				offers[nm->n].sys = &systems[i];
+				offers[nm->n].system = i;
+				offers[nm->n].pricing = models[k];
+				offers[nm->n].usd_per_chip_hour = rcst.have_price ? rcst.usd_per_chip_hour : NAN;
+				snprintf(nm->system[nm->n], HW_NAME_MAX, "%s", systems[i].name);
+				snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]] : "no price");
+				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
+				nm->n++;
+			}
+	}
+	/* Defaults for the lists not given. */
+	if (chips_text) {
+		if (sweep_parse_list(chips_text, &sp.chips) != 0) {
+			err_set(&e, ERR_USAGE, "--chips: '%s' is not a list like 1024,2048 or 1024-16384", chips_text);
+			rc = cli_fail(&e);
+			goto done;
+		}
+	} else {
+		plan p = w->plan;
+		plan_fill(&p);
+		sp.chips.v[0] = p.chips;
+		sp.chips.n = 1;
+	}
+	if (!given[1]) {
+		int node = nnames ? hw_node_chips(&systems[0]) : 8;
+		for (int i = 0; i < nnames; i++)
+			if (hw_node_chips(&systems[i]) > node)
+				node = hw_node_chips(&systems[i]);
+		sweep_parse_list(node >= 2 ? (node >= 16 ? "1-16" : node >= 8 ? "1-8" : "1-4") : "1", &sp.tp);
+	}
+	if (!given[2])
+		sweep_parse_list("1-16", &sp.pp);
+	if (!given[3])
+		sweep_parse_list("1,2", &sp.vpp);
+	if (!given[4])
+		sweep_parse_list("1", &sp.cp);
+	if (!given[5]) {
+		if (w->net.experts > 1) {
+			char buf[32];
+			snprintf(buf, sizeof buf, "1-%d", w->net.experts);
+			sweep_parse_list(buf, &sp.ep);
+		} else {
+			sweep_parse_list("1", &sp.ep);
+		}
+	}
+	if (!given[6])
+		sweep_parse_list("0,1", &sp.sp);
+	if (!given[7])
+		sweep_parse_list("1,2,4", &sp.mb);
+	if (!given[8])
+		sweep_parse_list("0-3:1", &sp.zero);
+	if (!given[9])
+		sweep_parse_list("0-2:1", &sp.recompute);
+	for (int i = 0; i < sp.zero.n; i++)
+		if (sp.zero.v[i] > 3) {
+			err_set(&e, ERR_USAGE, "--zero: stages are 0..3");
+			rc = cli_fail(&e);
+			goto done;
+		}
+	for (int i = 0; i < sp.sp.n; i++)
+		if (sp.sp.v[i] > 1) {
+			err_set(&e, ERR_USAGE, "--sp: 0 or 1");
+			rc = cli_fail(&e);
+			goto done;
+		}
+	for (int li = 1; li < 8; li++)
+		for (int i = 0; i < lists[li]->n; i++)
+			if (lists[li]->v[i] < (li == 6 ? 0 : 1)) {
+				err_set(&e, ERR_USAGE, "--%s: values must be at least 1", list_names[li]);
+				rc = cli_fail(&e);
+				goto done;
+			}
+	{
+		sweep_job job;
+		struct timespec t0, t1;
+		double secs;
+		memset(&job, 0, sizeof job);
+		job.space = &sp;
+		job.w = w;
+		job.offers = offers;
+		job.noffers = nm->n;
+		job.top_k = top;
+		job.threads = threads;
+		job.shard = shard;
+		job.nshards = nshards;
+		if (isatty(STDERR_FILENO))
+			job.progress = progress;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (sweep_run(&job, res) != 0) {
+			err_set(&e, ERR_DATA, "sweep: out of memory or could not start threads");
+			rc = cli_fail(&e);
+			goto done;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		if (job.progress)
+			fprintf(stderr, "\r%60s\r", "");
+		print_result(res, nm, w->name, o.format, secs, threads, shard, nshards);
+	}
+done:
+	if (store)
+		db_close(store);
+	if (names)
+		cli_free_names(names, nnames);
+	free(systems);
+	free(w);
+	free(nm);
+	free(offers);
+	free(res);
+	return rc;
+}
