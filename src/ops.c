@@ -121,7 +121,7 @@ typedef struct shape {
 static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
 {
 	const nn_net *n = &w->net;
-	double t = p->tp, heads_l = n->heads / t;
+	double t = p->tp, heads_l = ceil((double)n->heads / t); /* padded when tp does not divide */
 	double d = n->head_dim, dv = n->v_head_dim;
 	double kvl = kv_elems_local(n, p->tp);
 	double kvb = c->train ? c->ab : hw_prec_bytes(w->kv_prec);
@@ -202,12 +202,14 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		gemm(c, "kv_down", T, dc + dr, h, 1, count);
 		gemm(c, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
 	} else {
-		gemm(c, "qkv_proj", T, (a * d + 2 * n->kv_heads * d) / t, h, 1, count);
+		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
+		double a_l = ceil(a / t), k_l = ops_kv_heads_local(n, p->tp);
+		gemm(c, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
 	}
 	attention(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
 		attention(c, w, p, *extra, count);
-	gemm(c, "o_proj", T, h, a * dv / t, 1, count);
+	gemm(c, "o_proj", T, h, ceil(a / t) * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
 		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);

@@ -82,14 +82,17 @@ int plan_check(const hw_system *s, const wl_workload *w, const plan *p, char *re
 		FAIL("chips %d differ from tp*pp*dp*cp = %d", p->chips, product);
 	if (maxc > 0 && p->chips > maxc)
 		FAIL("%d chips exceed the %d that %s can join", p->chips, maxc, s->name);
-	if (n->heads % p->tp != 0)
+	/* Training frameworks split heads evenly; serving runtimes pad them (Neuron). */
+	if (w->mode == WL_TRAIN && n->heads % p->tp != 0)
 		FAIL("tp %d does not divide %d attention heads", p->tp, n->heads);
+	if (p->tp > n->heads)
+		FAIL("tp %d exceeds %d attention heads", p->tp, n->heads);
 	if (p->pp > n->layers)
 		FAIL("pp %d exceeds %d layers", p->pp, n->layers);
 	if (p->vpp > 1 && p->pp == 1)
 		FAIL("vpp %d needs pp > 1", p->vpp);
-	if (p->vpp > 1 && n->layers % (p->pp * p->vpp) != 0)
-		FAIL("pp*vpp = %d does not divide %d layers", p->pp * p->vpp, n->layers);
+	if (p->vpp > 1 && p->pp * p->vpp > n->layers)
+		FAIL("pp*vpp = %d exceeds %d layers", p->pp * p->vpp, n->layers);
 	if (p->ep > 1 && n->experts == 0)
 		FAIL("ep %d needs an MoE network; %s is dense", p->ep, n->name);
 	if (p->ep > 1 && n->experts % p->ep != 0)

@@ -157,7 +157,7 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	p.chips = chips;
 	if (w->global_batch % (p.dp * p.micro_batch) || (p.dp * cp) % p.ep ||
 	    (hw_max_chips(of->sys) > 0 && chips > hw_max_chips(of->sys)) ||
-	    (p.vpp > 1 && (n->layers % (pp * p.vpp) || (w->global_batch / (p.dp * p.micro_batch)) % pp))) {
+	    (p.vpp > 1 && (pp * p.vpp > n->layers || (w->global_batch / (p.dp * p.micro_batch)) % pp))) {
 		r->pruned++;
 		return;
 	}
