@@ -81,7 +81,7 @@ check eval-comm-levels 0 "by level per step: node" -- $R eval -s trn2.48xlarge -
 check eval-sources 0 "trainium2.rst" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
 check eval-train 0 '"mfu":' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
 check eval-infeasible 0 '"reason":	"needs' -- $R eval -s dgx-h100 -w llama3-405b-train --format json
-check eval-not-divide 0 "tp 3 does not divide 64 attention heads" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=3
+check eval-not-divide 0 "tp 3 does not divide 64 attention heads" -- $R eval -s trn2.48xlarge -w llama3-70b-train --plan tp=3,pp=1,dp=1
 check eval-csv 0 "tpot_ms," -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format csv
 check eval-md 0 "| field | value |" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format md
 check eval-chips 0 '"chips":	32' -- $R eval -s trn2.48xlarge -w llama3-8b-train --chips 32 --format json
