@@ -18,8 +18,14 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 		return 1;
 	/* A fractional m (expert tokens below one) pads to a whole row. */
 	pad = (m * n * k) / (round_up(m, c->pad_m) * round_up(n, c->pad_n) * round_up(k, c->pad_k));
-	/* Wave quantization: whole output tiles over `units` engines. */
+	/* Wave quantization: whole output tiles over `units` engines. A skinny GEMM (one row of
+	 * tiles, as in decode) is split along K by the libraries (split-K / stream-K / GEMV
+	 * kernels) until the engines are busy or the K chunks get short (4 x pad_k). */
 	tiles = ceil(m / c->tile_m) * ceil(n / c->tile_n) * ceil(batch > 1 ? batch : 1);
+	if (m <= c->tile_m && tiles < c->units) {
+		double split = fmin(floor(c->units / tiles), fmax(1, floor(k / (4.0 * c->pad_k))));
+		tiles *= split;
+	}
 	waves = ceil(tiles / c->units);
 	wave = tiles / (waves * c->units);
 	return pad * wave;
