@@ -74,7 +74,11 @@ test: deps
 
 check: test
 
-bench: roofcost
+build/bench: tests/bench/bench.c $(LIBOBJ) | build
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ tests/bench/bench.c $(LIBOBJ) $(LDLIBS)
+
+bench: deps
+	@$(MAKE) --no-print-directory roofcost build/bench
 	sh tests/bench.sh
 
 asan: deps

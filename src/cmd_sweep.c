@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -91,7 +92,10 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 	else
 		cJSON_AddNullToObject(o, "usd_per_run");
 	cJSON_AddNumberToObject(o, "chip_hours", p->chip_hours);
-	cJSON_AddNumberToObject(o, "cost", p->cost);
+	if (isfinite(p->cost))
+		cJSON_AddNumberToObject(o, "cost", p->cost);
+	else
+		cJSON_AddNullToObject(o, "cost");
 	return o;
 }
 
@@ -105,7 +109,7 @@ static int point_from_json(const cJSON *o, sweep_point *p)
 {
 	const cJSON *rc = cJSON_GetObjectItemCaseSensitive(o, "recompute");
 	memset(p, 0, sizeof p[0]);
-	if (!cJSON_IsObject(o) || !isfinite(num(o, "index")) || !isfinite(num(o, "cost")))
+	if (!cJSON_IsObject(o) || !isfinite(num(o, "index")))
 		return -1;
 	p->index = (uint64_t)num(o, "index");
 	p->offer = (int)num(o, "offer");
@@ -130,8 +134,17 @@ static int point_from_json(const cJSON *o, sweep_point *p)
 	p->goodput = num(o, "goodput");
 	p->usd_per_run = num(o, "usd_per_run");
 	p->chip_hours = num(o, "chip_hours");
-	p->cost = num(o, "cost");
+	p->cost = isfinite(num(o, "cost")) ? num(o, "cost") : INFINITY;
 	return p->offer >= 0 && p->offer < SWEEP_OFFERS_MAX ? 0 : -1;
+}
+
+/* Peak resident memory of this process, MB (0 if unknown). */
+static double peak_rss_mb(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
 }
 
 static void print_result(const sweep_result *r, const sweep_names *nm, const char *workload,
@@ -148,6 +161,9 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 		cJSON_AddBoolToObject(sum, "front_truncated", r->front_truncated);
 		cJSON_AddNumberToObject(sum, "shard", shard);
 		cJSON_AddNumberToObject(sum, "shards", nshards);
+		cJSON_AddNumberToObject(sum, "seconds", secs);
+		cJSON_AddNumberToObject(sum, "threads", threads);
+		cJSON_AddNumberToObject(sum, "peak_rss_mb", peak_rss_mb());
 		cJSON_AddItemToObject(root, "summary", sum);
 		offers = cJSON_AddArrayToObject(root, "offers");
 		for (int i = 0; i < nm->n; i++) {
@@ -216,10 +232,11 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 	}
 	if (f == OUT_TABLE)
 		printf("%llu layouts: %llu pruned (do not divide), %llu do not fit, %llu evaluated; %.2f s on %d "
-		       "thread%s (%.3g layouts/s)%s\n",
+		       "thread%s (%.3g layouts/s), peak memory %.0f MB%s\n",
 		       (unsigned long long)r->total, (unsigned long long)r->pruned, (unsigned long long)r->infeasible,
 		       (unsigned long long)r->evaluated, secs, threads, threads == 1 ? "" : "s",
-		       secs > 0 ? (double)r->total / secs : 0.0, r->front_truncated ? "; the front was truncated" : "");
+		       secs > 0 ? (double)r->total / secs : 0.0, peak_rss_mb(),
+		       r->front_truncated ? "; the front was truncated" : "");
 }
 
 static int merge_files(int argc, char **argv, int top, out_format f)

@@ -25,6 +25,7 @@ typedef struct worker {
 	train_memo *memo;
 	_Atomic uint64_t *done;
 	int first;               /* reports progress */
+	int any_price;           /* some offer has a price */
 	int rc;
 } worker;
 
@@ -197,7 +198,9 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 		pt.goodput = cr.goodput.goodput;
 		pt.usd_per_run = cr.usd_per_unit;
 		pt.chip_hours = chips * cr.run_time / 3600;
-		pt.cost = isfinite(pt.usd_per_run) ? pt.usd_per_run : pt.chip_hours;
+		/* USD where there is a price; chip-hours when no offer has one; a system without a
+		 * price among priced ones ranks after them (its cost is unknown, not zero). */
+		pt.cost = isfinite(pt.usd_per_run) ? pt.usd_per_run : wk->any_price ? INFINITY : pt.chip_hours;
 		top_insert(r, wk->job->top_k, &pt);
 		front_insert(r, &pt);
 	}
@@ -275,6 +278,9 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 		wk[t].memo = calloc(1, sizeof(train_memo));
 		wk[t].done = &done;
 		wk[t].first = t == 0;
+		for (int o = 0; o < job->noffers; o++)
+			if (isfinite(job->offers[o].usd_per_chip_hour))
+				wk[t].any_price = 1;
 		if (!wk[t].cache || !wk[t].memo) {
 			rc = -1;
 			goto end;

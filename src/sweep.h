@@ -48,7 +48,8 @@ typedef struct sweep_point {
 	double goodput;
 	double usd_per_run;         /* NaN without a price */
 	double chip_hours;
-	double cost;                /* the ranking objective: usd_per_run, else chip-hours */
+	double cost;                /* the ranking objective: usd_per_run; chip-hours when no offer
+				     * has a price; INFINITY for an unpriced system among priced ones */
 } sweep_point;
 
 typedef struct sweep_result {

@@ -149,6 +149,37 @@ check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48x
 check compare-usd-run 0 "usd_per_run" -- $R compare -w llama3-405b-train -s trn2.48xlarge,p5en.48xlarge
 check compare-pricing 0 '"pricing_model":	"spot"' -- $R compare -w llama3-70b-serve -s p5en.48xlarge,p5.48xlarge --pricing spot --format json
 
+
+# --- compare and sweep (issue 5)
+check compare-all 0 "cheapest per mtok at the SLO" -- $R compare -w llama3-70b-serve -s all
+check compare-reasons 0 "+" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
+check compare-md 0 "| rank | system |" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --format md
+check compare-csv 0 "rank,system,chip" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --format csv
+check compare-json-verdict 0 '"verdict":' -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --format json
+check compare-train 0 "cheapest per run" -- $R compare -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge
+check compare-budget 0 "over the budget" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --budget 5
+check compare-bad-budget 2 "--budget: 'x' is not a positive number" -- $R compare -w llama3-70b-serve -s p5.48xlarge --budget x
+check compare-chips-range 0 "tp=2" -- $R compare -w llama3-70b-serve -s p5en.48xlarge --chips 2-2
+check sweep 0 "Pareto front" -- $R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --threads 2
+check sweep-json 0 '"pareto":' -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format json
+check sweep-serve 2 "sweep searches training layouts" -- $R sweep -w llama3-70b-serve -s p5.48xlarge
+check sweep-bad-list 2 "--tp: 'x' is not a list" -- $R sweep -w llama3-8b-train -s p5.48xlarge --tp x
+check sweep-bad-shard 2 "--shard: '3/2' is not I/N" -- $R sweep -w llama3-8b-train -s p5.48xlarge --shard 3/2
+# Three shards merged give the unsharded answer, byte for byte.
+$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 1 > "$tmp/all.json"
+for i in 0 1 2; do
+	$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 2 --shard $i/3 > "$tmp/s$i.json"
+done
+$R sweep --merge "$tmp/s0.json" "$tmp/s1.json" "$tmp/s2.json" --format json > "$tmp/merged.json"
+sed -n '/"top":/,$p' "$tmp/all.json" > "$tmp/a.txt"
+sed -n '/"top":/,$p' "$tmp/merged.json" > "$tmp/b.txt"
+if [ -s "$tmp/a.txt" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL sweep-merge: merged shards differ from the unsharded sweep"; fail=$((fail + 1))
+fi
+check sweep-merge-bad 1 "not a sweep JSON output" -- $R sweep --merge tests/cli/bad/wl-bad-enum.ini
+
 # --- validation against published measurements (issue thresholds: DESIGN §7 cases)
 V=../shared/data/validation/public.csv
 [ -f "$V" ] || V=tests/validation/public.csv
