@@ -417,3 +417,34 @@ void cli_free_names(char **names, int n)
 		free(names[i]);
 	free(names);
 }
+
+int cli_system_names(const cli_paths *paths, const char *list, char ***names, err *e)
+{
+	char buf[4096], *save = NULL;
+	int n = 0;
+	*names = NULL;
+	if (!strcmp(list, "all")) {
+		char dir[CLI_PATH_MAX + 32];
+		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
+		return cli_ini_stems(dir, names, e);
+	}
+	snprintf(buf, sizeof buf, "%s", list);
+	*names = calloc(CLI_SYSTEMS_MAX, sizeof **names);
+	if (!*names)
+		return -err_set(e, ERR_DATA, "out of memory");
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == CLI_SYSTEMS_MAX) {
+			cli_free_names(*names, n);
+			*names = NULL;
+			return -err_set(e, ERR_USAGE, "-s: at most %d systems", CLI_SYSTEMS_MAX);
+		}
+		(*names)[n] = malloc(strlen(t) + 1);
+		if (!(*names)[n]) {
+			cli_free_names(*names, n);
+			*names = NULL;
+			return -err_set(e, ERR_DATA, "out of memory");
+		}
+		strcpy((*names)[n++], t);
+	}
+	return n;
+}

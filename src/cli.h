@@ -83,6 +83,12 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 int cli_ini_stems(const char *dir, char ***names, err *e);
 void cli_free_names(char **names, int n);
 
+enum { CLI_SYSTEMS_MAX = 128 };
+
+/* The systems of "-s": "all" (every file in models/hw/systems) or a comma list. Returns the
+ * count into *names (caller frees with cli_free_names), or -1 with e set. */
+int cli_system_names(const cli_paths *paths, const char *list, char ***names, err *e);
+
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
        CLI_OPT_PRICING, CLI_OPT_AS_OF };

@@ -369,23 +369,10 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (!strcmp(o.system, "all")) {
-		char dir[CLI_PATH_MAX + 32];
-		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
-		nnames = cli_ini_stems(dir, &names, &e);
-		if (nnames < 0) {
-			rc = cli_fail(&e);
-			goto done;
-		}
-	} else {
-		char buf[2048], *save = NULL;
-		snprintf(buf, sizeof buf, "%s", o.system);
-		names = calloc(256, sizeof *names);
-		for (char *t = strtok_r(buf, ",", &save); t && names && nnames < 256; t = strtok_r(NULL, ",", &save)) {
-			names[nnames] = malloc(strlen(t) + 1);
-			if (names[nnames])
-				strcpy(names[nnames++], t);
-		}
+	nnames = cli_system_names(paths, o.system, &names, &e);
+	if (nnames < 0) {
+		rc = cli_fail(&e);
+		goto done;
 	}
 	rows = calloc((size_t)(nnames ? nnames : 1), sizeof *rows);
 	if (!rows) {

@@ -493,23 +493,10 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	/* Systems. */
-	if (!strcmp(o.system, "all")) {
-		char dir[CLI_PATH_MAX + 32];
-		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
-		nnames = cli_ini_stems(dir, &names, &e);
-		if (nnames < 0) {
-			rc = cli_fail(&e);
-			goto done;
-		}
-	} else {
-		char buf[2048], *save = NULL;
-		snprintf(buf, sizeof buf, "%s", o.system);
-		names = calloc(SWEEP_OFFERS_MAX, sizeof *names);
-		for (char *t = strtok_r(buf, ",", &save); t && names && nnames < SWEEP_OFFERS_MAX; t = strtok_r(NULL, ",", &save)) {
-			names[nnames] = malloc(strlen(t) + 1);
-			if (names[nnames])
-				strcpy(names[nnames++], t);
-		}
+	nnames = cli_system_names(paths, o.system, &names, &e);
+	if (nnames < 0) {
+		rc = cli_fail(&e);
+		goto done;
 	}
 	systems = calloc((size_t)(nnames ? nnames : 1), sizeof *systems);
 	if (!systems) {
