@@ -220,6 +220,17 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 	}
 	if (!p->chips && !o->plan_text)
 		p->chips = w->plan.chips;
+	{
+		/* Layouts that cannot exist are usage errors, before any arithmetic overflows. */
+		double inner = (double)(p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
+		double all = inner * (p->dp ? p->dp : 1);
+		if (all > 1e8 || (p->chips && p->chips > 1e8))
+			return err_set(e, ERR_USAGE, "the layout has more than 100,000,000 chips");
+		if (p->chips && !p->dp && fmod(p->chips, inner) != 0)
+			return err_set(e, ERR_USAGE, "%d chips are not a multiple of tp*pp*cp = %.0f", p->chips, inner);
+		if (p->chips && p->dp && p->chips != all)
+			return err_set(e, ERR_USAGE, "%d chips differ from tp*pp*dp*cp = %.0f", p->chips, all);
+	}
 	plan_fill(p);
 	return 0;
 }

@@ -359,6 +359,10 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			goto done;
 		}
 	}
+	if (o.chips && !chips_text) {
+		/* A single count bounds a serving replica exactly; for training it is the chips. */
+		cmin = cmax = o.chips;
+	}
 	if (!w || !w0) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);

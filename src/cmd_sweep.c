@@ -191,16 +191,18 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 	for (int part = 0; part < 2; part++) {
 		const sweep_point *pts = part ? r->front : r->top;
 		int n = part ? r->nfront : r->ntop;
-		static const char *const hdr[] = {"rank", "system", "pricing", "chips", "layout", "zero", "recompute",
-						  "mem_GiB", "step_s", "mfu_pct", "goodput_pct", "run_days",
+		static const char *const hdr[] = {"list", "rank", "system", "pricing", "chips", "layout", "zero",
+						  "recompute", "mem_GiB", "step_s", "mfu_pct", "goodput_pct", "run_days",
 						  "usd_per_run", "chip_hours"};
 		out_table t;
 		if (f == OUT_TABLE)
 			printf("%s\n", part ? "Pareto front (cheaper runs are slower):" : "Cheapest layouts:");
-		out_init(&t, 14, hdr);
+		/* Text tables drop the list column (the heading names it); CSV and Markdown keep it,
+		 * so the two lists can be told apart. */
+		out_init(&t, f == OUT_TABLE ? 14 : 15, f == OUT_TABLE ? hdr + 1 : hdr);
 		for (int k = 0; k < 14; k++)
 			if (k == 0 || k == 3 || k >= 7)
-				out_right(&t, k);
+				out_right(&t, k + (f == OUT_TABLE ? 0 : 1));
 		for (int i = 0; i < n; i++) {
 			const sweep_point *p = &pts[i];
 			char v[10][48], pl[128];
@@ -219,10 +221,10 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 				snprintf(v[8], 48, "-");
 			snprintf(v[9], 48, "%.0f", p->chip_hours);
 			{
-				const char *cells[14] = {v[0], nm->system[p->offer], nm->pricing[p->offer], v[1], pl,
-							 v[2], rc_names[p->recompute], v[3], v[4], v[5], v[6],
-							 v[7], v[8], v[9]};
-				out_row(&t, cells);
+				const char *cells[15] = {part ? "pareto" : "top", v[0], nm->system[p->offer],
+							 nm->pricing[p->offer], v[1], pl, v[2], rc_names[p->recompute],
+							 v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
+				out_row(&t, f == OUT_TABLE ? cells + 1 : cells);
 			}
 		}
 		out_print(&t, f, stdout);
@@ -264,9 +266,11 @@ static int merge_files(int argc, char **argv, int top, out_format f)
 			rc = err_set(&e, ERR_DATA, "%s: cannot open", argv[i]);
 			break;
 		}
-		fseek(fp, 0, SEEK_END);
-		len = ftell(fp);
-		fseek(fp, 0, SEEK_SET);
+		if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
+			fclose(fp);
+			rc = err_set(&e, ERR_DATA, "%s: not a regular file", argv[i]);
+			break;
+		}
 		buf = malloc((size_t)len + 1);
 		if (buf && fread(buf, 1, (size_t)len, fp) == (size_t)len) {
 			buf[len] = '\0';
@@ -478,6 +482,11 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		rc = merge_files(argc - optind, argv + optind, top, o.format);
 		goto done;
 	}
+	if (o.plan_text || o.chips) {
+		err_set(&e, ERR_USAGE, "sweep takes lists (--tp 1,2,4 --pp 1-16 ...), not --plan");
+		rc = cli_fail(&e);
+		goto done;
+	}
 	if (optind < argc || !o.workload || !o.system) {
 		err_set(&e, ERR_USAGE, "sweep needs -w WORKLOAD and -s SYSTEMS (see --help)");
 		rc = cli_fail(&e);
@@ -611,7 +620,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 			goto done;
 		}
-	for (int li = 1; li < 8; li++)
+	for (int li = 0; li < 8; li++)
 		for (int i = 0; i < lists[li]->n; i++)
 			if (lists[li]->v[i] < (li == 6 ? 0 : 1)) {
 				err_set(&e, ERR_USAGE, "--%s: values must be at least 1", list_names[li]);

@@ -18,7 +18,8 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 		/* Members of the group inside one unit of this level. */
 		int unit = s->levels[l].chips;
 		int within = l == s->nlevels - 1 ? n : imin(n, imax(1, unit / stride));
-		ranks[l] = imax(1, within / inner);
+		/* A group that does not fill whole units still spans the next unit: round up. */
+		ranks[l] = imax(1, (within + inner - 1) / inner);
 		if (ranks[l] > 1)
 			outer = l;
 		inner *= ranks[l];

@@ -191,6 +191,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 	double ctx_max = (double)w->input_len + w->output_len;
 	double chunk = w->max_num_tokens;   /* tokens per pass (TensorRT-LLM default 8192) */
 	double cap, B;
+	const char *limit = "memory";   /* what caps the batch */
 	infer_step pstep;
 
 	memset(r, 0, sizeof *r);
@@ -204,8 +205,8 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 
 	if (w->scenario == WL_SINGLE) {
 		B = w->concurrency;
-		snprintf(r->batch_reason, INFER_REASON_MAX, "single: the workload's %d concurrent streams as one batch",
-			 w->concurrency);
+		snprintf(r->batch_reason, INFER_REASON_MAX,
+			 "single: the workload's %d concurrent streams as one batch per replica", w->concurrency);
 		prefill_step(s, w, p, B, &pstep, P);
 		infer_step_eval(s, w, p, B, r->ctx_mean, 0, &r->step);
 		r->ttft = r->ttft_tail = pstep.t;
@@ -221,14 +222,20 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		 * budget; beyond it prompts queue and the batch cannot grow. */
 		if (w->scheduler == WL_INFLIGHT) {
 			double budget = floor(chunk / (1.0 + (double)w->input_len / w->output_len));
-			if (budget >= 1 && budget < hi)
+			if (budget >= 1 && budget < hi) {
 				hi = budget;
+				limit = "the max_num_tokens budget per iteration";
+			}
 		}
 		/* Memory must hold the tail occupancy, not the mean: B + z·√B <= cap. */
 		if (z > 0 && hi > 1)
 			hi = fmax(1, floor(pow((-z + sqrt(z * z + 4 * hi)) / 2, 2)));
-		if (w->concurrency > 0 && w->concurrency < hi)
+		if (z > 0 && hi > 1 && !strcmp(limit, "memory"))
+			limit = "memory at the tail occupancy";
+		if (w->concurrency > 0 && w->concurrency < hi) {
 			hi = w->concurrency;
+			limit = "concurrency";
+		}
 		memset(&best, 0, sizeof best);
 		if (hi < 1) {
 			hi = 1;
@@ -249,7 +256,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 			ok_any = 1;
 			snprintf(r->batch_reason, INFER_REASON_MAX,
 				 "offline: %.0f streams maximise tokens/s (%s allows %.0f)", best.B,
-				 hi < cap ? "concurrency" : "memory", hi);
+				 limit, hi);
 		} else {
 			/* Highest load within the limits: the tail grows with B, so bisect. */
 			double lo_b = 1, hi_b = hi;
@@ -276,10 +283,10 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 					}
 				}
 				snprintf(r->batch_reason, INFER_REASON_MAX,
-					 "%s: %.0f streams is the highest load whose p%g TPOT %.1f ms and TTFT %.0f ms meet %.0f / %.0f ms%s",
+					 "%s: %.0f streams is the highest load whose p%g TPOT %.1f ms and TTFT %.0f ms meet %.0f / %.0f ms%s%s%s",
 					 wl_scenario_names[w->scenario], best.B, w->slo_percentile, best.iter_tail * 1e3,
 					 best.ttft_tail * 1e3, w->tpot_slo * 1e3, w->ttft_slo * 1e3,
-					 best.B >= hi ? (hi < cap ? " (capped by concurrency)" : " (capped by memory)") : "");
+					 best.B >= hi ? " (capped by " : "", best.B >= hi ? limit : "", best.B >= hi ? ")" : "");
 			} else {
 				best = cur;
 				snprintf(r->batch_reason, INFER_REASON_MAX,

@@ -18,6 +18,27 @@ double mem_params_local(const nn_net *n, const plan *p)
 	return (L * (c.attn + ffn) + ends) / p->tp;
 }
 
+double mem_params_expert_local(const nn_net *n, const plan *p)
+{
+	nn_counts c;
+	double share;
+	if (n->experts == 0)
+		return 0;
+	c = nn_params(n);
+	share = (double)(n->layers - n->dense_layers) / n->layers;
+	return ops_layers_per_stage(n, p->pp) * share * ((double)n->experts / p->ep) * c.ffn_expert / p->tp;
+}
+
+double mem_zero_shard(const plan *p, int expert)
+{
+	/* Dense parameters are replicated over dp·cp ranks; routed experts only over the dp·cp/ep
+	 * ranks that hold the same experts (expert data parallelism). */
+	double n = (double)p->dp * p->cp;
+	if (expert && p->ep > 1)
+		n /= p->ep;
+	return n < 1 ? 1 : n;
+}
+
 double mem_act_layer(const wl_workload *w, const plan *p, double b)
 {
 	/* Korthikanti et al. 2022 §4.1, per token per layer, 16-bit: attention 11h (QKV input 2h,
@@ -65,9 +86,13 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 	m.params_local = P;
 	if (w->prec == HW_FP32 || w->prec == HW_TF32)
 		wb = gb = 4;
-	m.weights = P * wb / (w->zero >= 3 ? shard : 1);
-	m.grads = P * gb / (w->zero >= 2 ? shard : 1);
-	m.optimizer = P * ob / (w->zero >= 1 ? shard : 1);
+	{
+		double E = mem_params_expert_local(n, p), D = P - E, se = mem_zero_shard(p, 1);
+		m.params_expert = E;
+		m.weights = D * wb / (w->zero >= 3 ? shard : 1) + E * wb / (w->zero >= 3 ? se : 1);
+		m.grads = D * gb / (w->zero >= 2 ? shard : 1) + E * gb / (w->zero >= 2 ? se : 1);
+		m.optimizer = D * ob / (w->zero >= 1 ? shard : 1) + E * ob / (w->zero >= 1 ? se : 1);
+	}
 	m.activations = mem_act_layer(w, p, b) * L * inflight;
 	if (p->pp > 1 && p->vpp > 1)
 		m.activations *= 1 + (p->pp - 1.0) / (p->pp * (double)p->vpp);

@@ -18,6 +18,7 @@ typedef struct mem_use {
 	double kv_cache;                   /* B per chip */
 	double total;                      /* B per chip */
 	double params_local;               /* parameters stored on one chip (before ZeRO-3) */
+	double params_expert;              /* of which routed-expert parameters */
 } mem_use;
 
 /* Activation bytes of one layer for one micro-batch on one chip (Korthikanti Table 2). */
@@ -30,6 +31,12 @@ mem_use mem_train(const wl_workload *w, const plan *p);
  * processed in one forward pass (the activation workspace). */
 mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,
 		  double prefill_tokens);
+
+/* Routed-expert parameters among them (0 for a dense network). */
+double mem_params_expert_local(const nn_net *n, const plan *p);
+
+/* Ranks that ZeRO shards over: dp·cp for dense parameters, dp·cp/ep for routed experts. */
+double mem_zero_shard(const plan *p, int expert);
 
 /* Parameters one chip stores on the bottleneck stage, before ZeRO sharding. */
 double mem_params_local(const nn_net *n, const plan *p);

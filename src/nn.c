@@ -86,6 +86,13 @@ nn_counts nn_params(const nn_net *n)
 	return c;
 }
 
+/* The line of key in [network], else fallback. */
+static int key_line(const cfg_doc *d, const char *key, int fallback)
+{
+	const cfg_entry *en = cfg_find(d, "network", key);
+	return en && en->line > 0 ? en->line : fallback;
+}
+
 int nn_load(const char *path, nn_net *out, err *e)
 {
 	cfg_doc d;
@@ -125,13 +132,16 @@ int nn_load(const char *path, nn_net *out, err *e)
 			rc = err_at(e, path, cfg_find(&d, "network", "kv_heads")->line,
 				    "kv_heads: %d does not divide heads %d", n.kv_heads, n.heads);
 		else if (n.experts > 0 && (n.experts_active < 1 || n.experts_active > n.experts))
-			rc = err_at(e, path, line, "experts_active: must be in [1, experts] for an MoE network");
-		else if (n.experts == 0 && (n.experts_active || n.shared_experts || n.dense_layers))
-			rc = err_at(e, path, line, "experts: MoE keys need experts > 0");
-		else if (n.dense_layers >= n.layers)
-			rc = err_at(e, path, line, "dense_layers: must be less than layers");
+			rc = err_at(e, path, key_line(&d, "experts_active", line),
+				    "experts_active: %d is not in [1, experts = %d]", n.experts_active, n.experts);
+		else if (n.experts == 0 && (n.experts_active || n.shared_experts || n.dense_layers)) {
+			const char *k = n.experts_active ? "experts_active" : n.shared_experts ? "shared_experts"
+											   : "dense_layers";
+			rc = err_at(e, path, key_line(&d, k, line), "%s: needs experts > 0 (an MoE network)", k);
+		} else if (n.dense_layers >= n.layers)
+			rc = err_at(e, path, key_line(&d, "dense_layers", line), "dense_layers: must be less than layers");
 		else if (nn_is_mla(&n) && n.rope_head_dim >= n.head_dim)
-			rc = err_at(e, path, line, "rope_head_dim: must be less than head_dim");
+			rc = err_at(e, path, key_line(&d, "rope_head_dim", line), "rope_head_dim: must be less than head_dim");
 		if (n.experts > 0 && n.expert_ffn == 0)
 			n.expert_ffn = n.ffn;
 	}

@@ -7,6 +7,8 @@
  * Algorithm 4), hence 2.5× its FLOPs. */
 #include "ops.h"
 
+#include "mem.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -306,11 +308,12 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 			  moe_share(n) * (cnt.router + (n->experts / p->ep + n->shared_experts) * cnt.ffn_expert)
 			: cnt.ffn_dense);
 		double local = (L * per_layer + (p->pp == 1 ? cnt.embed + cnt.head : cnt.head)) / t;
-		double shard = w->zero >= 1 ? p->dp * p->cp : 1;
+		double E = mem_params_expert_local(n, p);
+		double sharded = w->zero >= 1 ? (local - E) / mem_zero_shard(p, 0) + E / mem_zero_shard(p, 1) : local;
 		double bpp = w->optimizer == WL_ADAM ? 30 : 14;
 		ops_op *o = add(&c, "optimizer", OPS_OPTIM, OPS_STEP, 1);
 		if (o) {
-			o->m = local / shard;
+			o->m = sharded;
 			o->bytes = o->m * bpp;
 			o->flops = o->m * (w->optimizer == WL_ADAM ? 12 : 2);
 			o->prec = HW_FP32;

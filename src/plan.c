@@ -69,17 +69,20 @@ void plan_format(const plan *p, char *buf, int len)
 	if (k < len) k += snprintf(buf + k, (size_t)(len - k), " dp=%d", p->dp);
 	if (p->cp > 1 && k < len) k += snprintf(buf + k, (size_t)(len - k), " cp=%d", p->cp);
 	if (p->ep > 1 && k < len) k += snprintf(buf + k, (size_t)(len - k), " ep=%d", p->ep);
+	if (p->sp && p->tp > 1 && k < len) k += snprintf(buf + k, (size_t)(len - k), " sp=1");
 	if (p->micro_batch > 0 && k < len) snprintf(buf + k, (size_t)(len - k), " mb=%d", p->micro_batch);
 }
 
 int plan_check(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len)
 {
 	const nn_net *n = &w->net;
-	int product = p->tp * p->pp * p->dp * p->cp;
+	long long product = (long long)p->tp * p->pp * p->dp * p->cp;
 	int maxc = hw_max_chips(s);
 #define FAIL(...) do { snprintf(reason, (size_t)len, __VA_ARGS__); return 0; } while (0)
+	if ((double)p->tp * p->pp * p->dp * p->cp > 1e8)
+		FAIL("tp*pp*dp*cp is more than 100,000,000 chips");
 	if (p->chips != product)
-		FAIL("chips %d differ from tp*pp*dp*cp = %d", p->chips, product);
+		FAIL("chips %d differ from tp*pp*dp*cp = %lld", p->chips, product);
 	if (maxc > 0 && p->chips > maxc)
 		FAIL("%d chips exceed the %d that %s can join", p->chips, maxc, s->name);
 	/* Training frameworks split heads evenly; serving runtimes pad them (Neuron). */
@@ -112,8 +115,10 @@ int plan_check(const hw_system *s, const wl_workload *w, const plan *p, char *re
 	} else {
 		if (p->cp > 1)
 			FAIL("cp is for training; inference splits prompts by tp");
-		if ((p->tp * p->dp) % p->ep != 0)
-			FAIL("ep %d does not divide tp*dp = %d", p->ep, p->tp * p->dp);
+		/* Serving experts are spread over replicas (attention data parallel, experts
+		 * parallel): ep must divide dp. */
+		if (p->dp % p->ep != 0)
+			FAIL("ep %d does not divide dp %d (serving spreads experts over replicas)", p->ep, p->dp);
 	}
 #undef FAIL
 	return 1;

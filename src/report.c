@@ -223,8 +223,10 @@ void *report_json(const report_eval *r)
 	cJSON_AddNumberToObject(o, "chips", p->chips);
 	cJSON_AddItemToObject(o, "plan", plan_json(p));
 	cJSON_AddBoolToObject(o, "feasible", feasible);
-	if (!feasible)
+	if (!feasible) {
 		cJSON_AddStringToObject(o, "reason", reason);
+		cJSON_AddBoolToObject(o, "estimate_only", 1);
+	}
 	cJSON_AddNumberToObject(o, "mem_per_chip_gib", m->total / GiB);
 	cJSON_AddItemToObject(o, "memory", mem_json(m));
 	if (r->train) {
@@ -420,6 +422,8 @@ void report_text(const report_eval *r, FILE *fp)
 	plan_format(p, pl, sizeof pl);
 	fprintf(fp, "%s on %s: %d x %s, %s\n", r->w->name, s->name, p->chips, c->display, pl);
 	line(fp, "feasible", "%s%s%s", feasible ? "yes" : "no", feasible ? "" : ": ", feasible ? "" : reason);
+	if (!feasible)
+		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
 	line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)", hw_prec_names[r->w->prec],
 	     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec && rp < HW_PREC_N ? hw_prec_names[rp] : "",
 	     rp < HW_PREC_N ? c->peak[rp] / 1e12 : 0.0);

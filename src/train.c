@@ -2,6 +2,7 @@
 #include "train.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +71,15 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, doubl
 		memcpy(&bits, &bytes, sizeof bits);
 		h ^= bits * 0x165667B19E3779F9ULL;
 	}
+	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
 	h ^= h >> 29;
 	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
-	if (e->used && e->op == (int)op && e->n == n && e->stride == stride && e->bytes == bytes) {
+	if (e->used && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride && e->bytes == bytes) {
 		mm->hits++;
 		return e->c;
 	}
 	e->used = 1;
+	e->sys = s;
 	e->op = (int)op;
 	e->n = n;
 	e->stride = stride;
@@ -225,34 +228,43 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	{
 		/* Data parallelism over dp·cp ranks stride tp: gradients (bf16, or fp32 for fp16
 		 * mixed precision) reduced; with ZeRO >= 1 reduce-scattered and the updated 16-bit
-		 * parameters all-gathered (Rajbhandari et al. 2020). */
-		int ndp = p->dp * p->cp;
+		 * parameters all-gathered (Rajbhandari et al. 2020). Routed experts sync only over
+		 * the dp·cp/ep ranks that hold the same experts, ep·tp·cp chips apart. */
 		double gb = w->prec == HW_FP16 ? 4 : (ab == 4 ? 4 : 2);
-		if (ndp > 1 && w->zero < 3) {
-			comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
-						P * gb, ndp, p->tp);
-			comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, P * ab, ndp, p->tp) : g;
-			double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
-			/* Bucketed gradient sync overlaps the last micro-batch's backward except its last
-			 * layer; the parameter gather overlaps the next forward the same way. */
-			double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
-			double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
-					     : 0;
-			cm->dp_total = t_g + t_a;
-			cm->dp = take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
-				 (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
-		} else if (ndp > 1) {
-			/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and again
-			 * before its backward, its gradients reduce-scattered after; prefetched behind the
-			 * previous layer's compute. */
-			double Pl = P / L;
-			comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, p->tp);
-			comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, p->tp);
-			double ex = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
-			cm->zero3 = ex * L + a.t; /* the first gather is never hidden */
-			cm->dp_total = m * L * (2 * a.t + g.t);
-			if (a.t > 0)
-				take(&a, cm->zero3 / a.t, 1, m, lv);
+		double part[2] = {P - r->mem.params_expert, r->mem.params_expert};
+		for (int ex = 0; ex < 2; ex++) {
+			int ndp = (int)mem_zero_shard(p, ex);
+			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
+			double Pp = part[ex];
+			if (ndp <= 1 || Pp <= 0)
+				continue;
+			if (w->zero < 3) {
+				comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
+							Pp * gb, ndp, stride);
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * ab, ndp, stride) : g;
+				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
+				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
+				 * last layer; the parameter gather overlaps the next forward the same way. */
+				double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
+				double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
+						     : 0;
+				cm->dp_total += t_g + t_a;
+				cm->dp += take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
+					  (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
+			} else {
+				/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and
+				 * again before its backward, its gradients reduce-scattered after; prefetched
+				 * behind the previous layer's compute. */
+				double Pl = Pp / L;
+				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
+				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				double ex3 = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
+				double z = ex3 * L + a.t; /* the first gather is never hidden */
+				cm->zero3 += z;
+				cm->dp_total += m * L * (2 * a.t + g.t);
+				if (a.t > 0)
+					take(&a, z / a.t, 1, m, lv);
+			}
 		}
 	}
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
@@ -262,13 +274,13 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
 		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
 		ops_op o;
-		double shard = w->zero >= 1 ? (double)p->dp * p->cp : 1;
+		double E = r->mem.params_expert;
 		memset(&o, 0, sizeof o);
 		o.kind = OPS_OPTIM;
 		o.phase = OPS_STEP;
 		o.prec = HW_FP32;
 		o.count = 1;
-		o.m = P / shard;
+		o.m = w->zero >= 1 ? (P - E) / mem_zero_shard(p, 0) + E / mem_zero_shard(p, 1) : P;
 		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
 		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
 		opt = roof_op(c, &o);

@@ -76,6 +76,7 @@ typedef struct train_kernel {
  * comm_time. Zero it before use; one per thread. */
 enum { TRAIN_MEMO_SIZE = 4096 };
 typedef struct train_memo_entry {
+	const hw_system *sys;
 	int used, op, n, stride;
 	double bytes;
 	comm_cost c;

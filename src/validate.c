@@ -160,6 +160,19 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	out->metric = (val_metric)metric;
 	if (out->zero > 3)
 		return err_at(e, path, line, "zero: %d is not 0..3", out->zero);
+	if (out->seq_parallel > 1)
+		return err_at(e, path, line, "seq_parallel: %d is not 0 or 1", out->seq_parallel);
+	if (!(out->value > 0))
+		return err_at(e, path, line, "value: a measurement must be above 0");
+	if (out->kv_heads > 0 && out->heads % out->kv_heads)
+		return err_at(e, path, line, "kv_heads: %d does not divide heads %d", out->kv_heads, out->heads);
+	if (out->experts > 0 && (out->experts_active < 1 || out->experts_active > out->experts))
+		return err_at(e, path, line, "experts_active: %d is not in [1, experts = %d]", out->experts_active,
+			      out->experts);
+	if (out->experts <= 0 && out->experts_active > 0)
+		return err_at(e, path, line, "experts_active: needs experts > 0");
+	if (!out->train && out->scenario == WL_SINGLE && out->concurrency <= 0)
+		return err_at(e, path, line, "concurrency: a single-stream case needs its concurrency");
 	if (out->train && (out->seq_len < 0 || out->global_batch < 0))
 		return err_at(e, path, line, "seq_len: a training case needs seq_len and global_batch");
 	if (!out->train && (out->input_len < 0 || out->output_len < 0))
@@ -323,8 +336,8 @@ int val_predict(const hw_system *s, const val_case *c, double *pred, char *reaso
 			snprintf(reason, (size_t)len, "metric %s is not a training metric", val_metric_names[c->metric]);
 		}
 		if (ok && !r.feasible) {
-			size_t l = strlen(reason);
-			snprintf(reason + l, (size_t)len - l, "; the model finds it infeasible: %s", r.reason);
+			ok = 0;
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
 		}
 	} else {
 		infer_result r;
@@ -338,10 +351,12 @@ int val_predict(const hw_system *s, const val_case *c, double *pred, char *reaso
 			ok = 0;
 			snprintf(reason, (size_t)len, "metric %s is not an inference metric", val_metric_names[c->metric]);
 		}
-		if (ok) {
+		if (ok && !r.feasible) {
+			ok = 0;
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
+		} else if (ok) {
 			size_t l = strlen(reason);
-			snprintf(reason + l, (size_t)len - l, "; batch %.0f%s%s", r.batch, r.feasible ? "" : "; infeasible: ",
-				 r.feasible ? "" : r.reason);
+			snprintf(reason + l, (size_t)len - l, "; batch %.0f", r.batch);
 		}
 	}
 	free(w);

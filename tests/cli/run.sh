@@ -178,6 +178,12 @@ if [ -s "$tmp/a.txt" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
 else
 	echo "FAIL sweep-merge: merged shards differ from the unsharded sweep"; fail=$((fail + 1))
 fi
+check sweep-chips-zero 2 "--chips: values must be at least 1" -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 0
+check sweep-plan 2 "sweep takes lists" -- $R sweep -w llama3-8b-train -s p5.48xlarge --plan tp=8
+check eval-overflow 2 "more than 100,000,000 chips" -- $R eval -s trn2.48xlarge -w llama3-70b-train --plan dp=100000,cp=100000
+check eval-chips-mismatch 2 "100 chips are not a multiple of tp*pp*cp = 32" -- $R eval -s trn2.48xlarge -w llama3-70b-train --chips 100
+check eval-estimate 0 "as if it were feasible" -- $R eval -s dgx-h100 -w llama3-405b-train
+check serve-ep-dp 0 "ep 8 does not divide dp 1" -- $R eval -s p5.48xlarge -w mixtral-8x7b-serve --plan tp=8,ep=8
 check sweep-merge-bad 1 "not a sweep JSON output" -- $R sweep --merge tests/cli/bad/wl-bad-enum.ini
 
 # --- validation against published measurements (issue thresholds: DESIGN §7 cases)

@@ -94,3 +94,28 @@ Test(mem, kv_cache_bytes)
 	p8.tp = 16;
 	cr_assert_float_eq(ops_kv_heads_local(&n, 16), 1.0, 1e-12);
 }
+
+Test(mem, zero_shards_experts_over_their_replicas)
+{
+	/* 8 experts of 3·h·f, ep = 8 over dp = 64: each chip holds 1 expert per layer, and only the
+	 * 64/8 = 8 ranks with the same expert share its optimizer state. Dense parameters shard over
+	 * all 64. ZeRO-1: optimizer 12 B per parameter = 12·D/64 + 12·E/8. */
+	nn_net n = fx_gpt(4, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 64, 1, 8, 0, 1, 64};
+	double E, D;
+	mem_use m;
+	n.act = NN_SWIGLU;
+	n.experts = 8;
+	n.experts_active = 2;
+	n.expert_ffn = 4096;
+	w = fx_train(n, 128, 64, 1);
+	w.zero = 1;
+	E = mem_params_expert_local(&n, &p);
+	cr_assert_float_eq(E, 4 * 1 * 3.0 * 1024 * 4096, 1e-3);
+	D = mem_params_local(&n, &p) - E;
+	m = mem_train(&w, &p);
+	cr_assert_float_eq(m.optimizer, 12 * D / 64 + 12 * E / 8, 1e-3);
+	cr_assert_float_eq(mem_zero_shard(&p, 1), 8, 1e-12);
+	cr_assert_float_eq(mem_zero_shard(&p, 0), 64, 1e-12);
+}
