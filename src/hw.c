@@ -90,6 +90,7 @@ static const cfg_field chip_fields[] = {
 	EFF("gemm_fp32", HW_FP32), EFF("gemm_tf32", HW_TF32), EFF("gemm_fp8", HW_FP8),
 	EFF("gemm_int8", HW_INT8), EFF("gemm_fp4", HW_FP4),
 	F_NUM("efficiency", "hbm", chip_raw, c.hbm_eff, UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("efficiency", "attn", chip_raw, c.attn_eff, UNITS_NONE, 0, 0.01, 1.0),
 	F_NUM("efficiency", "op_overhead", chip_raw, c.op_overhead, UNITS_TIME, 0, 0, 1e-3),
 	F_NUM("efficiency", "layer_overhead", chip_raw, c.layer_overhead, UNITS_TIME, 0, 0, 1e-2),
 	F_SRC("efficiency", chip_raw, c.src_eff),

@@ -45,6 +45,7 @@ typedef struct hw_chip {
 	double hbm_bw;             /* B/s */
 	double sram;               /* B */
 	double gemm_eff[HW_PREC_N];/* best-shape achievable fraction of peak per precision */
+	double attn_eff;           /* fused (flash) attention's fraction of peak; 0 = as gemm */
 	double hbm_eff;            /* achievable fraction of hbm_bw */
 	double op_overhead;        /* s per kernel */
 	double layer_overhead;     /* s per layer per serving step (runtime scheduling, sync) */

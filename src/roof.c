@@ -40,7 +40,9 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		r.run_prec = HW_FP32;
 	r.peak = c->peak[r.run_prec];
 	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
-		r.eff = c->gemm_eff[r.run_prec] * roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+		double base = o->kind == OPS_ATTN && c->attn_eff > 0 ? fmin(c->attn_eff, c->gemm_eff[r.run_prec])
+								      : c->gemm_eff[r.run_prec];
+		r.eff = base * roof_shape_eff(c, o->m, o->n, o->k, o->batch);
 		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
 	} else if (c->vector > 0) {
 		r.eff = 1;
