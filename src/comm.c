@@ -194,3 +194,14 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 		c.t = s->levels[c.outer].call_floor;
 	return c;
 }
+
+void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])
+{
+	double sum = 0;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		sum += c->t_level[l];
+	for (int l = 0; l < HW_LEVELS_MAX && sum > 0; l++)
+		level[l] += t * c->t_level[l] / sum;
+	if (sum == 0 && c->outer >= 0)
+		level[c->outer] += t;
+}

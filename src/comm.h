@@ -37,6 +37,10 @@ typedef struct comm_cost {
  * n ranks `stride` chips apart. n <= 1 costs 0. */
 comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride);
 
+/* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
+ * on each level (all on the outermost when c has no split). */
+void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);
+
 /* Ranks of such a group on each level (innermost first); returns the outermost level index. */
 int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX]);
 

@@ -33,13 +33,8 @@ static roof_bound main_bound(const roof_sum *s)
 
 static void add_comm(infer_step *st, const comm_cost *c, double count)
 {
-	double sum = 0;
 	st->t_comm += c->t * count;
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		sum += c->t_level[l];
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		st->comm_level[l] += sum > 0 ? c->t * count * c->t_level[l] / sum
-					     : (l == c->outer ? c->t * count : 0);
+	comm_split(c, c->t * count, st->comm_level);
 }
 
 /* Communication and overheads of one forward pass over T tokens on one stage. */

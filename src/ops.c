@@ -346,16 +346,7 @@ void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
 
 void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out)
 {
-	lower c;
-	const nn_net *n = &w->net;
-	shape sh = {batch, 1, ctx, 1.0, 1};
-	double L = ops_layers_per_stage(n, p->pp);
-	init(&c, out, w, 0);
-	out->layers_stage = L;
-	if (p->pp == 1)
-		elem(&c, "embedding", OPS_EMBED, (double)batch * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n), NULL);
-	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	ops_iter(w, p, batch, ctx, 0, out);
 }
 
 void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, double prefill_tokens,

@@ -34,13 +34,7 @@ static double take(const comm_cost *c, double count, double exposed_frac, double
 		   double level[])
 {
 	double t = c->t * count * exposed_frac;
-	double sum = 0;
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		sum += c->t_level[l];
-	for (int l = 0; l < HW_LEVELS_MAX && sum > 0; l++)
-		level[l] += per_step * t * c->t_level[l] / sum;
-	if (sum == 0 && c->outer >= 0)
-		level[c->outer] += per_step * t;
+	comm_split(c, per_step * t, level);
 	return t;
 }
 
