@@ -235,15 +235,9 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 	return 0;
 }
 
-int cli_slo_met(const wl_workload *w, const infer_result *r)
-{
-	return r->feasible && (w->tpot_slo <= 0 || r->tpot <= w->tpot_slo) &&
-	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
-}
-
 /* Looks up s's price into out, or says in out->note why there is none. */
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
-	      report_cost *out, err *e)
+	      show_cost *out, err *e)
 {
 	db_query q;
 	int found, have[PRICE_MODEL_N];
@@ -287,62 +281,39 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 }
 
 int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
-	     const wl_workload *w, const train_result *tr, const infer_result *ir, report_cost *out,
+	     const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out,
 	     err *e)
 {
-	int feasible = tr ? tr->feasible : ir->feasible;
 	memset(out, 0, sizeof *out);
 	out->pricing = o->pricing >= 0 ? (price_model)o->pricing : w->cost.pricing;
 	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
 	out->usd_per_chip_hour = NAN;
-	out->terms = w->cost;
 	if (cli_price(paths, store, s, w, out, e) != 0)
 		return ERR_DATA;
-	if (tr) {
-		cost_train_in in;
-		memset(&in, 0, sizeof in);
-		/* Mixed-precision Adam state, 16 B per parameter (Rajbhandari et al. 2020): the
-		 * checkpoint size when the workload gives none. */
-		if (out->terms.failures.checkpoint_bytes <= 0)
-			out->terms.failures.checkpoint_bytes = 16 * nn_params(&w->net).total;
-		in.chips = tr->plan.chips;
-		in.usd_per_chip_hour = out->usd_per_chip_hour;
-		in.tokens = w->tokens;
-		in.tokens_per_s = tr->tokens_per_s;
-		in.failures = out->terms.failures;
-		in.terms = out->terms.terms;
-		cost_train(&in, &out->result);
-	} else {
-		cost_infer_in in;
-		double busy = ir->ttft + (w->output_len - 1) * ir->tpot;
-		memset(&in, 0, sizeof in);
-		in.unit = w->cost.unit;
-		in.chips = ir->plan.chips;
-		in.usd_per_chip_hour = out->usd_per_chip_hour;
-		in.tokens_per_s = ir->tokens_per_s;
-		/* infer.h: a request cycle is TTFT + (output_len - 1) TPOT; prefill is its TTFT. */
-		in.prefill_share = busy > 0 ? ir->ttft / busy : 0;
-		in.input_per_output = (double)w->input_len / w->output_len;
-		in.output_per_example = w->output_len;
-		in.terms = out->terms.terms;
-		cost_infer(&in, &out->result);
-		out->prefill_share = in.prefill_share;
-		out->slo_met = cli_slo_met(w, ir);
-		if (feasible && !out->slo_met && out->have_price && !out->note[0])
-			snprintf(out->note, sizeof out->note, "this layout misses the latency limits: the cost "
-				 "per unit is not at the SLO");
-	}
-	if (!feasible) {
-		out->result.ok = 0;
-		out->result.usd_per_unit = NAN;
-		snprintf(out->result.reason, sizeof out->result.reason, "the layout is infeasible");
-	}
-	if (out->have_price && !out->result.ok) {
-		size_t l = strlen(out->note);
-		snprintf(out->note + l, sizeof out->note - l, "%sno cost per %s: %s", l ? "; " : "",
-			 cost_unit_names[out->result.unit], out->result.reason);
-	}
+	rank_cost(w, tr, ir, out);
 	return 0;
+}
+
+/* rank_price_fn over the store. */
+static int price_cb(void *ctx, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
+{
+	cli_pricer *pr = ctx;
+	return cli_price(pr->paths, pr->store, s, w, out, e);
+}
+
+void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli_eval_opts *o,
+		   const wl_workload *w, rank_opts *ro)
+{
+	pr->paths = paths;
+	pr->store = store;
+	memset(ro, 0, sizeof *ro);
+	ro->fixed_plan = o->plan_text != NULL;
+	ro->cmin = 1;
+	ro->cmax = 1 << 30;
+	ro->pricing = o->pricing >= 0 ? (price_model)o->pricing : w->cost.pricing;
+	ro->as_of = o->as_of ? o->as_of : "";
+	ro->price = price_cb;
+	ro->price_ctx = pr;
 }
 
 static void usage(FILE *fp)

@@ -11,7 +11,8 @@
 #include "out.h"
 #include "plan.h"
 #include "price.h"
-#include "report.h"
+#include "rank.h"
+#include "show.h"
 #include "train.h"
 #include "wl.h"
 
@@ -61,22 +62,31 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
 
-/* 1 if an inference result meets the workload's TTFT and TPOT limits (and is feasible). */
-int cli_slo_met(const wl_workload *w, const infer_result *r);
-
 /* Prices one evaluation (exactly one of tr / ir set): looks up the system's instance in the
  * store (opened into *store on first need, NULL until then), then costs a delivered unit with
  * the workload's [cost] terms. A missing instance or price is not an error: out->note says
  * why the USD figures are null. Returns 0, or nonzero with e set (the store failed). */
 int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
-	     const wl_workload *w, const train_result *tr, const infer_result *ir, report_cost *out,
+	     const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out,
 	     err *e);
+
+/* What the store pricer of rank_opts carries. */
+typedef struct cli_pricer {
+	const cli_paths *paths;
+	db **store;
+} cli_pricer;
+
+/* Fills ro for ranking w's systems: the pricing of o (or the workload's), --as-of, --plan as a
+ * fixed layout, and prices from the store (opened into *store on first need) through pr,
+ * which must outlive ro. cmin/cmax/budget are left open for the caller. */
+void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli_eval_opts *o,
+		   const wl_workload *w, rank_opts *ro);
 
 /* Looks up the price of s's instance for out->pricing at out->as_of (the caller sets both):
  * out->have_price, out->price and out->usd_per_chip_hour, or out->note saying why there is
  * none. Returns 0, or nonzero with e set (the store failed). */
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
-	      report_cost *out, err *e);
+	      show_cost *out, err *e);
 
 /* Sorted .ini file stems of dir into *names (caller frees with cli_free_names). Returns the
  * count, or -1 with e set. */

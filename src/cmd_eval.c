@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "infer.h"
-#include "report.h"
+#include "show.h"
 #include "train.h"
 
 static const char eval_usage[] =
@@ -56,13 +56,13 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, {NULL, 0, NULL, 0}};
 	cli_eval_opts o;
 	db *store = NULL;
-	report_cost cost;
+	show_cost cost;
 	err e = {0};
 	hw_system *sys = malloc(sizeof *sys);
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
 	int c, rc = 0;
-	report_eval rep;
+	show_eval rep;
 	train_result tr;
 	infer_result ir;
 
@@ -116,9 +116,9 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	}
 	rep.cost = &cost;
 	if (o.format == OUT_TABLE) {
-		report_text(&rep, stdout);
+		show_text(&rep, stdout);
 	} else {
-		cJSON *j = report_json(&rep);
+		cJSON *j = show_json(&rep);
 		if (o.format == OUT_JSON) {
 			char *s = cJSON_Print(j);
 			puts(s);

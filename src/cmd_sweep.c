@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "db.h"
-#include "report.h"
+#include "show.h"
 #include "sweep.h"
 
 static const char sweep_usage[] =
@@ -541,7 +541,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		}
 		for (int i = 0; i < nnames; i++)
 			for (int k = 0; k < nmodels; k++) {
-				report_cost rcst;
+				show_cost rcst;
 				if (nm->n == SWEEP_OFFERS_MAX)
 					break;
 				memset(&rcst, 0, sizeof rcst);

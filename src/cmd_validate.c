@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "csvin.h"
 #include "infer.h"
-#include "report.h"
+#include "show.h"
 #include "train.h"
 #include "validate.h"
 
@@ -112,7 +112,7 @@ static void explain_case(const hw_system *s, const result *r)
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
 	char picked[512];
-	report_eval rep;
+	show_eval rep;
 	train_result tr;
 	infer_result ir;
 	if (!w)
@@ -130,7 +130,7 @@ static void explain_case(const hw_system *s, const result *r)
 	}
 	printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
 	       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
-	report_text(&rep, stdout);
+	show_text(&rep, stdout);
 	free(w);
 }
 

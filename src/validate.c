@@ -19,7 +19,7 @@ const char *const val_columns[] = {
 	"head_dim", "ffn", "ffn_act", "vocab", "experts", "experts_active", "seq_len", "global_batch",
 	"micro_batch", "tp", "pp", "vpp", "dp", "cp", "ep", "zero", "seq_parallel", "recompute",
 	"input_len", "output_len", "concurrency", "scenario", "ttft_slo_ms", "tpot_slo_ms", "metric",
-	"value", "flops_basis", "source", NULL};
+	"value", "flops_basis", "source", "framework", NULL};
 
 static int col_index(const char *const *header, int ncols, const char *name)
 {
@@ -125,6 +125,7 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	snprintf(out->id, sizeof out->id, "%s", cell(&r, "case_id"));
 	snprintf(out->system, sizeof out->system, "%s", cell(&r, "system"));
 	snprintf(out->source, sizeof out->source, "%s", cell(&r, "source"));
+	snprintf(out->framework, sizeof out->framework, "%s", cell(&r, "framework"));
 	if (!out->id[0])
 		return err_at(e, path, line, "case_id: empty");
 	if (!out->system[0])
@@ -195,8 +196,20 @@ static int contains_ci(const char *hay, const char *needle)
 	return 0;
 }
 
-static framework detect(const char *src)
+static framework detect(const char *fw, const char *src)
 {
+	if (!strncmp(fw, "megatron-lm-20", 14))
+		return FW_MEGATRON;
+	if (!strcmp(fw, "maxtext"))
+		return FW_MAXTEXT;
+	if (strstr(fw, "neuron") || !strcmp(fw, "nxd-training") || !strcmp(fw, "nxd-inference"))
+		return FW_NEURON;
+	if (!strcmp(fw, "vllm"))
+		return FW_VLLM;
+	if (!strcmp(fw, "trt-llm"))
+		return FW_TRTLLM;
+	if (fw[0])
+		return FW_OTHER;
 	if (contains_ci(src, "megatron") || contains_ci(src, "narayanan") || contains_ci(src, "korthikanti"))
 		return FW_MEGATRON;
 	if (contains_ci(src, "maxtext"))
@@ -219,7 +232,7 @@ static const char *const fw_names[] = {"Megatron-LM 2021-22", "MaxText", "Neuron
 
 void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len)
 {
-	framework fw = detect(c->source);
+	framework fw = detect(c->framework, c->source);
 	nn_net *n = &w->net;
 	int k = 0;
 	memset(w, 0, sizeof *w);

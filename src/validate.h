@@ -29,6 +29,7 @@ typedef struct val_case {
 	char id[VAL_ID_MAX];
 	char system[48];
 	char source[VAL_TEXT_MAX];
+	char framework[48];         /* the software stack (DESIGN §7 values) */
 	int line;
 	int train;                  /* 1 train, 0 infer */
 	int chips;

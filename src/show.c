@@ -1,12 +1,12 @@
-/* report: evaluation results as JSON and text (see report.h). */
-#include "report.h"
+/* show: evaluation results as JSON and text (see show.h). */
+#include "show.h"
 
 #include <cJSON.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
-const char report_comm_note[] =
+const char show_comm_note[] =
 	"collectives priced per level with alpha-beta costs (models/hw/collectives.ini); "
 	"exposed time is what overlap with compute leaves";
 
@@ -94,7 +94,7 @@ static const char billing_note[] =
 	"per chip-hour: an instance price is divided by its chips, and a partly used instance is taken "
 	"as filled by other replicas";
 
-static cJSON *price_json(const report_cost *c)
+static cJSON *price_json(const show_cost *c)
 {
 	const price_row *p = &c->price;
 	cJSON *o;
@@ -114,7 +114,7 @@ static cJSON *price_json(const report_cost *c)
 	return o;
 }
 
-static cJSON *goodput_json(const report_cost *c, int chips)
+static cJSON *goodput_json(const show_cost *c, int chips)
 {
 	const cost_failures *f = &c->terms.failures;
 	const cost_result *x = &c->result;
@@ -140,7 +140,7 @@ static cJSON *goodput_json(const report_cost *c, int chips)
 	return o;
 }
 
-static cJSON *assumptions_json(const report_cost *c, const wl_workload *w, int chips)
+static cJSON *assumptions_json(const show_cost *c, const wl_workload *w, int chips)
 {
 	const cost_terms *t = &c->terms.terms;
 	cJSON *o = cJSON_CreateObject();
@@ -177,7 +177,7 @@ static cJSON *assumptions_json(const report_cost *c, const wl_workload *w, int c
 	return o;
 }
 
-static void cost_json(cJSON *o, const report_cost *c, const wl_workload *w, int chips)
+static void cost_json(cJSON *o, const show_cost *c, const wl_workload *w, int chips)
 {
 	const cost_result *x = &c->result;
 	cJSON *b = cJSON_CreateObject();
@@ -202,7 +202,7 @@ static void cost_json(cJSON *o, const report_cost *c, const wl_workload *w, int 
 	cJSON_AddItemToObject(o, "assumptions", assumptions_json(c, w, chips));
 }
 
-void *report_json(const report_eval *r)
+void *show_json(const show_eval *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
@@ -287,7 +287,7 @@ void *report_json(const report_eval *r)
 	}
 	if (r->cost)
 		cost_json(o, r->cost, r->w, p->chips);
-	cJSON_AddStringToObject(o, "comm_note", report_comm_note);
+	cJSON_AddStringToObject(o, "comm_note", show_comm_note);
 	cJSON_AddItemToObject(o, "sources", sources_json(r->sys));
 	return o;
 }
@@ -346,7 +346,7 @@ static const char *usd(char *buf, size_t n, double v)
 	return grouped(buf, n, v, "$");
 }
 
-void report_terms_text(const report_cost *c, int train, char *buf, size_t n)
+void show_terms_text(const show_cost *c, int train, char *buf, size_t n)
 {
 	const cost_terms *t = &c->terms.terms;
 	snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
@@ -355,12 +355,12 @@ void report_terms_text(const report_cost *c, int train, char *buf, size_t n)
 		 train ? "over the run" : "per month of serving (730 h)");
 }
 
-static void cost_text(const report_eval *r, FILE *fp)
+static void cost_text(const show_eval *r, FILE *fp)
 {
-	const report_cost *c = r->cost;
+	const show_cost *c = r->cost;
 	const cost_result *x = &c->result;
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
-	char a[REPORT_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
+	char a[SHOW_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
 	if (c->have_price) {
 		const price_row *pr = &c->price;
 		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
@@ -402,13 +402,13 @@ static void cost_text(const report_eval *r, FILE *fp)
 		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
 		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
 	}
-	report_terms_text(c, r->train != NULL, a, sizeof a);
+	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
 	if (c->note[0])
 		line(fp, "note", "%s", c->note);
 }
 
-void report_text(const report_eval *r, FILE *fp)
+void show_text(const show_eval *r, FILE *fp)
 {
 	const hw_system *s = r->sys;
 	const hw_chip *c = &s->chip;

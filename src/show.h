@@ -1,9 +1,9 @@
-/* report: one evaluation's result as JSON (cJSON) or as a readable text block, shared by
+/* show: one evaluation's result as JSON (cJSON) or as a readable text block, shared by
  * eval and compare. Holds no engine logic: it formats train_result / infer_result together
  * with the hardware figures' sources, and the price, cost per unit and the assumptions behind
- * them (report_cost, filled by cli_cost). */
-#ifndef ROOFCOST_REPORT_H
-#define ROOFCOST_REPORT_H
+ * them (show_cost, filled by cli_cost). */
+#ifndef ROOFCOST_SHOW_H
+#define ROOFCOST_SHOW_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -15,10 +15,10 @@
 #include "train.h"
 #include "wl.h"
 
-enum { REPORT_NOTE_MAX = 512 };
+enum { SHOW_NOTE_MAX = 512 };
 
 /* The price found for a system and what one delivered unit costs with it. */
-typedef struct report_cost {
+typedef struct show_cost {
 	price_model pricing;            /* the pricing model asked for */
 	char as_of[PRICE_DATE_MAX];     /* the date asked for; "" = the newest price */
 	int have_price;
@@ -28,29 +28,29 @@ typedef struct report_cost {
 	double prefill_share;           /* infer: share of busy time in prefill */
 	wl_cost terms;                  /* the workload's [cost], checkpoint size filled in */
 	cost_result result;             /* money fields NaN without a price */
-	char note[REPORT_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
-} report_cost;
+	char note[SHOW_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
+} show_cost;
 
-typedef struct report_eval {
+typedef struct show_eval {
 	const hw_system *sys;
 	const wl_workload *w;
 	const train_result *train;   /* exactly one of train / infer is set */
 	const infer_result *infer;
-	const report_cost *cost;     /* NULL: not costed */
-} report_eval;
+	const show_cost *cost;     /* NULL: not costed */
+} show_eval;
 
 /* Returns a new cJSON object (caller frees with cJSON_Delete), NULL if out of memory.
  * Declared as void * so that only files that include cJSON see its type. */
-void *report_json(const report_eval *r);
+void *show_json(const show_eval *r);
 
 /* The workload's cost terms in one line ("on-demand pricing, utilization 100%, ..."), for
  * tables; train selects "over the run" or "per month of serving". */
-void report_terms_text(const report_cost *c, int train, char *buf, size_t n);
+void show_terms_text(const show_cost *c, int train, char *buf, size_t n);
 
 /* Writes the readable text form. */
-void report_text(const report_eval *r, FILE *fp);
+void show_text(const show_eval *r, FILE *fp);
 
 /* The note printed while communication is not priced. */
-extern const char report_comm_note[];
+extern const char show_comm_note[];
 
 #endif

@@ -1,0 +1,85 @@
+/* rank: each system's best layout for a workload, its cost per delivered unit, and the
+ * verdict that says why it loses to the first. Shared by compare, report and baseline.
+ *
+ * Serving: every tensor-parallel degree that fits the system's scale-up domain (and two
+ * pipeline stages), one replica; the layout that meets the latency limits at the lowest cost
+ * per unit wins (most tokens/s per chip where there is no price). Training: a sweep of layouts
+ * (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the chip count, cheapest run first (fewest
+ * chip-hours without a price). A fixed plan is evaluated as given instead.
+ *
+ * Rows fall into classes, best first: priced, no price, over the budget, missing the latency
+ * limits, infeasible. Prices come in through a callback (the command layer looks them up in
+ * the store), so this module does no I/O itself. */
+#ifndef ROOFCOST_RANK_H
+#define ROOFCOST_RANK_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "hw.h"
+#include "infer.h"
+#include "plan.h"
+#include "show.h"
+#include "train.h"
+#include "wl.h"
+
+/* Fills out->have_price, out->price, out->usd_per_chip_hour (or out->note saying why there
+ * is none) for system s, out->pricing and out->as_of being set by the caller. Returns 0, or
+ * nonzero with e set (the store failed). */
+typedef int (*rank_price_fn)(void *ctx, const hw_system *s, const wl_workload *w, show_cost *out,
+			     err *e);
+
+typedef struct rank_opts {
+	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
+	int cmin, cmax;          /* serving: chips of one replica */
+	double budget;           /* USD per hour (serving) or per run (training); 0 = none */
+	price_model pricing;     /* the pricing model asked for */
+	const char *as_of;       /* "" or NULL = the newest price */
+	rank_price_fn price;     /* NULL: nothing is priced */
+	void *price_ctx;
+} rank_opts;
+
+enum { RANK_PRICED, RANK_NO_PRICE, RANK_OVER_BUDGET, RANK_MISSES_SLO, RANK_INFEASIBLE };
+
+typedef struct rank_row {
+	hw_system *sys;          /* owned by the caller */
+	wl_workload w;           /* the workload as evaluated (ZeRO and recompute as chosen) */
+	int klass;               /* RANK_* */
+	double key;              /* within the class: lower is better */
+	train_result tr;         /* the result of the workload's mode */
+	infer_result ir;
+	show_cost cost;
+	show_eval rep;           /* points into this row: call rank_bind after moving rows */
+	char plan[128];
+	char bound[48];
+	char verdict[320];
+	long long searched;      /* layouts tried */
+} rank_row;
+
+/* Costs one evaluation (exactly one of tr / ir set) with w's [cost] terms; out->pricing,
+ * out->as_of and the price fields must be filled (see rank_price_fn). Pure. */
+void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out);
+
+/* Prices (through o->price) and costs one evaluation into out. Returns 0, or nonzero with e
+ * set. */
+int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
+			const train_result *tr, const infer_result *ir, show_cost *out, err *e);
+
+/* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits. */
+int rank_slo_met(const wl_workload *w, const infer_result *r);
+
+/* Finds r->sys's best layout for w (plan `given` filled: the chips, and the layout when
+ * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,
+ * or no serving layout within o->cmin..o->cmax). */
+int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
+
+/* Sorts rows best first (class, key, system name) and re-binds their reports. */
+void rank_sort(rank_row *rows, int n);
+
+/* Points r->rep at r's own system, workload and results. */
+void rank_bind(rank_row *r);
+
+/* Writes each row's verdict against the first. */
+void rank_verdicts(rank_row *rows, int n, double budget);
+
+#endif
