@@ -9,11 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
+enum { CFG_FILE_MAX = 1 << 20 };   /* bytes in one INI file: descriptions are a few KiB */
+
 typedef struct reader_state {
-	FILE *f;
+	const char *buf;      /* the file's text, a byte-order mark skipped */
+	size_t len, pos;
 	cfg_doc *d;
 	int line;             /* lines read so far = line of the text inih works on */
 	int continuation;     /* the current line began with white space */
+	int key_seen;         /* a key line since the last section header (inih's prev_name) */
 	int failed;           /* our own error is in e */
 	char last_key[CFG_NAME_MAX];
 	char last_section[CFG_NAME_MAX];
@@ -29,56 +35,111 @@ static char *dup_str(const char *s)
 	return p;
 }
 
-static char *reader(char *str, int num, void *stream)
+static char *line_fail(reader_state *st, const char *fmt, const char *arg)
 {
-	reader_state *st = stream;
-	size_t n;
-	const char *p;
+	err_at(st->e, st->d->path, st->line, fmt, arg);
+	st->failed = 1;
+	return NULL;
+}
 
-	if (st->failed)
-		return NULL;
-	if (!fgets(str, num, st->f))
-		return NULL;
-	st->line++;
-	n = strlen(str);
-	if (n == (size_t)num - 1 && str[n - 1] != '\n' && !feof(st->f)) {
-		err_at(st->e, st->d->path, st->line,
-		       "line longer than %d characters: continue the value on an indented line",
-		       num - 2);
+static int name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* A "[name]" line: the name is letters, digits, '_', '-', '.', shorter than CFG_NAME_MAX, and
+ * only a comment may follow. Records it (a section may appear once). */
+static char *section_line(reader_state *st, const char *p, char *str)
+{
+	cfg_doc *d = st->d;
+	const char *close = strchr(p, ']');
+	const char *q;
+	char name[CFG_NAME_MAX];
+	size_t len;
+	if (!close)
+		return line_fail(st, "unclosed section header%s: expected ']'", "");
+	len = (size_t)(close - p - 1);
+	if (len == 0)
+		return line_fail(st, "empty section name%s", "");
+	if (len >= CFG_NAME_MAX) {
+		err_at(st->e, d->path, st->line, "section name longer than %d characters", CFG_NAME_MAX - 1);
 		st->failed = 1;
 		return NULL;
 	}
-	st->continuation = n > 0 && (str[0] == ' ' || str[0] == '\t');
+	memcpy(name, p + 1, len);
+	name[len] = '\0';
+	for (q = name; *q; q++)
+		if (!name_char(*q))
+			return line_fail(st, "section name: '%s' is not letters, digits, '_', '-' or '.'", name);
+	for (q = close + 1; *q == ' ' || *q == '\t' || *q == '\n'; q++)
+		;
+	if (*q && *q != ';' && *q != '#')
+		return line_fail(st, "text after the section header '%s'", name);
+	for (int i = 0; i < d->nsections; i++) {
+		if (strcmp(d->sections[i].name, name) == 0) {
+			err_at(st->e, d->path, st->line, "section [%s] appears twice (first on line %d)", name,
+			       d->sections[i].line);
+			st->failed = 1;
+			return NULL;
+		}
+	}
+	if (d->nsections == (int)(sizeof d->sections / sizeof d->sections[0]))
+		return line_fail(st, "too many sections%s", "");
+	snprintf(d->sections[d->nsections].name, CFG_NAME_MAX, "%s", name);
+	d->sections[d->nsections].line = st->line;
+	d->nsections++;
+	st->key_seen = 0;
+	return str;
+}
+
+/* inih's reader: the next line of the buffer, checked before inih sees it, so that every
+ * syntax error is ours, on its own line, and inih only splits good lines. */
+static char *reader(char *str, int num, void *stream)
+{
+	reader_state *st = stream;
+	const char *p, *nl;
+	size_t n, body;
+
+	if (st->failed || st->pos >= st->len)
+		return NULL;
+	p = st->buf + st->pos;
+	nl = memchr(p, '\n', st->len - st->pos);
+	n = nl ? (size_t)(nl - p) + 1 : st->len - st->pos;
+	st->pos += n;
+	st->line++;
+	body = nl ? n - 1 : n;               /* without the line feed ... */
+	if (body > 0 && p[body - 1] == '\r')
+		body--;                      /* ... and the carriage return of CRLF */
+	if (body > (size_t)num - 2) {
+		err_at(st->e, st->d->path, st->line,
+		       "line longer than %d characters: continue the value on an indented line", num - 2);
+		st->failed = 1;
+		return NULL;
+	}
+	memcpy(str, p, body);
+	str[body] = '\n';
+	str[body + 1] = '\0';
+	st->continuation = body > 0 && (str[0] == ' ' || str[0] == '\t');
 	p = str;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (*p == '[') {
-		const char *close = strchr(p, ']');
-		size_t len = close ? (size_t)(close - p - 1) : 0;
-		cfg_doc *d = st->d;
-		if (close && len > 0 && len < CFG_NAME_MAX) {
-			char name[CFG_NAME_MAX];
-			memcpy(name, p + 1, len);
-			name[len] = '\0';
-			for (int i = 0; i < d->nsections; i++) {
-				if (strcmp(d->sections[i].name, name) == 0) {
-					err_at(st->e, d->path, st->line,
-					       "section [%s] appears twice (first on line %d)", name,
-					       d->sections[i].line);
-					st->failed = 1;
-					return NULL;
-				}
-			}
-			if (d->nsections == (int)(sizeof d->sections / sizeof d->sections[0])) {
-				err_at(st->e, d->path, st->line, "too many sections");
-				st->failed = 1;
-				return NULL;
-			}
-			snprintf(d->sections[d->nsections].name, CFG_NAME_MAX, "%s", name);
-			d->sections[d->nsections].line = st->line;
-			d->nsections++;
-		}
+	if (*p == '\n' || *p == ';' || *p == '#')
+		return str;                  /* blank or a comment */
+	if (st->continuation && st->key_seen)
+		return str;                  /* more of the last value */
+	if (*p == '[')
+		return section_line(st, p, str);
+	{
+		/* key = value (inih also takes ':'); an inline comment starts at " ;". */
+		const char *q = p;
+		while (*q && *q != '=' && *q != ':' && !(*q == ';' && q > p && (q[-1] == ' ' || q[-1] == '\t')))
+			q++;
+		if (*q != '=' && *q != ':')
+			return line_fail(st, "syntax error: expected 'key = value' or '[section]'%s", "");
+		if (q == p)
+			return line_fail(st, "syntax error: a value without a key%s", "");
 	}
+	st->key_seen = 1;
 	return str;
 }
 
@@ -180,21 +241,73 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
+/* Reads all of path (at most CFG_FILE_MAX bytes) into *buf, checking that it is text. */
+static int read_text(const char *path, char **buf, size_t *len, int *bom, err *e)
+{
+	FILE *f = fopen(path, "rb");
+	text_scan ts;
+	size_t n = 0;
+	char *b;
+	if (!f)
+		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+	b = malloc(CFG_FILE_MAX + 1);
+	if (!b) {
+		fclose(f);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	text_scan_init(&ts);
+	for (;;) {
+		size_t want = CFG_FILE_MAX + 1 - n, got;
+		if (want > 65536)
+			want = 65536;
+		got = fread(b + n, 1, want, f);
+		if (got == 0)
+			break;
+		if (text_scan_feed(&ts, b + n, got) != 0)
+			break;
+		n += got;
+		if (n > CFG_FILE_MAX)
+			break;
+	}
+	if (!ts.why && ferror(f)) {
+		fclose(f);
+		free(b);
+		return err_set(e, ERR_DATA, "%s: cannot read: %s", path, strerror(errno));
+	}
+	fclose(f);
+	if (!ts.why && n > CFG_FILE_MAX) {
+		free(b);
+		return err_at(e, path, (int)ts.line, "longer than %d KiB: not a description file", CFG_FILE_MAX >> 10);
+	}
+	if (ts.why || text_scan_end(&ts) != 0) {
+		free(b);
+		return err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);
+	}
+	*buf = b;
+	*len = n;
+	*bom = ts.bom;
+	return 0;
+}
+
 int cfg_load(cfg_doc *d, const char *path, err *e)
 {
 	reader_state st;
-	int rc;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc, bom = 0;
 
 	memset(d, 0, sizeof *d);
 	snprintf(d->path, sizeof d->path, "%s", path);
+	if (read_text(path, &buf, &len, &bom, e) != 0)
+		return ERR_DATA;
 	memset(&st, 0, sizeof st);
 	st.d = d;
 	st.e = e;
-	st.f = fopen(path, "r");
-	if (!st.f)
-		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+	st.buf = buf;
+	st.len = len;
+	st.pos = bom ? 3 : 0;
 	rc = ini_parse_stream(reader, &st, handler, &st);
-	fclose(st.f);
+	free(buf);
 	if (st.failed) {
 		cfg_release(d);
 		return ERR_DATA;
