@@ -8,16 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FILE_MAX = 64 << 20 };
+#include "text.h"
+
+enum { CHUNK = 1 << 16 };
 
 typedef struct state {
-	csvin_doc *d;
+	const char *path;
+	csvin_row_fn fn;
+	void *ctx;
 	err *e;
-	int failed;
+	int failed;        /* the error code, once something failed */
 	int line;          /* physical line being fed */
 	int row_open;      /* a row has started and not yet ended */
 	int row_line;      /* line the open row started on */
-	char **fields;     /* fields of the open row */
+	size_t row_bytes;  /* bytes fed since the open row started */
+	int nrows;
+	char *fields[CSVIN_FIELDS_MAX];   /* fields of the open row */
 	int nfields;
 } state;
 
@@ -40,17 +46,12 @@ static void on_field(void *s, size_t len, void *data)
 		st->row_line = st->line;
 	}
 	if (st->nfields == CSVIN_FIELDS_MAX) {
-		st->failed = err_at(st->e, st->d->path, st->row_line, "more than %d fields", CSVIN_FIELDS_MAX);
+		st->failed = err_at(st->e, st->path, st->row_line, "more than %d fields", CSVIN_FIELDS_MAX);
 		return;
 	}
 	if (len > CSVIN_FIELD_MAX) {
-		st->failed = err_at(st->e, st->d->path, st->row_line, "field %d is longer than %d bytes",
+		st->failed = err_at(st->e, st->path, st->row_line, "field %d is longer than %d bytes",
 				    st->nfields + 1, CSVIN_FIELD_MAX);
-		return;
-	}
-	if (s && memchr(s, '\0', len)) {
-		st->failed = err_at(st->e, st->d->path, st->row_line, "field %d holds a NUL byte",
-				    st->nfields + 1);
 		return;
 	}
 	f = malloc(len + 1);
@@ -67,94 +68,25 @@ static void on_field(void *s, size_t len, void *data)
 static void on_row(int term, void *data)
 {
 	state *st = data;
-	csvin_doc *d = st->d;
-	csvin_row *r;
+	csvin_row r;
+	int rc;
 	(void)term;
 	if (st->failed)
 		return;
-	if (d->nrows == CSVIN_ROWS_MAX) {
-		st->failed = err_at(st->e, d->path, st->row_line, "more than %d rows", CSVIN_ROWS_MAX);
+	if (st->nrows == CSVIN_ROWS_MAX) {
+		st->failed = err_at(st->e, st->path, st->row_line, "more than %d rows", CSVIN_ROWS_MAX);
 		return;
 	}
-	if (d->nrows == d->cap) {
-		int cap = d->cap ? 2 * d->cap : 64;
-		csvin_row *nr = realloc(d->rows, (size_t)cap * sizeof *nr);
-		if (!nr) {
-			st->failed = err_set(st->e, ERR_DATA, "out of memory");
-			return;
-		}
-		d->rows = nr;
-		d->cap = cap;
-	}
-	r = &d->rows[d->nrows];
-	r->line = st->row_line;
-	r->n = st->nfields;
-	r->fields = malloc((size_t)(st->nfields ? st->nfields : 1) * sizeof *r->fields);
-	if (!r->fields) {
-		st->failed = err_set(st->e, ERR_DATA, "out of memory");
-		return;
-	}
-	memcpy(r->fields, st->fields, (size_t)st->nfields * sizeof *r->fields);
-	st->nfields = 0;    /* the row owns them now */
-	d->nrows++;
+	r.line = st->row_line;
+	r.n = st->nfields;
+	r.fields = st->fields;
+	rc = st->fn(st->ctx, &r, st->e);
+	drop_fields(st);
+	st->nrows++;
 	st->row_open = 0;
-}
-
-/* Reads the whole file (at most FILE_MAX bytes). Caller frees *buf. */
-static int read_all(const char *path, char **buf, size_t *len, err *e)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *b;
-	if (!f)
-		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
-	b = malloc(cap);
-	while (b) {
-		size_t got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-		if (n == cap) {
-			char *nb;
-			if (cap >= FILE_MAX) {
-				free(b);
-				fclose(f);
-				return err_set(e, ERR_DATA, "%s: larger than %d MiB", path, FILE_MAX >> 20);
-			}
-			nb = realloc(b, cap * 2);
-			if (!nb) {
-				free(b);
-				b = NULL;
-				break;
-			}
-			b = nb;
-			cap *= 2;
-		}
-	}
-	if (!b) {
-		fclose(f);
-		return err_set(e, ERR_DATA, "out of memory");
-	}
-	if (ferror(f)) {
-		free(b);
-		fclose(f);
-		return err_set(e, ERR_DATA, "%s: read error", path);
-	}
-	fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-static void sha256_hex(const char *buf, size_t len, char out[CSVIN_SHA256_HEX])
-{
-	struct sha256_ctx ctx;
-	uint8_t dg[SHA256_DIGEST_SIZE];
-	sha256_init(&ctx);
-	sha256_update(&ctx, len, (const uint8_t *)buf);
-	sha256_digest(&ctx, sizeof dg, dg);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", dg[i]);
+	st->row_bytes = 0;
+	if (rc)
+		st->failed = rc;
 }
 
 static int blank_line(const char *s, size_t n)
@@ -162,53 +94,145 @@ static int blank_line(const char *s, size_t n)
 	return (n == 1 && s[0] == '\n') || (n == 2 && s[0] == '\r' && s[1] == '\n');
 }
 
-int csvin_load(csvin_doc *d, const char *path, err *e)
+/* Feeds one physical line (with its line feed, if any) to libcsv. */
+static void feed_line(state *st, struct csv_parser *p, const char *s, size_t n)
+{
+	st->line++;
+	if (st->line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		s += 3;
+		n -= 3;
+	}
+	if (!st->row_open && blank_line(s, n))
+		return;
+	if (!st->row_open) {
+		st->row_open = 1;
+		st->row_line = st->line;
+	}
+	st->row_bytes += n;
+	if (st->row_bytes > CSVIN_LINE_MAX) {
+		st->failed = err_at(st->e, st->path, st->row_line, "row longer than %d bytes", CSVIN_LINE_MAX);
+		return;
+	}
+	if (csv_parse(p, s, n, on_field, on_row, st) != n && !st->failed)
+		st->failed = err_at(st->e, st->path, st->line, "malformed quoting: a quote inside an "
+				    "unquoted field, or text after a closing quote");
+}
+
+static void sha256_hex(struct sha256_ctx *ctx, char *out)
+{
+	uint8_t dg[SHA256_DIGEST_SIZE];
+	sha256_digest(ctx, sizeof dg, dg);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", dg[i]);
+}
+
+int csvin_each(const char *path, csvin_row_fn fn, void *ctx, char *sha256, err *e)
 {
 	struct csv_parser p;
+	struct sha256_ctx sc;
+	text_scan ts;
 	state st;
-	char *buf = NULL;
-	size_t len = 0, pos = 0;
-	char *fields[CSVIN_FIELDS_MAX];
+	FILE *f = fopen(path, "rb");
+	char *chunk, *line;
+	size_t used = 0;    /* bytes of the current physical line in `line` */
 
-	memset(d, 0, sizeof *d);
-	snprintf(d->path, sizeof d->path, "%s", path);
-	if (read_all(path, &buf, &len, e) != 0)
-		return ERR_DATA;
-	sha256_hex(buf, len, d->sha256);
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		free(buf);
+	if (!f)
+		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+	chunk = malloc(CHUNK);
+	line = malloc(CSVIN_LINE_MAX);
+	if (!chunk || !line || csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+		free(chunk);
+		free(line);
+		fclose(f);
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	memset(&st, 0, sizeof st);
-	st.d = d;
+	st.path = path;
+	st.fn = fn;
+	st.ctx = ctx;
 	st.e = e;
-	st.fields = fields;
-	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-		pos = 3;
-	/* Fed one physical line at a time, so that a row knows the line it starts on. */
-	while (pos < len && !st.failed) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (buf + pos)) + 1 : len - pos;
-		st.line++;
-		if (!st.row_open && blank_line(buf + pos, n)) {
+	sha256_init(&sc);
+	text_scan_init(&ts);
+	/* Fed one physical line at a time, so that a row knows the line it starts on; each line is
+	 * checked as text before it is parsed, so errors come in file order. */
+	while (!st.failed) {
+		size_t got = fread(chunk, 1, CHUNK, f), pos = 0;
+		if (got == 0)
+			break;
+		sha256_update(&sc, got, (const uint8_t *)chunk);
+		while (pos < got && !st.failed) {
+			const char *nl = memchr(chunk + pos, '\n', got - pos);
+			size_t n = nl ? (size_t)(nl - (chunk + pos)) + 1 : got - pos;
+			if (used + n > CSVIN_LINE_MAX) {
+				st.failed = err_at(e, path, st.line + 1, "line longer than %d bytes", CSVIN_LINE_MAX);
+				break;
+			}
+			if (text_scan_feed(&ts, chunk + pos, n) != 0) {
+				st.failed = err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);
+				break;
+			}
+			memcpy(line + used, chunk + pos, n);
+			used += n;
 			pos += n;
-			continue;
+			if (nl) {
+				feed_line(&st, &p, line, used);
+				used = 0;
+			}
 		}
-		if (!st.row_open) {
-			st.row_open = 1;
-			st.row_line = st.line;
-		}
-		if (csv_parse(&p, buf + pos, n, on_field, on_row, &st) != n && !st.failed)
-			st.failed = err_at(e, path, st.line, "malformed quoting: a quote inside an "
-				"unquoted field, or text after a closing quote");
-		pos += n;
 	}
+	if (!st.failed && ferror(f))
+		st.failed = err_set(e, ERR_DATA, "%s: cannot read: %s", path, strerror(errno));
+	if (!st.failed && text_scan_end(&ts) != 0)
+		st.failed = err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);
+	if (!st.failed && used)
+		feed_line(&st, &p, line, used);
 	if (!st.failed && csv_fini(&p, on_field, on_row, &st) != 0 && !st.failed)
 		st.failed = err_at(e, path, st.row_line, "quoted field not closed before the end of the file");
 	csv_free(&p);
-	free(buf);
 	drop_fields(&st);
-	if (st.failed) {
+	fclose(f);
+	free(chunk);
+	free(line);
+	if (!st.failed && sha256)
+		sha256_hex(&sc, sha256);
+	return st.failed;
+}
+
+/* csvin_row_fn of csvin_load: keeps a copy of every row. */
+static int keep_row(void *ctx, const csvin_row *row, err *e)
+{
+	csvin_doc *d = ctx;
+	csvin_row *r;
+	if (d->nrows == d->cap) {
+		int cap = d->cap ? 2 * d->cap : 64;
+		csvin_row *nr = realloc(d->rows, (size_t)cap * sizeof *nr);
+		if (!nr)
+			return err_set(e, ERR_DATA, "out of memory");
+		d->rows = nr;
+		d->cap = cap;
+	}
+	r = &d->rows[d->nrows];
+	r->line = row->line;
+	r->n = 0;
+	r->fields = malloc((size_t)(row->n ? row->n : 1) * sizeof *r->fields);
+	if (!r->fields)
+		return err_set(e, ERR_DATA, "out of memory");
+	d->nrows++;
+	for (int i = 0; i < row->n; i++) {
+		size_t len = strlen(row->fields[i]) + 1;
+		if (!(r->fields[i] = malloc(len)))
+			return err_set(e, ERR_DATA, "out of memory");
+		memcpy(r->fields[i], row->fields[i], len);
+		r->n++;
+	}
+	return 0;
+}
+
+int csvin_load(csvin_doc *d, const char *path, err *e)
+{
+	memset(d, 0, sizeof *d);
+	snprintf(d->path, sizeof d->path, "%s", path);
+	if (csvin_each(path, keep_row, d, d->sha256, e) != 0) {
 		csvin_release(d);
 		return ERR_DATA;
 	}

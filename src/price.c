@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <nettle/sha2.h>
 
 #include "csvin.h"
 
@@ -50,9 +53,22 @@ int price_is_date(const char *s)
 	return d <= mdays[m - 1] + (m == 2 && leap);
 }
 
+/* The reason after an unverified mark at the start of a source, NULL when there is no mark.
+ * The mark is the word "unverified" in any case, then any of " \t:;,-": so that "UNVERIFIED:x"
+ * or a space lost to CSV trimming still marks the price (a lost mark shows it as verified). */
+static const char *unverified_reason(const char *s)
+{
+	if (strncasecmp(s, "unverified", 10) != 0 || isalnum((unsigned char)s[10]) || s[10] == '_')
+		return NULL;
+	s += 10;
+	while (*s && strchr(" \t:;,-", *s))
+		s++;
+	return s;
+}
+
 int price_verified(const price_row *r)
 {
-	return strncmp(r->source, price_unverified_prefix, sizeof price_unverified_prefix - 1) != 0;
+	return unverified_reason(r->source) == NULL;
 }
 
 double price_per_chip_hour(const price_row *r)
@@ -117,6 +133,33 @@ static int parse_usd(const char *v, double *out, char *why, size_t wl)
 	if (x == 0) {
 		snprintf(why, wl, "0 is not a price (free offers are not catalogued)");
 		return -1;
+	}
+	if (x < PRICE_USD_MIN || x > PRICE_USD_MAX) {
+		snprintf(why, wl, "%s is out of range [%g, %g] USD per hour", v, PRICE_USD_MIN, PRICE_USD_MAX);
+		return -1;
+	}
+	{
+		/* Significant digits of the mantissa: from the first non-zero digit, trailing zeros
+		 * after the point left out. */
+		int digits = 0, zeros = 0, point = 0;
+		for (const char *p = v; *p && *p != 'e' && *p != 'E'; p++) {
+			if (*p == '.')
+				point = 1;
+			else if (*p == '0' && digits == 0)
+				continue;
+			else if (*p == '0')
+				zeros++;
+			else if (isdigit((unsigned char)*p)) {
+				digits += zeros + 1;
+				zeros = 0;
+			}
+		}
+		if (!point)
+			digits += zeros;
+		if (digits > PRICE_DIGITS_MAX) {
+			snprintf(why, wl, "'%s' has more than %d significant digits", v, PRICE_DIGITS_MAX);
+			return -1;
+		}
 	}
 	*out = x;
 	return 0;
@@ -195,17 +238,20 @@ static int set_field(price_row *r, int c, const char *v, char *why, size_t wl)
 		strcpy(r->as_of, v);
 		return 0;
 	case C_SOURCE:
-		if (strlen(v) >= PRICE_SOURCE_MAX) {
-			snprintf(why, wl, "longer than %d characters", PRICE_SOURCE_MAX - 1);
-			return -1;
-		}
-		if (strncmp(v, price_unverified_prefix, sizeof price_unverified_prefix - 1) == 0 &&
-		    v[sizeof price_unverified_prefix - 1] == '\0') {
+	{
+		/* An unverified mark is stored in one spelling, "UNVERIFIED: reason". */
+		const char *reason = unverified_reason(v);
+		if (reason && !*reason) {
 			snprintf(why, wl, "'%s' needs the reason and the source after it", price_unverified_prefix);
 			return -1;
 		}
-		strcpy(r->source, v);
+		if (snprintf(r->source, sizeof r->source, "%s%s", reason ? price_unverified_prefix : "",
+			     reason ? reason : v) >= (int)sizeof r->source) {
+			snprintf(why, wl, "longer than %d characters", PRICE_SOURCE_MAX - 1);
+			return -1;
+		}
 		return 0;
+	}
 	case C_N:
 		break;
 	}
@@ -213,130 +259,190 @@ static int set_field(price_row *r, int c, const char *v, char *why, size_t wl)
 }
 
 /* Maps header columns to contract columns: colmap[i] = contract index of file column i. */
-static int check_header(const csvin_doc *d, int *colmap, err *e)
+static int check_header(const char *path, const csvin_row *h, int *colmap, err *e)
 {
-	const csvin_row *h = &d->rows[0];
 	int seen[C_N];
 	for (int c = 0; c < C_N; c++)
 		seen[c] = -1;
 	for (int i = 0; i < h->n; i++) {
 		int c = 0;
 		if (h->fields[i][0] == '\0')
-			return err_at(e, d->path, h->line, "header: column %d has no name", i + 1);
+			return err_at(e, path, h->line, "header: column %d has no name", i + 1);
 		while (c < C_N && strcmp(h->fields[i], price_columns[c]) != 0)
 			c++;
 		if (c == C_N)
-			return err_at(e, d->path, h->line, "header: unknown column '%s' (expected %s)",
+			return err_at(e, path, h->line, "header: unknown column '%s' (expected %s)",
 				      h->fields[i], header_text);
 		if (seen[c] >= 0)
-			return err_at(e, d->path, h->line, "header: column '%s' appears twice (columns %d and %d)",
+			return err_at(e, path, h->line, "header: column '%s' appears twice (columns %d and %d)",
 				      price_columns[c], seen[c] + 1, i + 1);
 		seen[c] = i;
 		colmap[i] = c;
 	}
 	for (int c = 0; c < C_N; c++)
 		if (seen[c] < 0)
-			return err_at(e, d->path, h->line, "header: missing column '%s'", price_columns[c]);
+			return err_at(e, path, h->line, "header: missing column '%s'", price_columns[c]);
 	return 0;
 }
 
-/* Orders rows by offer: provider, instance, region, pricing_model, as_of. */
-static int cmp_key(const price_row *a, const price_row *b)
+/* Offers seen so far, as 128 bits of the SHA-256 of their key, in an open-addressing table:
+ * 24 bytes a row, however long the names, instead of the rows themselves. */
+typedef struct offer_slot {
+	uint64_t h[2];     /* 0, 0: empty */
+	int line;
+} offer_slot;
+
+typedef struct scan_state {
+	price_catalog *info;
+	price_row_fn fn;
+	void *ctx;
+	int colmap[CSVIN_FIELDS_MAX];
+	int header_line;          /* 0 until the header is read */
+	offer_slot *slots;
+	size_t nslots, used;
+	int dup_line, dup_first;   /* the first repeated offer, and the line it repeats */
+} scan_state;
+
+static void offer_hash(const price_row *r, uint64_t h[2])
 {
-	int k = strcmp(a->provider, b->provider);
-	if (!k)
-		k = strcmp(a->instance, b->instance);
-	if (!k)
-		k = strcmp(a->region, b->region);
-	if (!k)
-		k = (a->model > b->model) - (a->model < b->model);
-	return k ? k : strcmp(a->as_of, b->as_of);
+	struct sha256_ctx c;
+	uint8_t dg[SHA256_DIGEST_SIZE];
+	const char *parts[5] = {r->provider, r->instance, r->region, price_model_names[r->model], r->as_of};
+	sha256_init(&c);
+	for (int i = 0; i < 5; i++)
+		sha256_update(&c, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
+	sha256_digest(&c, sizeof dg, dg);
+	h[0] = h[1] = 0;
+	for (int i = 0; i < 8; i++) {
+		h[0] = h[0] << 8 | dg[i];
+		h[1] = h[1] << 8 | dg[8 + i];
+	}
+	if (!h[0] && !h[1])
+		h[1] = 1;
 }
 
-/* By offer, then by line: the first row of an offer comes first. */
-static int cmp_offer(const void *pa, const void *pb)
+/* Records r's offer; returns the line of an earlier row with the same offer, 0 if none, or -1
+ * when out of memory. */
+static int offer_seen(scan_state *st, const price_row *r)
 {
-	const price_row *a = *(const price_row *const *)pa, *b = *(const price_row *const *)pb;
-	int k = cmp_key(a, b);
-	return k ? k : (a->line > b->line) - (a->line < b->line);
+	uint64_t h[2];
+	size_t i;
+	if (2 * (st->used + 1) > st->nslots) {
+		size_t n = st->nslots ? 2 * st->nslots : 1024;
+		offer_slot *ns = calloc(n, sizeof *ns);
+		if (!ns)
+			return -1;
+		for (size_t k = 0; k < st->nslots; k++) {
+			offer_slot *o = &st->slots[k];
+			if (!o->h[0] && !o->h[1])
+				continue;
+			for (i = o->h[0] % n; ns[i].h[0] || ns[i].h[1]; i = (i + 1) % n)
+				;
+			ns[i] = *o;
+		}
+		free(st->slots);
+		st->slots = ns;
+		st->nslots = n;
+	}
+	offer_hash(r, h);
+	for (i = h[0] % st->nslots; st->slots[i].h[0] || st->slots[i].h[1]; i = (i + 1) % st->nslots)
+		if (st->slots[i].h[0] == h[0] && st->slots[i].h[1] == h[1])
+			return st->slots[i].line;
+	st->slots[i].h[0] = h[0];
+	st->slots[i].h[1] = h[1];
+	st->slots[i].line = r->line;
+	st->used++;
+	return 0;
 }
 
-/* Reports the repeated offer on the smallest line, against the first row of that offer. */
-static int check_duplicates(price_catalog *c, err *e)
+/* csvin_row_fn: the header, then one checked row at a time. */
+static int scan_row(void *ctx, const csvin_row *in, err *e)
 {
-	const price_row **v = malloc((size_t)c->n * sizeof *v);
-	const price_row *dup = NULL, *first = NULL;
-	int g = 0;   /* first row of the current group of equal offers */
-	if (!v)
+	scan_state *st = ctx;
+	const char *path = st->info->path;
+	const char *val[C_N];
+	price_row out;
+	char why[512];
+	int first;
+	if (!st->header_line) {
+		st->header_line = in->line;
+		return check_header(path, in, st->colmap, e);
+	}
+	if (in->n != C_N)
+		return err_at(e, path, in->line, "expected %d fields, found %d", C_N, in->n);
+	memset(&out, 0, sizeof out);
+	for (int i = 0; i < C_N; i++)
+		val[st->colmap[i]] = in->fields[i];
+	/* Fields in contract order, so that the first bad one named is stable. */
+	for (int k = 0; k < C_N; k++)
+		if (set_field(&out, k, val[k], why, sizeof why) != 0)
+			return err_at(e, path, in->line, "%s: %s", price_columns[k], why);
+	if (out.unit == PRICE_PER_CHIP && out.accelerators != 1)
+		return err_at(e, path, in->line, "accelerators: a chip price is for one chip, found %d",
+			      out.accelerators);
+	out.line = in->line;
+	st->info->n++;
+	/* A repeated offer is reported after the scan, so that a bad field anywhere comes first. */
+	if ((first = offer_seen(st, &out)) < 0)
 		return err_set(e, ERR_DATA, "out of memory");
-	for (int i = 0; i < c->n; i++)
-		v[i] = &c->rows[i];
-	qsort(v, (size_t)c->n, sizeof *v, cmp_offer);
-	for (int i = 1; i < c->n; i++) {
-		if (cmp_key(v[g], v[i]) != 0) {
-			g = i;
-			continue;
-		}
-		if (!dup || v[i]->line < dup->line) {
-			dup = v[i];
-			first = v[g];
-		}
+	if (first > 0 && !st->dup_line) {
+		st->dup_line = out.line;
+		st->dup_first = first;
 	}
-	free(v);
-	if (dup)
-		return err_at(e, c->path, dup->line, "duplicate of line %d (same provider, instance, region, "
-			      "pricing_model and as_of)", first->line);
+	return st->fn && !st->dup_line ? st->fn(st->ctx, &out, e) : 0;
+}
+
+int price_scan(const char *path, price_row_fn fn, void *ctx, price_catalog *info, err *e)
+{
+	scan_state st;
+	int rc;
+	memset(info, 0, sizeof *info);
+	snprintf(info->path, sizeof info->path, "%s", path);
+	memset(&st, 0, sizeof st);
+	st.info = info;
+	st.fn = fn;
+	st.ctx = ctx;
+	rc = csvin_each(path, scan_row, &st, info->sha256, e);
+	free(st.slots);
+	if (rc != 0)
+		return rc;
+	if (!st.header_line)
+		return err_at(e, path, 0, "empty file: expected the header %s", header_text);
+	if (info->n == 0)
+		return err_at(e, path, st.header_line, "no price rows after the header");
+	if (st.dup_line)
+		return err_at(e, path, st.dup_line, "duplicate of line %d (same provider, instance, region, "
+			      "pricing_model and as_of)", st.dup_first);
 	return 0;
 }
 
-static int check_rows(const csvin_doc *d, const int *colmap, price_catalog *c, err *e)
+/* price_row_fn of price_catalog_load: keeps every row. */
+static int keep_row(void *ctx, const price_row *r, err *e)
 {
-	for (int r = 1; r < d->nrows; r++) {
-		const csvin_row *in = &d->rows[r];
-		price_row *out = &c->rows[c->n];
-		const char *val[C_N];
-		char why[512];
-		if (in->n != C_N)
-			return err_at(e, d->path, in->line, "expected %d fields, found %d", C_N, in->n);
-		memset(out, 0, sizeof *out);
-		for (int i = 0; i < C_N; i++)
-			val[colmap[i]] = in->fields[i];
-		/* Fields in contract order, so that the first bad one named is stable. */
-		for (int k = 0; k < C_N; k++)
-			if (set_field(out, k, val[k], why, sizeof why) != 0)
-				return err_at(e, d->path, in->line, "%s: %s", price_columns[k], why);
-		if (out->unit == PRICE_PER_CHIP && out->accelerators != 1)
-			return err_at(e, d->path, in->line,
-				      "accelerators: a chip price is for one chip, found %d", out->accelerators);
-		out->line = in->line;
-		c->n++;
+	price_catalog *c = ctx;
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		price_row *nr = realloc(c->rows, (size_t)cap * sizeof *nr);
+		if (!nr)
+			return err_set(e, ERR_DATA, "out of memory");
+		c->rows = nr;
+		c->cap = cap;
 	}
-	return check_duplicates(c, e);
+	c->rows[c->n++] = *r;
+	return 0;
 }
 
 int price_catalog_load(price_catalog *c, const char *path, err *e)
 {
-	csvin_doc d;
-	int colmap[CSVIN_FIELDS_MAX];
+	price_catalog info;
 	int rc;
-
 	memset(c, 0, sizeof *c);
-	snprintf(c->path, sizeof c->path, "%s", path);
-	if (csvin_load(&d, path, e) != 0)
-		return ERR_DATA;
-	memcpy(c->sha256, d.sha256, sizeof c->sha256);
-	if (d.nrows == 0)
-		rc = err_at(e, path, 0, "empty file: expected the header %s", header_text);
-	else if ((rc = check_header(&d, colmap, e)) != 0)
-		;
-	else if (d.nrows == 1)
-		rc = err_at(e, path, d.rows[0].line, "no price rows after the header");
-	else if (!(c->rows = malloc((size_t)(d.nrows - 1) * sizeof *c->rows)))
-		rc = err_set(e, ERR_DATA, "out of memory");
-	else
-		rc = check_rows(&d, colmap, c, e);
-	csvin_release(&d);
-	if (rc != 0)
+	rc = price_scan(path, keep_row, c, &info, e);
+	if (rc != 0) {
 		price_catalog_release(c);
-	return rc;
+		return rc;
+	}
+	memcpy(c->path, info.path, sizeof c->path);
+	memcpy(c->sha256, info.sha256, sizeof c->sha256);
+	return 0;
 }

@@ -5,14 +5,22 @@
  * rejected): provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source.
  * Every field is checked; the first bad one is an error "FILE:LINE: FIELD: reason", and a row
  * that repeats (provider, instance, region, pricing_model, as_of) of an earlier one is an error
- * naming that line. A price whose source starts with "UNVERIFIED: " is kept and marked
- * unverified. Format and allowed values: catalogs/README.md. Does not touch the store (db.c). */
+ * naming that line. A price whose source starts with the word "unverified" (any case, then
+ * any of " :;,-") is kept, marked unverified and stored as "UNVERIFIED: reason". Format and allowed values: catalogs/README.md. Does not touch the store (db.c). */
 #ifndef ROOFCOST_PRICE_H
 #define ROOFCOST_PRICE_H
 
 #include "err.h"
 
 enum { PRICE_NAME_MAX = 64, PRICE_DATE_MAX = 11, PRICE_SOURCE_MAX = 1024, PRICE_PATH_MAX = 512 };
+
+/* The range of a price a catalog may hold, USD per hour of one unit (a chip or an instance):
+ * from a hundredth of a cent (a spot chip-hour is cents) to $100,000 (a rack-scale instance is
+ * a few hundred), written with at most PRICE_DIGITS_MAX significant digits. Beyond it is a
+ * typo or an attack, and 1e308 would print as +inf% in a comparison. */
+#define PRICE_USD_MIN 1e-4
+#define PRICE_USD_MAX 1e5
+enum { PRICE_DIGITS_MAX = 12 };
 
 typedef enum price_model {
 	PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED_1Y, PRICE_RESERVED_3Y,
@@ -49,12 +57,23 @@ typedef struct price_row {
 typedef struct price_catalog {
 	char path[PRICE_PATH_MAX];
 	char sha256[65];                 /* of the file's bytes */
-	price_row *rows;                 /* owned */
-	int n;
+	price_row *rows;                 /* owned; NULL after price_scan */
+	int n, cap;                      /* rows */
 } price_catalog;
 
-/* Reads and checks a catalog file. Returns 0, or nonzero with e set; on failure c holds
- * nothing. The caller releases c with price_catalog_release. */
+/* Called by price_scan for each checked row, in file order. Returns 0 to go on, or nonzero
+ * with e set to stop the scan. */
+typedef int (*price_row_fn)(void *ctx, const price_row *r, err *e);
+
+/* Reads and checks a catalog file row by row, in memory that does not grow with the file but
+ * for 24 bytes a row (to find repeated offers), calling fn (NULL: none) with each row once it
+ * is checked. info gets the path, the SHA-256 of the bytes and the row count (rows stays
+ * NULL). Returns 0, or nonzero with e set: the first bad field, else the first repeated offer
+ * (fn is not called from that row on), else what fn returned. */
+int price_scan(const char *path, price_row_fn fn, void *ctx, price_catalog *info, err *e);
+
+/* Reads and checks a small catalog file with all its rows in c->rows. Returns 0, or nonzero
+ * with e set; on failure c holds nothing. The caller releases c with price_catalog_release. */
 int price_catalog_load(price_catalog *c, const char *path, err *e);
 
 void price_catalog_release(price_catalog *c);
