@@ -116,10 +116,8 @@ static int seed_catalogs(db *d, void *ctx, err *e)
 		price_catalog c;
 		db_import_result r;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (rc == 0 && (rc = price_catalog_load(&c, path, e)) == 0) {
-			rc = db_import(d, &c, &r, e);
-			price_catalog_release(&c);
-		}
+		if (rc == 0 && (rc = price_scan(path, NULL, NULL, &c, e)) == 0)
+			rc = db_import_file(d, &c, &r, e);
 		free(names[i]);
 	}
 	return rc;
@@ -128,6 +126,11 @@ static int seed_catalogs(db *d, void *ctx, err *e)
 int cli_open_db(const cli_paths *p, db **out, err *e)
 {
 	return db_open(p->db, seed_catalogs, (void *)p->catalogs, out, e);
+}
+
+int cli_open_db_read(const cli_paths *p, db **out, err *e)
+{
+	return db_open_read(p->db, seed_catalogs, (void *)p->catalogs, out, e);
 }
 
 void cli_eval_init(cli_eval_opts *o)
@@ -247,7 +250,7 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 			 "not rented by the hour, so it has no price", s->name);
 		return 0;
 	}
-	if (!*store && cli_open_db(paths, store, e) != 0)
+	if (!*store && cli_open_db_read(paths, store, e) != 0)
 		return ERR_DATA;
 	q.instance = s->instance;
 	q.model = out->pricing;

@@ -47,6 +47,9 @@ void cli_find_paths(cli_paths *p, const char *argv0);
  * in the creating transaction) on first use. The caller closes *out with db_close. */
 int cli_open_db(const cli_paths *p, db **out, err *e);
 
+/* The same for commands that only read the store (db_open_read). */
+int cli_open_db_read(const cli_paths *p, db **out, err *e);
+
 /* Starts o with no options given. */
 void cli_eval_init(cli_eval_opts *o);
 

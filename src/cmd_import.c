@@ -36,19 +36,19 @@ int cmd_import(int argc, char **argv, const cli_paths *paths)
 		err_set(&e, ERR_USAGE, "import: expected one FILE.csv (roofcost import --help)");
 		return cli_fail(&e);
 	}
-	/* Checked before the store is opened, so that a bad file does not even create it. */
-	if (price_catalog_load(&c, argv[optind], &e) != 0)
+	/* Checked before the store is opened, so that a bad file does not even create it; then
+	 * read again row by row into the store, so memory does not grow with the file. */
+	if (price_scan(argv[optind], NULL, NULL, &c, &e) != 0)
 		return cli_fail(&e);
 	rc = cli_open_db(paths, &store, &e);
 	if (rc == 0)
-		rc = db_import(store, &c, &r, &e);
+		rc = db_import_file(store, &c, &r, &e);
 	if (rc == 0 && r.already)
 		printf("%s: already imported as catalog %d (%s, %s); nothing to do\n", c.path, r.catalog,
 		       r.path, r.imported_at);
 	else if (rc == 0)
 		printf("imported %s into %s: %d prices (%d new, %d already stored) as catalog %d, sha256 %.12s\n",
 		       c.path, paths->db, c.n, r.added, r.unchanged, r.catalog, c.sha256);
-	price_catalog_release(&c);
 	db_close(store);
 	return rc ? cli_fail(&e) : 0;
 }

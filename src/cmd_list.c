@@ -200,7 +200,7 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	db *store = NULL;
 	price_row *rows = NULL;
 	int n = 0;
-	if (cli_open_db(p, &store, e) != 0)
+	if (cli_open_db_read(p, &store, e) != 0)
 		return 1;
 	if (db_price_list(store, provider, as_of, all, &rows, &n, e) != 0) {
 		db_close(store);

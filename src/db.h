@@ -1,7 +1,8 @@
 /* db: the SQLite store - price catalogs and their history. The only user of sqlite3.h.
  *
  * One file ($ROOFCOST_DB, else ./roofcost.db: the caller chooses), WAL mode, a busy timeout,
- * the schema versioned with PRAGMA user_version and migrated forward on open (DESIGN §8).
+ * roofcost's PRAGMA application_id, the schema versioned with PRAGMA user_version and migrated
+ * forward on open (DESIGN §8); a file that is not such a store is refused, never altered.
  * Tables: catalog (one row per imported file: path, sha256, imported_at, rows, added) and
  * price (one row per offer and as_of, foreign key to its catalog). An import is one
  * transaction: a file is stored whole or not at all. Prices are append-only history: a newer
@@ -21,11 +22,20 @@ typedef struct db db;
  * catalogs). Returns 0, or nonzero with e set, which undoes the creation. */
 typedef int (*db_seed_fn)(db *d, void *ctx, err *e);
 
-/* Opens (creating it if needed) and migrates the store at path; a store created by this call
- * is filled by seed(d, ctx) when seed is not NULL. Safe against other processes opening,
- * creating or importing at the same time. Returns 0 with *out set, or nonzero with e set.
- * The caller closes *out with db_close. */
+/* Opens (creating it if needed) and migrates the store at path for reading and writing; a
+ * store created by this call is filled by seed(d, ctx) when seed is not NULL. Safe against
+ * other processes opening, creating or importing at the same time. An existing file is
+ * checked before anything is written to it: PRAGMA quick_check, roofcost's application_id (or
+ * roofcost's tables, in stores from before it had one) and a schema version from 1 to
+ * DB_SCHEMA_VERSION; a foreign, corrupt, negative or newer store is refused with a message
+ * naming it and left as it is. Returns 0 with *out set, or nonzero with e set. The caller
+ * closes *out with db_close. */
 int db_open(const char *path, db_seed_fn seed, void *ctx, db **out, err *e);
+
+/* Like db_open for commands that only read: a current store is opened read-only (it works in
+ * a folder this process cannot write); a missing, empty or older one is created or migrated
+ * as db_open does. Imports into a read-only handle fail. */
+int db_open_read(const char *path, db_seed_fn seed, void *ctx, db **out, err *e);
 
 /* Closes d (NULL is fine). */
 void db_close(db *d);
@@ -46,6 +56,11 @@ typedef struct db_import_result {
  * whose offer and as_of are stored with a different price, unit or accelerator count is an
  * error "FILE:LINE: usd_per_hour: ..." and nothing of the file is written. */
 int db_import(db *d, const price_catalog *c, db_import_result *r, err *e);
+
+/* Like db_import for the file that price_scan checked into *checked: its rows are read again
+ * one at a time (memory does not grow with the file). A file whose bytes changed since the
+ * check stores nothing. */
+int db_import_file(db *d, const price_catalog *checked, db_import_result *r, err *e);
 
 typedef struct db_query {
 	const char *instance;

@@ -424,3 +424,63 @@ Test(db, concurrent_imports_from_two_processes)
 	db_close(d);
 	tmp_release(&t);
 }
+
+/* db_seed_fn: the bundled AWS catalog, streamed as the CLI seeds a new store. */
+static int seed_aws(db *d, void *ctx, err *e)
+{
+	price_catalog c;
+	db_import_result r;
+	(void)ctx;
+	if (price_scan("catalogs/aws.csv", NULL, NULL, &c, e) != 0)
+		return ERR_DATA;
+	return db_import_file(d, &c, &r, e);
+}
+
+/* First use from many processes at once (issue 12: 4 failures in 80 with "cannot switch to WAL
+ * mode: database is locked"): 8 processes create one new store, 20 times over. Every process
+ * opens it, half of them read-only, and the store is seeded exactly once. */
+Test(db, eight_processes_create_one_store_twenty_times, .timeout = 120)
+{
+	for (int round = 0; round < 20; round++) {
+		tmp_store t;
+		int go[2];
+		pid_t kid[8];
+		db *d;
+		int c, n;
+		tmp_init(&t);
+		cr_assert_eq(pipe(go), 0);
+		for (int k = 0; k < 8; k++) {
+			kid[k] = fork();
+			cr_assert_geq(kid[k], 0);
+			if (kid[k] == 0) {
+				char b;
+				db *me = NULL;
+				err ke = {0};
+				int kc, kn;
+				close(go[1]);
+				if (read(go[0], &b, 1) != 0)
+					_exit(3);
+				if ((k % 2 ? db_open_read : db_open)(t.path, seed_aws, NULL, &me, &ke) != 0 ||
+				    db_counts(me, &kc, &kn, &ke) != 0) {
+					fprintf(stderr, "round %d, process %d: %s\n", round, k, ke.msg);
+					_exit(1);
+				}
+				db_close(me);
+				_exit(kc == 1 ? 0 : 2);
+			}
+		}
+		close(go[0]);
+		close(go[1]);
+		for (int k = 0; k < 8; k++) {
+			int status;
+			cr_assert_eq(waitpid(kid[k], &status, 0), kid[k]);
+			cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "round %d: process %d failed (%d)",
+				  round, k, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		}
+		d = open_ok(t.path);
+		counts(d, &c, &n);
+		cr_assert_eq(c, 1, "round %d: seeded %d times", round, c);
+		db_close(d);
+		tmp_release(&t);
+	}
+}
