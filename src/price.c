@@ -285,12 +285,14 @@ static int check_header(const char *path, const csvin_row *h, int *colmap, err *
 	return 0;
 }
 
-/* Offers seen so far, as 128 bits of the SHA-256 of their key, in an open-addressing table:
- * 24 bytes a row, however long the names, instead of the rows themselves. */
-typedef struct offer_slot {
-	uint64_t h[2];     /* 0, 0: empty */
-	int line;
-} offer_slot;
+/* The offer of each row, as 96 bits of the SHA-256 of its key and the row's line: 16 bytes a
+ * row however long the names (the rows themselves are not kept), sorted after the scan to find
+ * repeats. Two different offers share 96 bits with odds below 1e-17 in a million rows. */
+typedef struct offer_key {
+	uint64_t h;
+	uint32_t h2;
+	int32_t line;
+} offer_key;
 
 typedef struct scan_state {
 	price_catalog *info;
@@ -298,60 +300,74 @@ typedef struct scan_state {
 	void *ctx;
 	int colmap[CSVIN_FIELDS_MAX];
 	int header_line;          /* 0 until the header is read */
-	offer_slot *slots;
-	size_t nslots, used;
-	int dup_line, dup_first;   /* the first repeated offer, and the line it repeats */
+	offer_key *keys;
+	size_t nkeys, cap;
 } scan_state;
 
-static void offer_hash(const price_row *r, uint64_t h[2])
+static int add_offer(scan_state *st, const price_row *r)
 {
 	struct sha256_ctx c;
 	uint8_t dg[SHA256_DIGEST_SIZE];
 	const char *parts[5] = {r->provider, r->instance, r->region, price_model_names[r->model], r->as_of};
+	offer_key *k;
+	if (st->nkeys == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 1024;
+		offer_key *nk = realloc(st->keys, cap * sizeof *nk);
+		if (!nk)
+			return -1;
+		st->keys = nk;
+		st->cap = cap;
+	}
 	sha256_init(&c);
 	for (int i = 0; i < 5; i++)
 		sha256_update(&c, strlen(parts[i]) + 1, (const uint8_t *)parts[i]);
 	sha256_digest(&c, sizeof dg, dg);
-	h[0] = h[1] = 0;
-	for (int i = 0; i < 8; i++) {
-		h[0] = h[0] << 8 | dg[i];
-		h[1] = h[1] << 8 | dg[8 + i];
-	}
-	if (!h[0] && !h[1])
-		h[1] = 1;
+	k = &st->keys[st->nkeys++];
+	k->h = 0;
+	k->h2 = 0;
+	for (int i = 0; i < 8; i++)
+		k->h = k->h << 8 | dg[i];
+	for (int i = 8; i < 12; i++)
+		k->h2 = k->h2 << 8 | dg[i];
+	k->line = r->line;
+	return 0;
 }
 
-/* Records r's offer; returns the line of an earlier row with the same offer, 0 if none, or -1
- * when out of memory. */
-static int offer_seen(scan_state *st, const price_row *r)
+static int same_offer(const offer_key *a, const offer_key *b)
 {
-	uint64_t h[2];
-	size_t i;
-	if (2 * (st->used + 1) > st->nslots) {
-		size_t n = st->nslots ? 2 * st->nslots : 1024;
-		offer_slot *ns = calloc(n, sizeof *ns);
-		if (!ns)
-			return -1;
-		for (size_t k = 0; k < st->nslots; k++) {
-			offer_slot *o = &st->slots[k];
-			if (!o->h[0] && !o->h[1])
-				continue;
-			for (i = o->h[0] % n; ns[i].h[0] || ns[i].h[1]; i = (i + 1) % n)
-				;
-			ns[i] = *o;
+	return a->h == b->h && a->h2 == b->h2;
+}
+
+/* By offer, then by line: the first row of an offer comes first. */
+static int cmp_offer(const void *pa, const void *pb)
+{
+	const offer_key *a = pa, *b = pb;
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	if (a->h2 != b->h2)
+		return a->h2 < b->h2 ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Reports the repeated offer on the smallest line, against the first row of that offer. */
+static int check_repeats(scan_state *st, err *e)
+{
+	const offer_key *dup = NULL, *first = NULL;
+	size_t g = 0;   /* first row of the current group of equal offers */
+	qsort(st->keys, st->nkeys, sizeof *st->keys, cmp_offer);
+	for (size_t i = 1; i < st->nkeys; i++) {
+		if (!same_offer(&st->keys[g], &st->keys[i])) {
+			g = i;
+			continue;
 		}
-		free(st->slots);
-		st->slots = ns;
-		st->nslots = n;
+		if (!dup || st->keys[i].line < dup->line) {
+			dup = &st->keys[i];
+			first = &st->keys[g];
+		}
 	}
-	offer_hash(r, h);
-	for (i = h[0] % st->nslots; st->slots[i].h[0] || st->slots[i].h[1]; i = (i + 1) % st->nslots)
-		if (st->slots[i].h[0] == h[0] && st->slots[i].h[1] == h[1])
-			return st->slots[i].line;
-	st->slots[i].h[0] = h[0];
-	st->slots[i].h[1] = h[1];
-	st->slots[i].line = r->line;
-	st->used++;
+	if (dup)
+		return err_at(e, st->info->path, dup->line, "duplicate of line %d (same provider, instance, "
+			      "region, pricing_model and as_of)", first->line);
 	return 0;
 }
 
@@ -363,7 +379,6 @@ static int scan_row(void *ctx, const csvin_row *in, err *e)
 	const char *val[C_N];
 	price_row out;
 	char why[512];
-	int first;
 	if (!st->header_line) {
 		st->header_line = in->line;
 		return check_header(path, in, st->colmap, e);
@@ -383,13 +398,9 @@ static int scan_row(void *ctx, const csvin_row *in, err *e)
 	out.line = in->line;
 	st->info->n++;
 	/* A repeated offer is reported after the scan, so that a bad field anywhere comes first. */
-	if ((first = offer_seen(st, &out)) < 0)
+	if (add_offer(st, &out) != 0)
 		return err_set(e, ERR_DATA, "out of memory");
-	if (first > 0 && !st->dup_line) {
-		st->dup_line = out.line;
-		st->dup_first = first;
-	}
-	return st->fn && !st->dup_line ? st->fn(st->ctx, &out, e) : 0;
+	return st->fn ? st->fn(st->ctx, &out, e) : 0;
 }
 
 int price_scan(const char *path, price_row_fn fn, void *ctx, price_catalog *info, err *e)
@@ -403,17 +414,14 @@ int price_scan(const char *path, price_row_fn fn, void *ctx, price_catalog *info
 	st.fn = fn;
 	st.ctx = ctx;
 	rc = csvin_each(path, scan_row, &st, info->sha256, e);
-	free(st.slots);
-	if (rc != 0)
-		return rc;
-	if (!st.header_line)
-		return err_at(e, path, 0, "empty file: expected the header %s", header_text);
-	if (info->n == 0)
-		return err_at(e, path, st.header_line, "no price rows after the header");
-	if (st.dup_line)
-		return err_at(e, path, st.dup_line, "duplicate of line %d (same provider, instance, region, "
-			      "pricing_model and as_of)", st.dup_first);
-	return 0;
+	if (rc == 0 && !st.header_line)
+		rc = err_at(e, path, 0, "empty file: expected the header %s", header_text);
+	else if (rc == 0 && info->n == 0)
+		rc = err_at(e, path, st.header_line, "no price rows after the header");
+	else if (rc == 0)
+		rc = check_repeats(&st, e);
+	free(st.keys);
+	return rc;
 }
 
 /* price_row_fn of price_catalog_load: keeps every row. */

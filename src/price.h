@@ -66,10 +66,10 @@ typedef struct price_catalog {
 typedef int (*price_row_fn)(void *ctx, const price_row *r, err *e);
 
 /* Reads and checks a catalog file row by row, in memory that does not grow with the file but
- * for 24 bytes a row (to find repeated offers), calling fn (NULL: none) with each row once it
+ * for 16 bytes a row (to find repeated offers), calling fn (NULL: none) with each row once it
  * is checked. info gets the path, the SHA-256 of the bytes and the row count (rows stays
- * NULL). Returns 0, or nonzero with e set: the first bad field, else the first repeated offer
- * (fn is not called from that row on), else what fn returned. */
+ * NULL). Returns 0, or nonzero with e set: the first bad field or what fn returned, else,
+ * after the last row, the first repeated offer (fn has seen it: roll back what fn did). */
 int price_scan(const char *path, price_row_fn fn, void *ctx, price_catalog *info, err *e);
 
 /* Reads and checks a small catalog file with all its rows in c->rows. Returns 0, or nonzero
