@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text.h"
+
 #ifndef ROOFCOST_VERSION
 #define ROOFCOST_VERSION "0.1.0"
 #endif
@@ -141,7 +143,9 @@ void cli_eval_init(cli_eval_opts *o)
 
 int cli_fail(const err *e)
 {
-	fprintf(stderr, "roofcost: %s\n", e->msg);
+	char esc[4 * ERR_MSG_MAX];
+	/* Messages quote paths, names and values as given: escape what a terminal would act on. */
+	fprintf(stderr, "roofcost: %s\n", text_escape(esc, sizeof esc, e->msg));
 	return e->code == ERR_USAGE ? 2 : 1;
 }
 

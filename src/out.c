@@ -5,18 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 const char *const out_format_names[] = {"table", "csv", "json", "md", NULL};
 
+/* A cell as it will be printed: control characters escaped (text.h), in every format. */
 static char *dup_cell(const char *s)
 {
 	size_t n;
 	char *p;
 	if (!s)
 		s = "";
-	n = strlen(s) + 1;
+	n = text_escaped_len(s);
 	p = malloc(n);
 	if (p)
-		memcpy(p, s, n);
+		text_escape(p, n, s);
 	return p;
 }
 
@@ -56,7 +59,7 @@ int out_row(out_table *t, const char *const *cells)
 
 static void csv_cell(const char *s, FILE *fp)
 {
-	if (strpbrk(s, ",\"\n")) {
+	if (strpbrk(s, ",\"\n\r")) {
 		fputc('"', fp);
 		for (; *s; s++) {
 			if (*s == '"')
@@ -67,6 +70,18 @@ static void csv_cell(const char *s, FILE *fp)
 	} else {
 		fputs(s, fp);
 	}
+}
+
+/* " cell |" with '|' escaped, so that a cell cannot end the column early. */
+static void md_cell(const char *s, FILE *fp)
+{
+	fputc(' ', fp);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+	fputs(" |", fp);
 }
 
 void out_print(const out_table *t, out_format f, FILE *fp)
@@ -84,7 +99,7 @@ void out_print(const out_table *t, out_format f, FILE *fp)
 		for (int r = 0; r < rows; r++) {
 			fputs("|", fp);
 			for (int c = 0; c < t->ncols; c++)
-				fprintf(fp, " %s |", t->cells[r * t->ncols + c]);
+				md_cell(t->cells[r * t->ncols + c], fp);
 			fputc('\n', fp);
 			if (r == 0) {
 				fputs("|", fp);

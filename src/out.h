@@ -1,7 +1,8 @@
 /* out: render a small table of strings as an aligned text table, CSV or Markdown.
  *
- * The caller adds a header and rows of cells (copied); out_print writes to a FILE. Numbers
- * are formatted by the caller. Owns its memory: out_init / out_release. */
+ * The caller adds a header and rows of cells (copied, with control characters escaped as
+ * text_escape does, so no data string reaches a terminal or a file raw); out_print writes to a
+ * FILE. Numbers are formatted by the caller. Owns its memory: out_init / out_release. */
 #ifndef ROOFCOST_OUT_H
 #define ROOFCOST_OUT_H
 
@@ -26,8 +27,8 @@ void out_right(out_table *t, int col);
 /* Appends a row of ncols cells (NULL = empty). Returns 0 or -1. */
 int out_row(out_table *t, const char *const *cells);
 
-/* Writes t as text (aligned columns), CSV (RFC 4180 quoting) or Markdown. OUT_JSON is not
- * handled here (commands build JSON with cJSON). */
+/* Writes t as text (aligned columns), CSV (RFC 4180 quoting) or Markdown ('|' escaped).
+ * OUT_JSON is not handled here (commands build JSON with cJSON, which escapes controls). */
 void out_print(const out_table *t, out_format f, FILE *fp);
 
 void out_release(out_table *t);

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "text.h"
+
 const char show_comm_note[] =
 	"collectives priced per level with alpha-beta costs (models/hw/collectives.ini); "
 	"exposed time is what overlap with compute leaves";
@@ -294,14 +296,16 @@ void *show_json(const show_eval *r)
 
 static void line(FILE *fp, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* One "  key  text" line; the text holds names and sources from data files, so control
+ * characters in it are escaped (text.h). */
 static void line(FILE *fp, const char *k, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(fp, "  %-16s ", k);
+	char raw[2048], esc[4 * sizeof raw];
 	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
-	fputc('\n', fp);
+	fprintf(fp, "  %-16s %s\n", k, text_escape(esc, sizeof esc, raw));
 }
 
 static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const char *what)
@@ -325,12 +329,21 @@ static const char *grouped(char *buf, size_t n, double v, const char *prefix)
 		snprintf(buf, n, "-");
 		return buf;
 	}
+	if (fabs(v) < 1e-3 && v != 0) {
+		snprintf(buf, n, "%s%.4g", prefix, v);
+		return buf;
+	}
 	if (fabs(v) < 1e4) {
 		int dec = v == floor(v) ? 0 : 3 - (int)floor(log10(fabs(v)));
 		snprintf(buf, n, "%s%.*f", prefix, dec < 0 ? 0 : dec, v);
 		return buf;
 	}
 	len = snprintf(digits, sizeof digits, "%.0f", v);
+	if (len < 0 || len >= (int)sizeof digits || fabs(v) >= 1e15) {
+		/* Past what separators help to read (and past digits[]): scientific notation. */
+		snprintf(buf, n, "%s%.4g", prefix, v);
+		return buf;
+	}
 	k = (size_t)snprintf(buf, n, "%s", prefix);
 	for (int i = 0; i < len && k + 2 < n; i++) {
 		buf[k++] = digits[i];
@@ -420,7 +433,11 @@ void show_text(const show_eval *r, FILE *fp)
 	char pl[128];
 
 	plan_format(p, pl, sizeof pl);
-	fprintf(fp, "%s on %s: %d x %s, %s\n", r->w->name, s->name, p->chips, c->display, pl);
+	{
+		char head[1024], esc[4 * sizeof head];
+		snprintf(head, sizeof head, "%s on %s: %d x %s, %s", r->w->name, s->name, p->chips, c->display, pl);
+		fprintf(fp, "%s\n", text_escape(esc, sizeof esc, head));
+	}
 	line(fp, "feasible", "%s%s%s", feasible ? "yes" : "no", feasible ? "" : ": ", feasible ? "" : reason);
 	if (!feasible)
 		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
