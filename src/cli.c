@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lim.h"
+#include "opt.h"
 #include "text.h"
 
 #ifndef ROOFCOST_VERSION
@@ -151,8 +153,6 @@ int cli_fail(const err *e)
 
 int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 {
-	char *end;
-	long v;
 	switch (code) {
 	case 's': o->system = arg; return 1;
 	case 'w': o->workload = arg; return 1;
@@ -188,12 +188,10 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 		o->as_of = arg;
 		return 1;
 	case CLI_OPT_CHIPS:
-		v = strtol(arg, &end, 10);
-		if (end == arg || *end || v < 1 || v > 100000000) {
-			err_set(e, ERR_USAGE, "--chips: '%s' is not a whole number >= 1", arg);
+		if (opt_int(arg, 1, LIM_CHIPS, &o->chips) != 0) {
+			err_set(e, ERR_USAGE, "--chips: '%s' is not a whole number from 1 to %d", arg, LIM_CHIPS);
 			return -1;
 		}
-		o->chips = (int)v;
 		return 1;
 	default:
 		return 0;
@@ -228,17 +226,20 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 	if (!p->chips && !o->plan_text)
 		p->chips = w->plan.chips;
 	{
-		/* Layouts that cannot exist are usage errors, before any arithmetic overflows. */
-		double inner = (double)(p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
-		double all = inner * (p->dp ? p->dp : 1);
-		if (all > 1e8 || (p->chips && p->chips > 1e8))
-			return err_set(e, ERR_USAGE, "the layout has more than 100,000,000 chips");
-		if (p->chips && !p->dp && fmod(p->chips, inner) != 0)
-			return err_set(e, ERR_USAGE, "%d chips are not a multiple of tp*pp*cp = %.0f", p->chips, inner);
+		/* Layouts beyond the ranges of lim.h are usage errors, before any arithmetic. */
+		char why[160];
+		long long inner = (long long)(p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
+		long long all = inner * (p->dp ? p->dp : 1);
+		if (plan_limits(p, w->micro_batch, why, sizeof why) != 0)
+			return err_set(e, ERR_USAGE, "%s", why);
+		if (p->chips && !p->dp && p->chips % inner != 0)
+			return err_set(e, ERR_USAGE, "%d chips are not a multiple of tp*pp*cp = %lld", p->chips, inner);
 		if (p->chips && p->dp && p->chips != all)
-			return err_set(e, ERR_USAGE, "%d chips differ from tp*pp*dp*cp = %.0f", p->chips, all);
+			return err_set(e, ERR_USAGE, "%d chips differ from tp*pp*dp*cp = %lld", p->chips, all);
+		plan_fill(p);
+		if (plan_limits(p, w->micro_batch, why, sizeof why) != 0)
+			return err_set(e, ERR_USAGE, "%s", why);
 	}
-	plan_fill(p);
 	return 0;
 }
 

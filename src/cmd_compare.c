@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lim.h"
+#include "opt.h"
 #include "db.h"
 #include "infer.h"
 #include "show.h"
@@ -55,9 +57,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			goto done;
 		}
 		if (c == O_BUDGET) {
-			char *end;
-			budget = strtod(optarg, &end);
-			if (end == optarg || *end || !(budget > 0)) {
+			if (opt_number(optarg, &budget) != 0 || !(budget > 0)) {
 				err_set(&e, ERR_USAGE, "--budget: '%s' is not a positive number of USD", optarg);
 				rc = cli_fail(&e);
 				goto done;
@@ -66,7 +66,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		}
 		if (c == CLI_OPT_CHIPS && strchr(optarg, '-')) {
 			chips_text = optarg;
-			if (sscanf(optarg, "%d-%d", &cmin, &cmax) != 2 || cmin < 1 || cmax < cmin) {
+			if (opt_int_pair(optarg, '-', 1, LIM_CHIPS, &cmin, &cmax) != 0 || cmax < cmin) {
 				err_set(&e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", optarg);
 				rc = cli_fail(&e);
 				goto done;

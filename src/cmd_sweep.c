@@ -2,6 +2,7 @@
  * a Pareto front (USD per run against time to train) and the top k; `--shard I/N` runs one
  * slice, `--merge FILE...` joins the JSON of the slices. */
 #include <cJSON.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lim.h"
+#include "opt.h"
 #include "db.h"
 #include "show.h"
 #include "sweep.h"
@@ -20,7 +23,8 @@ static const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
-	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--format table|csv|json|md]\n"
+	"                      [--shard I/N] [--max-layouts N] [--set KEY=VALUE]... [--as-of DATE]\n"
+	"                      [--format table|csv|json|md]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
 	"micro-batch, ZeRO stage, recompute) over chip counts, systems and pricing models, prunes what\n"
@@ -29,7 +33,8 @@ static const char sweep_usage[] =
 	"LIST is 1,2,4 or a range 8-64 (powers of two) or 8-64:8 (a step). Defaults: chips from the\n"
 	"workload's plan, tp 1 to a node, pp 1-16, vpp 1,2, cp 1, ep 1 (1 to the experts for MoE),\n"
 	"sp 0,1, mb 1,2,4, zero 0-3, recompute none,selective,full, the workload's pricing model.\n"
-	"A progress bar goes to stderr when it is a terminal. --shard I/N (0 <= I < N) evaluates the\n"
+	"The size of the space goes to stderr before the sweep starts, and a progress bar when it is a\n"
+	"terminal; a space beyond --max-layouts is refused. --shard I/N (0 <= I < N) evaluates the\n"
 	"I-th of N equal slices, for array jobs of a batch scheduler; --format json of each slice,\n"
 	"then --merge, gives exactly the unsharded answer.\n\n"
 	"  -s, --system LIST      systems, or all\n"
@@ -37,6 +42,7 @@ static const char sweep_usage[] =
 	"      --top K            rows of the top list (default 10)\n"
 	"      --threads N        worker threads (default: the cores)\n"
 	"      --shard I/N        this slice of the space\n"
+	"      --max-layouts N    refuse a slice larger than N (default 1000000000)\n"
 	"      --merge            the arguments are shard outputs to join\n"
 	"      --set KEY=VALUE    override a workload key (repeatable)\n"
 	"      --pricing LIST     pricing models, or all\n"
@@ -105,24 +111,36 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
 }
 
+/* A whole number of o in [0, hi] (a shard file is input like any other: a cast of a NaN,
+ * a negative or a huge double is undefined). Returns 0 or -1. */
+static int whole(const cJSON *o, const char *k, double hi, double *out)
+{
+	double v = num(o, k);
+	if (!(v >= 0 && v <= hi && v == floor(v)))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int point_from_json(const cJSON *o, sweep_point *p)
 {
+	static const struct { const char *key; double hi; } ints[] = {
+		{"offer", SWEEP_OFFERS_MAX - 1}, {"chips", LIM_CHIPS}, {"tp", LIM_CHIPS}, {"pp", LIM_PP},
+		{"vpp", LIM_VPP}, {"dp", LIM_CHIPS}, {"cp", LIM_CHIPS}, {"ep", LIM_CHIPS}, {"sp", 1},
+		{"micro_batch", LIM_MICRO_BATCH}, {"zero", 3}};
+	int *dst[] = {&p->offer, &p->plan.chips, &p->plan.tp, &p->plan.pp, &p->plan.vpp, &p->plan.dp,
+		      &p->plan.cp, &p->plan.ep, &p->plan.sp, &p->plan.micro_batch, &p->zero};
 	const cJSON *rc = cJSON_GetObjectItemCaseSensitive(o, "recompute");
+	double v;
 	memset(p, 0, sizeof p[0]);
-	if (!cJSON_IsObject(o) || !isfinite(num(o, "index")))
+	if (!cJSON_IsObject(o) || whole(o, "index", 9007199254740992.0, &v) != 0)
 		return -1;
-	p->index = (uint64_t)num(o, "index");
-	p->offer = (int)num(o, "offer");
-	p->plan.chips = (int)num(o, "chips");
-	p->plan.tp = (int)num(o, "tp");
-	p->plan.pp = (int)num(o, "pp");
-	p->plan.vpp = (int)num(o, "vpp");
-	p->plan.dp = (int)num(o, "dp");
-	p->plan.cp = (int)num(o, "cp");
-	p->plan.ep = (int)num(o, "ep");
-	p->plan.sp = (int)num(o, "sp");
-	p->plan.micro_batch = (int)num(o, "micro_batch");
-	p->zero = (int)num(o, "zero");
+	p->index = (uint64_t)v;
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		if (whole(o, ints[i].key, ints[i].hi, &v) != 0)
+			return -1;
+		*dst[i] = (int)v;
+	}
 	for (int i = 0; rc_names[i]; i++)
 		if (cJSON_IsString(rc) && !strcmp(rc->valuestring, rc_names[i]))
 			p->recompute = i;
@@ -314,10 +332,17 @@ static int merge_files(int argc, char **argv, int top, out_format f)
 			}
 			if (i == 0)
 				nm->n = k;
-			one->total = (uint64_t)num(sum, "layouts");
-			one->pruned = (uint64_t)num(sum, "pruned");
-			one->infeasible = (uint64_t)num(sum, "infeasible");
-			one->evaluated = (uint64_t)num(sum, "evaluated");
+			{
+				static const char *const keys[] = {"layouts", "pruned", "infeasible", "evaluated"};
+				uint64_t *dst[] = {&one->total, &one->pruned, &one->infeasible, &one->evaluated};
+				for (int k2 = 0; k2 < 4 && rc == 0; k2++) {
+					double v;
+					if (whole(sum, keys[k2], 1.8e19, &v) != 0)
+						rc = err_set(&e, ERR_DATA, "%s: summary.%s is not a count", argv[i], keys[k2]);
+					else
+						*dst[k2] = (uint64_t)v;
+				}
+			}
 			for (int part = 0; part < 2 && rc == 0; part++) {
 				const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, part ? "pareto" : "top");
 				cJSON_ArrayForEach(it, arr) {
@@ -371,7 +396,7 @@ static int parse_list_opt(const char *name, const char *arg, sweep_list *l, err 
 
 int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_LIST };
+	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_MAX_LAYOUTS, O_LIST };
 	static const char *const list_names[] = {"chips", "tp", "pp", "vpp", "cp", "ep", "sp", "mb", "zero",
 						 "recompute"};
 	static const struct option longopts[] = {
@@ -380,6 +405,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		{"threads", required_argument, NULL, O_THREADS},
 		{"shard", required_argument, NULL, O_SHARD},
 		{"merge", no_argument, NULL, O_MERGE},
+		{"max-layouts", required_argument, NULL, O_MAX_LAYOUTS},
 		{"tp", required_argument, NULL, O_LIST + 1}, {"pp", required_argument, NULL, O_LIST + 2},
 		{"vpp", required_argument, NULL, O_LIST + 3}, {"cp", required_argument, NULL, O_LIST + 4},
 		{"ep", required_argument, NULL, O_LIST + 5}, {"sp", required_argument, NULL, O_LIST + 6},
@@ -393,6 +419,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 	int given[10] = {0};
 	int top = 10, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), shard = 0, nshards = 1, merge = 0, c, rc = 0;
 	const char *chips_text = NULL, *pricing_text = NULL;
+	uint64_t max_layouts = SWEEP_LAYOUTS_DEFAULT_MAX;
 	err e = {0};
 	wl_workload *w = malloc(sizeof *w);
 	hw_system *systems = NULL;
@@ -432,28 +459,37 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		}
 		switch (c) {
 		case O_TOP:
-			top = atoi(optarg);
-			if (top < 1 || top > SWEEP_TOP_MAX) {
+			if (opt_int(optarg, 1, SWEEP_TOP_MAX, &top) != 0) {
 				err_set(&e, ERR_USAGE, "--top: '%s' is not 1..%d", optarg, SWEEP_TOP_MAX);
 				rc = cli_fail(&e);
 				goto done;
 			}
 			continue;
 		case O_THREADS:
-			threads = atoi(optarg);
-			if (threads < 1 || threads > 256) {
+			if (opt_int(optarg, 1, 256, &threads) != 0) {
 				err_set(&e, ERR_USAGE, "--threads: '%s' is not 1..256", optarg);
 				rc = cli_fail(&e);
 				goto done;
 			}
 			continue;
 		case O_SHARD:
-			if (sscanf(optarg, "%d/%d", &shard, &nshards) != 2 || nshards < 1 || shard < 0 || shard >= nshards) {
-				err_set(&e, ERR_USAGE, "--shard: '%s' is not I/N with 0 <= I < N", optarg);
+			if (opt_int_pair(optarg, '/', 0, 1000000, &shard, &nshards) != 0 || nshards < 1 ||
+			    shard >= nshards) {
+				err_set(&e, ERR_USAGE, "--shard: '%s' is not I/N with 0 <= I < N <= 1000000", optarg);
 				rc = cli_fail(&e);
 				goto done;
 			}
 			continue;
+		case O_MAX_LAYOUTS: {
+			long long v;
+			if (opt_whole(optarg, 1, LLONG_MAX, &v) != 0) {
+				err_set(&e, ERR_USAGE, "--max-layouts: '%s' is not a whole number >= 1", optarg);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			max_layouts = (uint64_t)v;
+			continue;
+		}
 		case O_MERGE:
 			merge = 1;
 			continue;
@@ -620,13 +656,23 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 			goto done;
 		}
-	for (int li = 0; li < 8; li++)
-		for (int i = 0; i < lists[li]->n; i++)
+	for (int li = 0; li < 8; li++) {
+		/* chips tp pp vpp cp ep sp mb: the ranges of lim.h. */
+		static const int hi[8] = {LIM_CHIPS, LIM_CHIPS, LIM_PP, LIM_VPP, LIM_CHIPS, LIM_CHIPS, 1,
+					  LIM_MICRO_BATCH};
+		for (int i = 0; i < lists[li]->n; i++) {
 			if (lists[li]->v[i] < (li == 6 ? 0 : 1)) {
 				err_set(&e, ERR_USAGE, "--%s: values must be at least 1", list_names[li]);
 				rc = cli_fail(&e);
 				goto done;
 			}
+			if (lists[li]->v[i] > hi[li]) {
+				err_set(&e, ERR_USAGE, "--%s: %d is more than %d", list_names[li], lists[li]->v[i], hi[li]);
+				rc = cli_fail(&e);
+				goto done;
+			}
+		}
+	}
 	{
 		sweep_job job;
 		struct timespec t0, t1;
@@ -642,6 +688,27 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		job.nshards = nshards;
 		if (isatty(STDERR_FILENO))
 			job.progress = progress;
+		{
+			/* The size first: refused beyond --max-layouts, printed before it starts. */
+			uint64_t total = sweep_size(&sp, nm->n), lo, hi;
+			sweep_slice(total, shard, nshards, &lo, &hi);
+			if (total == UINT64_MAX || hi - lo > max_layouts) {
+				if (total == UINT64_MAX)
+					err_set(&e, ERR_USAGE, "sweep: the space has more than 1.8e19 layouts; "
+						"narrow the lists");
+				else
+					err_set(&e, ERR_USAGE, "sweep: %llu layouts%s are more than --max-layouts %llu "
+						"(at about 2.5e6 layouts/s on two cores); narrow the lists, split it with "
+						"--shard, or raise --max-layouts", (unsigned long long)(hi - lo),
+						nshards > 1 ? " in this shard" : "", (unsigned long long)max_layouts);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			fprintf(stderr, "sweep: %llu layouts", (unsigned long long)(hi - lo));
+			if (nshards > 1)
+				fprintf(stderr, " (shard %d of %d, of %llu)", shard, nshards, (unsigned long long)total);
+			fprintf(stderr, " on %d thread%s\n", threads, threads == 1 ? "" : "s");
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (sweep_run(&job, res) != 0) {
 			err_set(&e, ERR_DATA, "sweep: out of memory or could not start threads");

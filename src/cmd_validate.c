@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lim.h"
+#include "opt.h"
 #include "csvin.h"
 #include "infer.h"
 #include "show.h"
@@ -88,15 +90,64 @@ static cJSON *stats_json(stats s)
 	return o;
 }
 
+/* "MEDIAN:MAX", two finite percentages >= 0 (nan would pass every comparison). */
 static int parse_check(const char *arg, double *med, double *max)
 {
-	char *end;
-	*med = strtod(arg, &end);
-	if (end == arg || *end != ':')
-		return -1;
-	arg = end + 1;
-	*max = strtod(arg, &end);
-	return end == arg || *end ? -1 : 0;
+	return opt_number_pair(arg, ':', med, max) == 0 && *med >= 0 && *max >= 0 ? 0 : -1;
+}
+
+/* A percentage for the summary lines: "-" when there is none (no row of that kind). */
+static const char *pct(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.1f %%", v);
+	return buf;
+}
+
+/* The ranges of lim.h for a case's layout and network, before val_build divides by them:
+ * "path:line: column: reason". */
+static int case_limits(const char *path, const val_case *c, err *e)
+{
+	plan p;
+	wl_workload *w;
+	char why[160], picked[512];
+	const char *key;
+	int rc = 0;
+	memset(&p, 0, sizeof p);
+	p.tp = c->tp;
+	p.pp = c->pp;
+	p.vpp = c->vpp;
+	p.dp = c->dp;
+	p.cp = c->cp;
+	p.ep = c->ep;
+	p.chips = c->chips;
+	p.micro_batch = c->micro_batch;
+	if (plan_limits(&p, 1, why, sizeof why) != 0)
+		return err_at(e, path, c->line, "chips: %s", why);
+	if ((long long)(c->tp > 0 ? c->tp : 1) * (c->pp > 0 ? c->pp : 1) * (c->cp > 0 ? c->cp : 1) > c->chips)
+		return err_at(e, path, c->line, "chips: %d is fewer than tp*pp*cp", c->chips);
+	{
+		const struct { const char *col; int v, hi; } n[] = {
+			{"seq_len", c->seq_len, LIM_TOKENS}, {"input_len", c->input_len, LIM_TOKENS},
+			{"output_len", c->output_len, LIM_TOKENS}, {"global_batch", c->global_batch, LIM_BATCH},
+			{"concurrency", c->concurrency, LIM_CONCURRENCY}, {"layers", c->layers, LIM_LAYERS},
+			{"hidden", c->hidden, LIM_HIDDEN}, {"heads", c->heads, LIM_HEADS},
+			{"kv_heads", c->kv_heads, LIM_HEADS}, {"head_dim", c->head_dim, LIM_HEAD_DIM},
+			{"ffn", c->ffn, LIM_WIDTH}, {"vocab", c->vocab, LIM_VOCAB},
+			{"experts", c->experts, LIM_EXPERTS}, {"experts_active", c->experts_active, LIM_EXPERTS}};
+		for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+			if (n[i].v > n[i].hi)
+				return err_at(e, path, c->line, "%s: %d is more than %d", n[i].col, n[i].v, n[i].hi);
+	}
+	if (!(w = malloc(sizeof *w)))
+		return err_set(e, ERR_DATA, "out of memory");
+	val_build(c, w, &p, picked, sizeof picked);
+	if (nn_shape_check(&w->net, &key, why, sizeof why) != 0)
+		rc = err_at(e, path, c->line, "%s: %s", key, why);
+	free(w);
+	return rc;
 }
 
 /* Loads each distinct system once. */
@@ -212,7 +263,8 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			goto done;
 		}
 		if (val_parse(argv[optind], row->line, (const char *const *)d.rows[0].fields,
-			      (const char *const *)row->fields, row->n, &res[nres].c, &e) != 0) {
+			      (const char *const *)row->fields, row->n, &res[nres].c, &e) != 0 ||
+		    case_limits(argv[optind], &res[nres].c, &e) != 0) {
 			rc = cli_fail(&e);
 			goto done;
 		}
@@ -307,9 +359,12 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			if (f == OUT_TABLE) {
 				const stats *ss[3] = {&tr, &in, &all};
 				static const char *const nm[3] = {"train", "infer", "all"};
-				for (int k = 0; k < 3; k++)
-					printf("%-5s n=%d skipped=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
-					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->median, ss[k]->mean, ss[k]->max);
+				for (int k = 0; k < 3; k++) {
+					char a[32], b[32], m[32];
+					printf("%-5s n=%d skipped=%d median |error| %s, mean %s, max %s\n", nm[k], ss[k]->n,
+					       ss[k]->skipped, pct(a, sizeof a, ss[k]->median), pct(b, sizeof b, ss[k]->mean),
+					       pct(m, sizeof m, ss[k]->max));
+				}
 			}
 		}
 		for (int kind = 0; kind < 2; kind++) {
@@ -317,10 +372,11 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			if (chk[kind][0] < 0)
 				continue;
 			if (s->skipped > 0 || s->n == 0 || s->median > chk[kind][0] || s->max > chk[kind][1]) {
+				char a[32], m[32];
 				fprintf(stderr,
-					"roofcost: validate: %s rows miss the check: median %.1f %% (limit %g), max %.1f %% (limit %g), skipped %d\n",
-					kind ? "training" : "inference", s->median, chk[kind][0], s->max, chk[kind][1],
-					s->skipped);
+					"roofcost: validate: %s rows miss the check: median %s (limit %g), max %s (limit %g), skipped %d%s\n",
+					kind ? "training" : "inference", pct(a, sizeof a, s->median), chk[kind][0],
+					pct(m, sizeof m, s->max), chk[kind][1], s->skipped, s->n == 0 ? ", none predicted" : "");
 				rc = 1;
 			}
 		}

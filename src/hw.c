@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "lim.h"
 
 const char *const hw_prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", NULL};
 const char *const hw_topo_names[] = {"ring", "torus2d", "torus3d", "switch", "fullmesh",
@@ -161,7 +162,7 @@ typedef struct sys_raw {
 } sys_raw;
 
 #define LEVEL_FIELDS(sec, i) \
-	F_INT(sec, "chips", sys_raw, lv[i].chips, 1, 1, 10000000), \
+	F_INT(sec, "chips", sys_raw, lv[i].chips, 1, 1, LIM_CHIPS), \
 	F_ENUM(sec, "topology", sys_raw, lv[i].topo, 1, hw_topo_names), \
 	F_STR(sec, "dims", sys_raw, dims[i], 0), \
 	F_NUM(sec, "bw", sys_raw, lv[i].bw, UNITS_BW, 1, 1e6, 1e15), \
@@ -187,25 +188,32 @@ static const cfg_field sys_fields[] = {
 
 static const char *const sys_sections[] = {"system", "node", NULL};
 
-/* "4x4x4" into dims; returns the product or -1. */
+/* "4x4x4" into dims; returns the product, or -1 if it is not such a list or the product is
+ * more than LIM_CHIPS. */
 static int parse_dims(const char *s, int dims[3])
 {
-	int n = 0, prod = 1;
+	int n = 0;
+	long long prod = 1;
 	const char *p = s;
 	while (*p) {
 		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v <= 0 || n == 3)
+		long v;
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = strtol(p, &end, 10);
+		if (end == p || v <= 0 || v > LIM_CHIPS || n == 3)
 			return -1;
 		dims[n++] = (int)v;
-		prod *= (int)v;
+		prod *= v;
+		if (prod > LIM_CHIPS)
+			return -1;
 		p = end;
 		if (*p == 'x' || *p == 'X')
 			p++;
 		else if (*p)
 			return -1;
 	}
-	return n ? prod : -1;
+	return n ? (int)prod : -1;
 }
 
 static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
@@ -227,11 +235,11 @@ static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
 			const cfg_entry *en = cfg_find(d, hw_level_names[i], "dims");
 			int prod = parse_dims(r->dims[i], lv->dims);
 			if (prod < 0)
-				return err_at(e, d->path, en->line, "dims: '%s' is not like 4x4 or 16x16x16",
-					      r->dims[i]);
+				return err_at(e, d->path, en->line, "dims: '%s' is not like 4x4 or 16x16x16 (at most "
+					      "%d chips)", r->dims[i], LIM_CHIPS);
 			/* A domain's dims may describe the whole domain or the ring of nodes. */
 			if (lv->kind != HW_LEVEL_SCALEOUT && prod != lv->chips &&
-			    !(lv->kind == HW_LEVEL_DOMAIN && prev && prod * prev == lv->chips))
+			    !(lv->kind == HW_LEVEL_DOMAIN && prev && (long long)prod * prev == lv->chips))
 				return err_at(e, d->path, en->line, "dims: %s makes %d chips, [%s] has %d",
 					      r->dims[i], prod, hw_level_names[i], lv->chips);
 		} else if (lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "lim.h"
 
 static const char *const act_names[] = {"gelu", "swiglu", NULL};
 static const char *const pos_names[] = {"rope", "learned", "alibi", NULL};
@@ -18,19 +19,19 @@ static const char *const pos_names[] = {"rope", "learned", "alibi", NULL};
 
 static const cfg_field net_fields[] = {
 	S("name", name, 1), S("display", display, 1), S("family", family, 1),
-	I("layers", layers, 1, 1, 10000), I("hidden", hidden, 1, 1, 1000000),
-	I("heads", heads, 1, 1, 100000), I("kv_heads", kv_heads, 0, 1, 100000),
-	I("head_dim", head_dim, 0, 1, 100000), I("ffn", ffn, 1, 1, 10000000),
+	I("layers", layers, 1, 1, LIM_LAYERS), I("hidden", hidden, 1, 1, LIM_HIDDEN),
+	I("heads", heads, 1, 1, LIM_HEADS), I("kv_heads", kv_heads, 0, 1, LIM_HEADS),
+	I("head_dim", head_dim, 0, 1, LIM_HEAD_DIM), I("ffn", ffn, 1, 1, LIM_WIDTH),
 	{"network", "ffn_act", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(nn_net, act), 0, act_names},
-	I("vocab", vocab, 1, 1, 100000000),
+	I("vocab", vocab, 1, 1, LIM_VOCAB),
 	{"network", "tied_embeddings", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(nn_net, tied_embeddings), 0, NULL},
 	{"network", "position", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(nn_net, pos), 0, pos_names},
-	I("max_context", max_context, 1, 1, 100000000),
-	I("experts", experts, 0, 0, 100000), I("experts_active", experts_active, 0, 0, 100000),
-	I("expert_ffn", expert_ffn, 0, 0, 10000000), I("shared_experts", shared_experts, 0, 0, 1000),
-	I("dense_layers", dense_layers, 0, 0, 10000),
-	I("q_lora_rank", q_lora_rank, 0, 0, 1000000), I("kv_lora_rank", kv_lora_rank, 0, 0, 1000000),
-	I("rope_head_dim", rope_head_dim, 0, 0, 100000), I("v_head_dim", v_head_dim, 0, 0, 100000),
+	I("max_context", max_context, 1, 1, LIM_TOKENS),
+	I("experts", experts, 0, 0, LIM_EXPERTS), I("experts_active", experts_active, 0, 0, LIM_EXPERTS),
+	I("expert_ffn", expert_ffn, 0, 0, LIM_WIDTH), I("shared_experts", shared_experts, 0, 0, 1000),
+	I("dense_layers", dense_layers, 0, 0, LIM_LAYERS),
+	I("q_lora_rank", q_lora_rank, 0, 0, LIM_HIDDEN), I("kv_lora_rank", kv_lora_rank, 0, 0, LIM_HIDDEN),
+	I("rope_head_dim", rope_head_dim, 0, 0, LIM_HEAD_DIM), I("v_head_dim", v_head_dim, 0, 0, LIM_HEAD_DIM),
 	S("source", source, 1),
 	{"network", "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(nn_net, as_of), sizeof(((nn_net *)0)->as_of), NULL},
 	S("note", note, 0),
@@ -86,6 +87,28 @@ nn_counts nn_params(const nn_net *n)
 	return c;
 }
 
+int nn_shape_check(const nn_net *n, const char **key, char *why, int len)
+{
+	long long attn = (long long)n->heads * n->head_dim, kv = 2LL * n->kv_heads * n->head_dim;
+	long long moe = (long long)n->expert_ffn * (n->experts_active + n->shared_experts);
+	nn_counts c;
+#define BAD(k, ...) do { *key = k; snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
+	if (n->head_dim < 1)
+		BAD("head_dim", "hidden %d / heads %d leaves 0: give head_dim", n->hidden, n->heads);
+	if (attn > LIM_WIDTH)
+		BAD("head_dim", "heads*head_dim = %lld is more than %d", attn, LIM_WIDTH);
+	if (kv > LIM_WIDTH)
+		BAD("kv_heads", "2*kv_heads*head_dim = %lld is more than %d", kv, LIM_WIDTH);
+	if (n->experts > 0 && moe > LIM_WIDTH)
+		BAD("expert_ffn", "expert_ffn*(experts_active + shared_experts) = %lld is more than %d", moe,
+		    LIM_WIDTH);
+	c = nn_params(n);
+	if (!(c.total <= LIM_PARAMS))
+		BAD(n->experts > 0 ? "experts" : "hidden", "%.3g parameters are more than %g", c.total, LIM_PARAMS);
+#undef BAD
+	return 0;
+}
+
 /* The line of key in [network], else fallback. */
 static int key_line(const cfg_doc *d, const char *key, int fallback)
 {
@@ -124,6 +147,11 @@ int nn_load(const char *path, nn_net *out, err *e)
 		cfg_has_section(&d, "network", &line);
 		if (n.kv_heads == 0)
 			n.kv_heads = n.heads;
+		if (n.head_dim == 0 && n.hidden % n.heads != 0) {
+			rc = err_at(e, path, key_line(&d, "hidden", line), "head_dim: hidden %d is not a multiple of "
+				    "heads %d: give head_dim", n.hidden, n.heads);
+			goto end;
+		}
 		if (n.head_dim == 0)
 			n.head_dim = n.hidden / n.heads;
 		if (n.v_head_dim == 0)
@@ -145,8 +173,15 @@ int nn_load(const char *path, nn_net *out, err *e)
 		if (n.experts > 0 && n.expert_ffn == 0)
 			n.expert_ffn = n.ffn;
 	}
+	if (rc == 0) {
+		const char *key;
+		char why[160];
+		if (nn_shape_check(&n, &key, why, sizeof why) != 0)
+			rc = err_at(e, path, key_line(&d, key, key_line(&d, "name", 0)), "%s: %s", key, why);
+	}
 	if (rc == 0)
 		*out = n;
+end:
 	cfg_release(&d);
 	return rc;
 }

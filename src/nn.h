@@ -54,6 +54,11 @@ int nn_is_mla(const nn_net *n);
  * for MLA (Liu et al. 2024, DeepSeek-V2 §2.1). */
 double nn_kv_elems_per_token_layer(const nn_net *n);
 
+/* Checks the shape of a network whose defaults are filled in (kv_heads, head_dim) against
+ * the ranges of lim.h: head_dim at least 1, attention and expert widths, the parameter count.
+ * Returns 0, or -1 with the key to blame in *key and the reason in why. Pure. */
+int nn_shape_check(const nn_net *n, const char **key, char *why, int len);
+
 /* Loads one network file. Returns 0 or nonzero with e set. */
 int nn_load(const char *path, nn_net *out, err *e);
 

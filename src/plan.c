@@ -4,8 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 
 #include "hw.h"
+#include "lim.h"
+#include "opt.h"
 #include "wl.h"
 
 int plan_parse(const char *text, plan *p, err *e)
@@ -17,33 +20,67 @@ int plan_parse(const char *text, plan *p, err *e)
 	memcpy(buf, text, strlen(text) + 1);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
-		char *end;
-		long v;
-		int *dst = NULL;
+		int *dst = NULL, hi = LIM_CHIPS, v;
 		if (!eq)
 			return err_set(e, ERR_USAGE, "--plan: '%s' is not KEY=N", tok);
 		*eq = '\0';
-		v = strtol(eq + 1, &end, 10);
-		if (end == eq + 1 || *end != '\0' || v < 0 || v > 10000000)
-			return err_set(e, ERR_USAGE, "--plan %s: '%s' is not a whole number >= 0", tok, eq + 1);
 		if (!strcmp(tok, "tp")) dst = &p->tp;
-		else if (!strcmp(tok, "pp")) dst = &p->pp;
-		else if (!strcmp(tok, "vpp")) dst = &p->vpp;
+		else if (!strcmp(tok, "pp")) dst = &p->pp, hi = LIM_PP;
+		else if (!strcmp(tok, "vpp")) dst = &p->vpp, hi = LIM_VPP;
 		else if (!strcmp(tok, "dp")) dst = &p->dp;
 		else if (!strcmp(tok, "cp")) dst = &p->cp;
 		else if (!strcmp(tok, "ep")) dst = &p->ep;
-		else if (!strcmp(tok, "sp")) dst = &p->sp;
-		else if (!strcmp(tok, "mb") || !strcmp(tok, "micro_batch")) dst = &p->micro_batch;
+		else if (!strcmp(tok, "sp")) dst = &p->sp, hi = 1;
+		else if (!strcmp(tok, "mb") || !strcmp(tok, "micro_batch")) dst = &p->micro_batch, hi = LIM_MICRO_BATCH;
 		else if (!strcmp(tok, "chips")) dst = &p->chips;
 		else
 			return err_set(e, ERR_USAGE,
 				       "--plan: unknown key '%s' (tp pp vpp dp cp ep sp mb chips)", tok);
+		if (opt_int(eq + 1, 0, INT_MAX, &v) != 0)
+			return err_set(e, ERR_USAGE, "--plan %s: '%s' is not a whole number >= 0", tok, eq + 1);
 		if (v == 0 && dst != &p->sp)
 			return err_set(e, ERR_USAGE, "--plan %s: must be at least 1", tok);
 		if (dst == &p->sp && v > 1)
 			return err_set(e, ERR_USAGE, "--plan sp: 0 or 1");
-		*dst = (int)v;
+		if (v > hi)
+			return err_set(e, ERR_USAGE, "--plan %s: %d is more than %d", tok, v, hi);
+		*dst = v;
 	}
+	return 0;
+}
+
+/* d, or 1 when not given. */
+static long long deg(int d)
+{
+	return d > 0 ? d : 1;
+}
+
+int plan_limits(const plan *p, int micro_batch, char *why, int len)
+{
+	long long tp = deg(p->tp), pp = deg(p->pp), dp = deg(p->dp), cp = deg(p->cp), ep = deg(p->ep);
+	long long mb = deg(p->micro_batch > 0 ? p->micro_batch : micro_batch), chips;
+#define OUT(...) do { if (why) snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
+	if (tp > LIM_CHIPS || pp > LIM_PP || dp > LIM_CHIPS || cp > LIM_CHIPS || ep > LIM_CHIPS ||
+	    p->chips > LIM_CHIPS)
+		OUT("the layout has more than 100,000,000 chips (a degree or chips is too large)");
+	if (p->vpp > LIM_VPP)
+		OUT("the layout's vpp %d is more than %d", p->vpp, LIM_VPP);
+	if (mb > LIM_MICRO_BATCH)
+		OUT("the layout's micro_batch %lld is more than %d", mb, LIM_MICRO_BATCH);
+	/* Each partial product is at most 1e8 * 1e8 before it is checked: no overflow. */
+	chips = tp * pp;
+	if (chips <= LIM_CHIPS)
+		chips *= cp;
+	if (chips <= LIM_CHIPS)
+		chips *= dp;
+	if (chips > LIM_CHIPS)
+		OUT("the layout has more than 100,000,000 chips (tp*pp*dp*cp)");
+	if (tp * cp * ep > LIM_CHIPS)
+		OUT("the layout's tp*cp*ep = %lld is more than %d chips in one expert group", tp * cp * ep,
+		    LIM_CHIPS);
+	if (dp * mb > LIM_BATCH)
+		OUT("the layout's dp*micro_batch = %lld is more than %d sequences per step", dp * mb, LIM_BATCH);
+#undef OUT
 	return 0;
 }
 
@@ -55,11 +92,13 @@ void plan_fill(plan *p)
 	if (!p->cp) p->cp = 1;
 	if (!p->ep) p->ep = 1;
 	if (!p->dp) {
-		int inner = p->tp * p->pp * p->cp;
-		p->dp = p->chips && p->chips % inner == 0 ? p->chips / inner : 1;
+		long long inner = (long long)p->tp * p->pp * p->cp;
+		p->dp = p->chips && p->chips % inner == 0 ? (int)(p->chips / inner) : 1;
 	}
-	if (!p->chips)
-		p->chips = p->tp * p->pp * p->dp * p->cp;
+	if (!p->chips) {
+		long long all = (long long)p->tp * p->pp * p->dp * p->cp;
+		p->chips = all <= LIM_CHIPS ? (int)all : 0;   /* 0: plan_limits refuses it */
+	}
 }
 
 void plan_format(const plan *p, char *buf, int len)
@@ -78,9 +117,11 @@ int plan_check(const hw_system *s, const wl_workload *w, const plan *p, char *re
 	const nn_net *n = &w->net;
 	long long product = (long long)p->tp * p->pp * p->dp * p->cp;
 	int maxc = hw_max_chips(s);
+	int b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
 #define FAIL(...) do { snprintf(reason, (size_t)len, __VA_ARGS__); return 0; } while (0)
-	if ((double)p->tp * p->pp * p->dp * p->cp > 1e8)
-		FAIL("tp*pp*dp*cp is more than 100,000,000 chips");
+	if (plan_limits(p, w->micro_batch, reason, len) != 0)
+		return 0;
+	/* Within the limits (lim.h) the products below fit an int. */
 	if (p->chips != product)
 		FAIL("chips %d differ from tp*pp*dp*cp = %lld", p->chips, product);
 	if (maxc > 0 && p->chips > maxc)
@@ -101,7 +142,6 @@ int plan_check(const hw_system *s, const wl_workload *w, const plan *p, char *re
 	if (p->ep > 1 && n->experts % p->ep != 0)
 		FAIL("ep %d does not divide %d experts", p->ep, n->experts);
 	if (w->mode == WL_TRAIN) {
-		int b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
 		if (w->global_batch % (p->dp * b) != 0)
 			FAIL("dp*micro_batch = %d does not divide global_batch %d", p->dp * b,
 			     w->global_batch);

@@ -22,6 +22,12 @@ int plan_parse(const char *text, plan *p, err *e);
  * not, dp = chips / (tp·pp·cp). */
 void plan_fill(plan *p);
 
+/* 0 if p (0 = not given, taken as 1) is within the ranges of lim.h: every degree, tp·pp·dp·cp
+ * and tp·cp·ep at most LIM_CHIPS chips, dp·micro_batch at most LIM_BATCH sequences (micro_batch
+ * is the workload's, used where p has none), vpp and micro_batch in range. Else -1 with the
+ * reason in why (may be NULL). Layouts beyond are usage errors before any arithmetic. */
+int plan_limits(const plan *p, int micro_batch, char *why, int len);
+
 struct hw_system;
 struct wl_workload;
 

@@ -140,7 +140,8 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 {
 	const hw_system *s = r->sys;
 	int up = s->nlevels > 1 && s->levels[1].kind == HW_LEVEL_DOMAIN ? s->levels[1].chips : hw_node_chips(s);
-	int cand[48], nc = 0, have = 0;
+	struct { int tp, pp; } cand[48];
+	int nc = 0, have = 0;
 	infer_result *cur = malloc(sizeof *cur);
 	show_cost *cc = malloc(sizeof *cc);
 	double best_key = INFINITY;
@@ -151,20 +152,25 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	if (o->fixed_plan) {
-		cand[nc++] = given->tp * 100 + given->pp;
+		cand[0].tp = given->tp;
+		cand[nc++].pp = given->pp;
 	} else {
 		for (int tp = 1; tp <= up && tp <= w->net.heads && nc < 46; tp *= 2)
-			for (int pp = 1; pp <= 2; pp++)
-				cand[nc++] = tp * 100 + pp;
-		if (hw_node_chips(s) & (hw_node_chips(s) - 1))
-			cand[nc++] = hw_node_chips(s) * 100 + 1; /* a node that is not a power of two */
+			for (int pp = 1; pp <= 2; pp++) {
+				cand[nc].tp = tp;
+				cand[nc++].pp = pp;
+			}
+		if (hw_node_chips(s) & (hw_node_chips(s) - 1)) {
+			cand[nc].tp = hw_node_chips(s);   /* a node that is not a power of two */
+			cand[nc++].pp = 1;
+		}
 	}
 	for (int i = 0; i < nc; i++) {
 		plan p = *given;
 		int klass;
 		double key;
-		p.tp = cand[i] / 100;
-		p.pp = cand[i] % 100;
+		p.tp = cand[i].tp;
+		p.pp = cand[i].pp;
 		if (!o->fixed_plan) {
 			p.dp = p.cp = p.ep = p.vpp = 1;
 			p.chips = p.tp * p.pp;

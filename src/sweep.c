@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lim.h"
+
 enum { KCACHE = 2048 };
 
 typedef struct kslot {
@@ -29,13 +31,26 @@ typedef struct worker {
 	int rc;
 } worker;
 
+void sweep_slice(uint64_t total, int shard, int nshards, uint64_t *lo, uint64_t *hi)
+{
+	/* floor(total * i / n) without forming total * i: total = q n + r. */
+	uint64_t n = nshards > 0 ? (uint64_t)nshards : 1, q = total / n, r = total % n;
+	uint64_t i = shard > 0 ? (uint64_t)shard : 0;
+	*lo = q * i + r * i / n;
+	*hi = q * (i + 1) + r * (i + 1) / n;
+}
+
 uint64_t sweep_size(const sweep_space *s, int noffers)
 {
 	const sweep_list *l[] = {&s->chips, &s->tp, &s->pp, &s->vpp, &s->cp, &s->ep, &s->sp, &s->mb,
 				 &s->zero, &s->recompute};
-	uint64_t n = (uint64_t)noffers;
-	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++)
-		n *= (uint64_t)l[i]->n;
+	uint64_t n = noffers > 0 ? (uint64_t)noffers : 0;
+	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
+		uint64_t k = l[i]->n > 0 ? (uint64_t)l[i]->n : 0;
+		if (k && n > UINT64_MAX / k)
+			return UINT64_MAX;   /* saturates: it cannot wrap to a small number */
+		n *= k;
+	}
 	return n;
 }
 
@@ -146,9 +161,15 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	p.ep = sp->ep.v[d[6]];
 	p.sp = sp->sp.v[d[5]];
 	p.micro_batch = sp->mb.v[d[4]];
-	inner = tp * pp * cp;
 	/* Prune what cannot divide, and duplicates (sp without tp, vpp without pp, ep on a dense
-	 * network), before any arithmetic. */
+	 * network), before any arithmetic: a degree above chips cannot divide them, and below
+	 * it the products stay within the ranges of lim.h. */
+	if (tp > chips || pp > chips || cp > chips || (long long)tp * pp > chips ||
+	    (long long)tp * pp * cp > chips) {
+		r->pruned++;
+		return;
+	}
+	inner = tp * pp * cp;
 	if (chips % inner || (p.sp && tp == 1) || (p.vpp > 1 && pp == 1) || (p.ep > 1 && n->experts == 0) ||
 	    n->heads % tp || pp > n->layers || w->seq_len % cp) {
 		r->pruned++;
@@ -156,7 +177,8 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	}
 	p.dp = chips / inner;
 	p.chips = chips;
-	if (w->global_batch % (p.dp * p.micro_batch) || (p.dp * cp) % p.ep ||
+	if (plan_limits(&p, w->micro_batch, NULL, 0) != 0 || w->global_batch % (p.dp * p.micro_batch) ||
+	    (p.dp * cp) % p.ep ||
 	    (hw_max_chips(of->sys) > 0 && chips > hw_max_chips(of->sys)) ||
 	    (p.vpp > 1 && (pp * p.vpp > n->layers || (w->global_batch / (p.dp * p.micro_batch)) % pp))) {
 		r->pruned++;
@@ -246,9 +268,7 @@ void sweep_merge(sweep_result *a, const sweep_result *b, int top_k)
 
 int sweep_run(const sweep_job *job, sweep_result *out)
 {
-	uint64_t total = sweep_size(job->space, job->noffers);
-	uint64_t lo = total * (uint64_t)job->shard / (uint64_t)job->nshards;
-	uint64_t hi = total * (uint64_t)(job->shard + 1) / (uint64_t)job->nshards;
+	uint64_t total = sweep_size(job->space, job->noffers), lo, hi;
 	int T = job->threads < 1 ? 1 : job->threads;
 	wl_workload *wv = malloc(12 * sizeof *wv);
 	worker *wk = calloc((size_t)T, sizeof *wk);
@@ -258,6 +278,7 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 	int rc = 0, started = 0;
 
 	memset(out, 0, sizeof *out);
+	sweep_slice(total, job->shard, job->nshards, &lo, &hi);
 	if (!wv || !wk || !th || !parts) {
 		rc = -1;
 		goto end;
@@ -314,6 +335,22 @@ end:
 	return rc;
 }
 
+/* The digits at *s as a number in [0, LIM_CHIPS], moving *s past them. Returns 0 or -1. */
+static int list_number(const char **s, long *v)
+{
+	const char *p = *s;
+	*v = 0;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		*v = *v * 10 + (*p - '0');
+		if (*v > LIM_CHIPS)
+			return -1;
+	}
+	*s = p;
+	return 0;
+}
+
 int sweep_parse_list(const char *text, sweep_list *l)
 {
 	char buf[512], *save = NULL;
@@ -322,29 +359,24 @@ int sweep_parse_list(const char *text, sweep_list *l)
 		return -1;
 	memcpy(buf, text, strlen(text) + 1);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long a = strtol(tok, &end, 10), b, step = 0;
-		if (end == tok || a < 0 || a > 100000000)
+		const char *p = tok;
+		long a, b, step = 0;
+		if (list_number(&p, &a) != 0)
 			return -1;
-		if (*end == '\0') {
+		if (*p == '\0') {
 			if (l->n == SWEEP_VALUES_MAX)
 				return -1;
 			l->v[l->n++] = (int)a;
 			continue;
 		}
-		if (*end != '-')
+		if (*p++ != '-' || list_number(&p, &b) != 0 || b < a)
 			return -1;
-		tok = end + 1;
-		b = strtol(tok, &end, 10);
-		if (end == tok || b < a || b > 100000000)
-			return -1;
-		if (*end == ':') {
-			tok = end + 1;
-			step = strtol(tok, &end, 10);
-			if (end == tok || step < 1)
+		if (*p == ':') {
+			p++;
+			if (list_number(&p, &step) != 0 || step < 1)
 				return -1;
 		}
-		if (*end)
+		if (*p)
 			return -1;
 		if (step == 0 && a < 1)
 			return -1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "lim.h"
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
@@ -35,9 +36,9 @@ static const cfg_field wl_fields[] = {
 	{"workload", "kv_precision", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, w.kv_prec), 0, hw_prec_names},
 	STR("workload", "description", description, 0),
 	STR("workload", "source", source, 0),
-	INT("train", "seq_len", seq_len, 1, 1, 100000000),
-	INT("train", "global_batch", global_batch, 1, 1, 100000000),
-	INT("train", "micro_batch", micro_batch, 1, 1, 1000000),
+	INT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
+	INT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
+	INT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
 	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
 	ENUM("train", "optimizer", optimizer, 1, opt_names),
 	INT("train", "zero", zero, 1, 0, 3),
@@ -45,9 +46,9 @@ static const cfg_field wl_fields[] = {
 	BOOL("train", "flash_attention", flash_attention),
 	BOOL("train", "dropout", dropout),
 	BOOL("train", "overlap_grad_reduce", overlap_grad_reduce),
-	INT("infer", "input_len", input_len, 1, 1, 100000000),
-	INT("infer", "output_len", output_len, 1, 1, 100000000),
-	INT("infer", "concurrency", concurrency, 1, 1, 10000000),
+	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
+	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
+	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -55,14 +56,14 @@ static const cfg_field wl_fields[] = {
 	ENUM("infer", "scheduler", scheduler, 0, wl_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
 	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
-	INT("plan", "tp", plan.tp, 0, 1, 1000000),
-	INT("plan", "pp", plan.pp, 0, 1, 100000),
-	INT("plan", "vpp", plan.vpp, 0, 1, 1000),
-	INT("plan", "dp", plan.dp, 0, 1, 10000000),
-	INT("plan", "cp", plan.cp, 0, 1, 100000),
-	INT("plan", "ep", plan.ep, 0, 1, 100000),
+	INT("plan", "tp", plan.tp, 0, 1, LIM_CHIPS),
+	INT("plan", "pp", plan.pp, 0, 1, LIM_PP),
+	INT("plan", "vpp", plan.vpp, 0, 1, LIM_VPP),
+	INT("plan", "dp", plan.dp, 0, 1, LIM_CHIPS),
+	INT("plan", "cp", plan.cp, 0, 1, LIM_CHIPS),
+	INT("plan", "ep", plan.ep, 0, 1, LIM_CHIPS),
 	INT("plan", "sp", plan.sp, 0, 0, 1),
-	INT("plan", "chips", plan.chips, 0, 1, 100000000),
+	INT("plan", "chips", plan.chips, 0, 1, LIM_CHIPS),
 	ENUM("cost", "pricing", cost.pricing, 0, price_model_names),
 	STR("cost", "region", cost.region, 0),
 	ENUM("cost", "unit", cost.unit, 0, cost_unit_names),
