@@ -40,6 +40,9 @@ int val_check_header(const char *path, const char *const *header, int ncols, err
 			known = !strcmp(header[i], val_columns[k]);
 		if (!known)
 			return err_at(e, path, 1, "%s: unknown column", header[i]);
+		if (col_index(header, ncols, header[i]) != i)
+			return err_at(e, path, 1, "%s: column appears twice (columns %d and %d)", header[i],
+				      col_index(header, ncols, header[i]) + 1, i + 1);
 	}
 	return 0;
 }

@@ -144,3 +144,84 @@ Test(cfg, override_is_checked_like_the_file)
 	cr_assert_neq(run("[a]\nname = x\ncount = 1\n", &t, &e, "nothing=1"), 0);
 	cr_assert_str_eq(e.msg, "--set nothing: unknown key");
 }
+
+/* Like run, for text with NUL bytes in it. */
+static int run_bytes(const char *text, size_t n, thing *t, err *e)
+{
+	char path[64];
+	cfg_doc d;
+	int fd, rc;
+	memset(t, 0, sizeof *t);
+	memset(e, 0, sizeof *e);
+	strcpy(path, "/tmp/roofcost-cfg-XXXXXX");
+	fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	rc = cfg_load(&d, path, e);
+	if (rc == 0)
+		rc = cfg_extract(&d, fields, 5, secs, t, e);
+	if (d.entries)
+		cfg_release(&d);
+	unlink(path);
+	return rc;
+}
+
+/* Issue 12: a NUL in a comment hid the key after it from the line-length check and shifted
+ * every line number after it; text after a NUL in a value was dropped unseen. */
+Test(cfg, a_nul_byte_is_not_text)
+{
+	static const char comment[] = "[a]\nname = x\n; note\0hidden\ncount = 1\n";
+	static const char value[] = "[a]\nname = x\0junk\ncount = 1\n";
+	thing t;
+	err e;
+	cr_assert_neq(run_bytes(comment, sizeof comment - 1, &t, &e), 0);
+	cr_assert(strstr(e.msg, ":3: not a text file (a NUL byte)"), "%s", e.msg);
+	cr_assert_neq(run_bytes(value, sizeof value - 1, &t, &e), 0);
+	cr_assert(strstr(e.msg, ":2: not a text file (a NUL byte)"), "%s", e.msg);
+	cr_assert_neq(run_bytes("[a]\nname = \x1b[2Jx\n", 16, &t, &e), 0);
+	cr_assert(strstr(e.msg, ":2: not a text file (a control character)"), "%s", e.msg);
+}
+
+Test(cfg, dev_zero_ends_at_once)
+{
+	cfg_doc d;
+	err e = {0};
+	cr_assert_neq(cfg_load(&d, "/dev/zero", &e), 0);
+	cr_assert_str_eq(e.msg, "/dev/zero:1: not a text file (a NUL byte)");
+}
+
+/* A BOM hid the first section from the duplicate check; it is skipped once, at the start. */
+Test(cfg, one_bom_at_the_start)
+{
+	thing t;
+	err e;
+	cr_assert_eq(run("\xEF\xBB\xBF[a]\nname = x\ncount = 1\n", &t, &e, NULL), 0, "%s", e.msg);
+	cr_assert_neq(run("\xEF\xBB\xBF[a]\nname = x\ncount = 1\n[a]\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":4: section [a] appears twice (first on line 1)"), "%s", e.msg);
+	cr_assert_neq(run("\xEF\xBB\xBF\xEF\xBB\xBF[a]\nname = x\ncount = 1\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":1: not a text file (a byte-order mark after the start)"), "%s", e.msg);
+}
+
+/* An unclosed header was reported on the next line (inih went on into the section before);
+ * a long section name was silently ignored. */
+Test(cfg, section_headers_are_checked_on_their_line)
+{
+	thing t;
+	err e;
+	char longname[128];
+	cr_assert_neq(run("[a]\nname = x\ncount = 1\n[b\nsize = 1 GB\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":4: unclosed section header: expected ']'"), "%s", e.msg);
+	snprintf(longname, sizeof longname, "[a]\nname = x\ncount = 1\n[%060d]\n", 0);
+	cr_assert_neq(run(longname, &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":4: section name longer than 47 characters"), "%s", e.msg);
+	cr_assert_neq(run("[a]\nname = x\ncount = 1\n[b] size = 1\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":4: text after the section header 'b'"), "%s", e.msg);
+	cr_assert_neq(run("[a]\nname = x\n[]\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":3: empty section name"), "%s", e.msg);
+	/* A syntax error stops there: the duplicate key after it is not what is reported. */
+	cr_assert_neq(run("[a]\nname = x\ngarbage\ncount = 1\ncount = 2\n", &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":3: syntax error"), "%s", e.msg);
+	/* An indented '[' continues a value, as inih reads it. */
+	cr_assert_eq(run("[a]\nname = x\n  [more]\ncount = 1\n", &t, &e, NULL), 0, "%s", e.msg);
+}

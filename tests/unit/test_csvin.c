@@ -67,3 +67,51 @@ Test(csvin, malformed_quoting_names_the_line)
 	cr_assert_neq(csvin_load(&d, "/nonexistent/x.csv", &e), 0);
 	cr_assert(strstr(e.msg, "/nonexistent/x.csv: cannot open"), "%s", e.msg);
 }
+
+/* Issue 12: text only, in bounded memory - /dev/zero and a NUL end at line 1, not after 64 MiB. */
+Test(csvin, not_text_and_endless_input)
+{
+	char path[64];
+	csvin_doc d;
+	err e = {0};
+	char want[128];
+	tmp_csv(path, "a,b\n1,\x1b[31m\n", 12);
+	cr_assert_neq(csvin_load(&d, path, &e), 0);
+	snprintf(want, sizeof want, "%s:2: not a text file (a control character)", path);
+	cr_assert_str_eq(e.msg, want);
+	tmp_csv(path, "a,b\n1,2\r3\n", 10);
+	cr_assert_neq(csvin_load(&d, path, &e), 0);
+	snprintf(want, sizeof want, "%s:2: not a text file (a carriage return not before a line feed)", path);
+	cr_assert_str_eq(e.msg, want);
+	unlink(path);
+	cr_assert_neq(csvin_load(&d, "/dev/zero", &e), 0);
+	cr_assert_str_eq(e.msg, "/dev/zero:1: not a text file (a NUL byte)");
+}
+
+static int count_rows(void *ctx, const csvin_row *row, err *e)
+{
+	(void)row;
+	(void)e;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* A quoted field never closed reads at most CSVIN_LINE_MAX bytes before it is an error. */
+Test(csvin, a_row_is_bounded)
+{
+	char path[64];
+	err e = {0};
+	int rows = 0;
+	FILE *f;
+	strcpy(path, "/tmp/roofcost-csvin-XXXXXX");
+	close(mkstemp(path));
+	f = fopen(path, "w");
+	fputs("a,b\n1,\"", f);
+	for (int i = 0; i < 40000; i++)
+		fputs("a quoted field that goes on and on\n", f);
+	fclose(f);
+	cr_assert_neq(csvin_each(path, count_rows, &rows, NULL, &e), 0);
+	cr_assert(strstr(e.msg, ":2: row longer than 1048576 bytes"), "%s", e.msg);
+	cr_assert_eq(rows, 1);
+	unlink(path);
+}

@@ -484,3 +484,157 @@ Test(db, eight_processes_create_one_store_twenty_times, .timeout = 120)
 		tmp_release(&t);
 	}
 }
+
+/* The bytes of a file, to show a refused store is left as it was. */
+static char *slurp(const char *path, long *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	cr_assert(f);
+	fseek(f, 0, SEEK_END);
+	*n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b = malloc((size_t)*n + 1);
+	cr_assert_eq(fread(b, 1, (size_t)*n, f), (size_t)*n);
+	fclose(f);
+	return b;
+}
+
+/* Opens path both ways; each must fail with want in the message and leave the file as it was. */
+static void refused_untouched(const char *path, const char *want)
+{
+	long n0, n1;
+	char *before = slurp(path, &n0), *after;
+	for (int mode = 0; mode < 2; mode++) {
+		db *d = NULL;
+		err e = {0};
+		cr_assert_neq((mode ? db_open : db_open_read)(path, NULL, NULL, &d, &e), 0, "%s opened", path);
+		cr_assert(strstr(e.msg, want), "%s", e.msg);
+		cr_assert(strstr(e.msg, path), "%s", e.msg);
+	}
+	after = slurp(path, &n1);
+	cr_assert(n0 == n1 && memcmp(before, after, (size_t)n0) == 0, "%s was changed", path);
+	free(before);
+	free(after);
+}
+
+/* Issue 12: a foreign SQLite file was converted (WAL, tables, prices seeded into it), a
+ * corrupt store read and written, a negative user_version indexed before the migrations. */
+Test(db, foreign_corrupt_negative_and_newer_stores_are_refused_untouched)
+{
+	tmp_store t;
+	db *d;
+	err e = {0};
+	tmp_init(&t);
+	raw_exec(t.path, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine');");
+	refused_untouched(t.path, "not a roofcost store (an SQLite file without roofcost's tables)");
+	tmp_release(&t);
+
+	tmp_init(&t);
+	raw_exec(t.path, "PRAGMA application_id = 1234; CREATE TABLE catalog (x); CREATE TABLE price (y);");
+	refused_untouched(t.path, "application_id 0x4d2");
+	tmp_release(&t);
+
+	tmp_init(&t);
+	d = open_ok(t.path);
+	db_close(d);
+	raw_exec(t.path, "PRAGMA user_version = -1;");
+	refused_untouched(t.path, "store schema version -1 is not one roofcost writes");
+	raw_exec(t.path, "PRAGMA user_version = 3000000;");
+	refused_untouched(t.path, "store schema version 3000000 is newer than this roofcost's");
+	tmp_release(&t);
+
+	/* Corrupt: the b-tree pages of a store with rows, their headers overwritten. */
+	tmp_init(&t);
+	d = open_ok(t.path);
+	{
+		db_import_result r;
+		import_ok(d, "catalogs/aws.csv", &r);
+	}
+	db_close(d);
+	raw_exec(t.path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
+	{
+		long n;
+		char *b = slurp(t.path, &n);
+		FILE *f;
+		for (long p = 4096; p + 8 < n; p += 4096)
+			b[p + 3] = b[p + 4] = 0x7f;   /* cell counts of every page after the first */
+		f = fopen(t.path, "wb");
+		fwrite(b, 1, (size_t)n, f);
+		fclose(f);
+		free(b);
+	}
+	refused_untouched(t.path, "the store is corrupt");
+	tmp_release(&t);
+	(void)e;
+}
+
+/* Commands that only read open the store read-only: an import through that handle fails,
+ * and the file is not written. */
+Test(db, a_reading_open_writes_nothing)
+{
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	price_catalog c;
+	err e = {0};
+	long n0, n1;
+	char *before, *after;
+	tmp_init(&t);
+	d = open_ok(t.path);
+	db_close(d);
+	raw_exec(t.path, "PRAGMA wal_checkpoint(TRUNCATE);");
+	before = slurp(t.path, &n0);
+	cr_assert_eq(db_open_read(t.path, NULL, NULL, &d, &e), 0, "%s", e.msg);
+	cr_assert_eq(price_catalog_load(&c, "tests/catalogs/good/history-1.csv", &e), 0, "%s", e.msg);
+	cr_assert_neq(db_import(d, &c, &r, &e), 0);
+	cr_assert(strstr(e.msg, "open read-only"), "%s", e.msg);
+	price_catalog_release(&c);
+	db_close(d);
+	after = slurp(t.path, &n1);
+	cr_assert(n0 == n1 && memcmp(before, after, (size_t)n0) == 0);
+	free(before);
+	free(after);
+	/* A missing store is created by a reading open too (first use). */
+	tmp_release(&t);
+	tmp_init(&t);
+	cr_assert_eq(db_open_read(t.path, NULL, NULL, &d, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_schema_version(d), DB_SCHEMA_VERSION);
+	db_close(d);
+	tmp_release(&t);
+}
+
+/* The streaming import stores what db_import stores, and refuses a file changed in between. */
+Test(db, import_file_streams_and_notices_a_change)
+{
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	price_catalog c;
+	err e = {0};
+	int cat, n;
+	char path[96];
+	FILE *f;
+	tmp_init(&t);
+	d = open_ok(t.path);
+	cr_assert_eq(price_scan("tests/catalogs/good/history-1.csv", NULL, NULL, &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_import_file(d, &c, &r, &e), 0, "%s", e.msg);
+	cr_assert_eq(r.added, 3);
+	snprintf(path, sizeof path, "%s/changing.csv", t.dir);
+	f = fopen(path, "w");
+	fputs("provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source\n"
+	      "aws,x1,us-east-1,spot,1.5,instance,8,2025-01-01,src\n", f);
+	fclose(f);
+	cr_assert_eq(price_scan(path, NULL, NULL, &c, &e), 0, "%s", e.msg);
+	f = fopen(path, "a");
+	fputs("aws,x2,us-east-1,spot,1.5,instance,8,2025-01-01,src\n", f);
+	fclose(f);
+	cr_assert_neq(db_import_file(d, &c, &r, &e), 0);
+	cr_assert(strstr(e.msg, "changed while it was imported"), "%s", e.msg);
+	counts(d, &cat, &n);
+	cr_assert_eq(cat, 1);
+	cr_assert_eq(n, 3);
+	unlink(path);
+	db_close(d);
+	tmp_release(&t);
+}

@@ -3,7 +3,9 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hw.h"
 #include "nn.h"
@@ -119,4 +121,33 @@ Test(hw, every_design_system_exists)
 		err e = {0};
 		cr_expect_eq(hw_find_system(names[i], "models", &sys_buf, &e), 0, "%s: %s", names[i], e.msg);
 	}
+}
+
+/* Issue 12: torus dims overflowed int (100000x100000x100000 = 10^15 chips). */
+Test(hw, torus_dims_beyond_the_range_are_refused)
+{
+	char dir[64], path[128], text[4096];
+	FILE *in, *out;
+	size_t n;
+	hw_system s;
+	err e = {0};
+	strcpy(dir, "/tmp/roofcost-hw-XXXXXX");
+	cr_assert(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/trn2.48xlarge.ini", dir);
+	in = fopen("models/hw/systems/trn2.48xlarge.ini", "r");
+	cr_assert(in);
+	n = fread(text, 1, sizeof text - 1, in);
+	fclose(in);
+	text[n] = '\0';
+	cr_assert(strstr(text, "dims = 4x4"), "the shipped file changed");
+	out = fopen(path, "w");
+	fwrite(text, 1, (size_t)(strstr(text, "dims = 4x4") - text), out);
+	fputs("dims = 100000x100000x100000", out);
+	fputs(strstr(text, "dims = 4x4") + strlen("dims = 4x4"), out);
+	fclose(out);
+	cr_assert_neq(hw_load_system(path, "models", &s, &e), 0);
+	cr_assert(strstr(e.msg, "dims: '100000x100000x100000' is not like 4x4 or 16x16x16 (at most 100000000 chips)"),
+		  "%s", e.msg);
+	unlink(path);
+	rmdir(dir);
 }

@@ -49,3 +49,33 @@ Test(nn, kv_cache_elements)
 	cr_assert_float_eq(nn_params(&n).total / 1e9, 671.0, 1.0);
 	cr_assert_float_eq(nn_params(&n).active / 1e9, 37.0, 1.0);
 }
+
+/* Issue 12: hidden < heads without head_dim gave head_dim 0 and a "feasible" layout; a large
+ * expert count overflowed int widths (negative GiB). nn_shape_check holds them to lim.h. */
+Test(nn, shapes_beyond_the_ranges_are_refused)
+{
+	nn_net n;
+	const char *key = NULL;
+	char why[160];
+	err e = {0};
+	cr_assert_eq(nn_load("models/nn/mixtral-8x7b.ini", &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(nn_shape_check(&n, &key, why, sizeof why), 0, "%s", why);
+	n.head_dim = 0;   /* hidden 16 / heads 32 */
+	cr_assert_eq(nn_shape_check(&n, &key, why, sizeof why), -1);
+	cr_assert_str_eq(key, "head_dim");
+	n.head_dim = 128;
+	/* 10^7 x (10^5 + 0) = 10^12 > 2^31: expert_ffn * experts_active wrapped in mem.c. */
+	n.experts = n.experts_active = 100000;
+	n.expert_ffn = 10000000;
+	cr_assert_eq(nn_shape_check(&n, &key, why, sizeof why), -1);
+	cr_assert_str_eq(key, "expert_ffn");
+	cr_assert_str_eq(why, "expert_ffn*(experts_active + shared_experts) = 1000000000000 is more than 10000000");
+	/* 100,000 experts of 3 x 4096 x 200 = 2.5e6 each, 32 layers: 7.9e12 parameters, fine;
+	 * with hidden 10^6 the experts alone are 32 x 10^5 x 3 x 10^6 x 200 = 1.9e15 > 1e15. */
+	n.experts_active = 2;
+	n.expert_ffn = 200;
+	cr_assert_eq(nn_shape_check(&n, &key, why, sizeof why), 0, "%s", why);
+	n.hidden = 1000000;
+	cr_assert_eq(nn_shape_check(&n, &key, why, sizeof why), -1);
+	cr_assert_str_eq(key, "experts");
+}

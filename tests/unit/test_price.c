@@ -2,7 +2,10 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "price.h"
 
@@ -60,4 +63,105 @@ Test(price, bundled_catalogs_load)
 	}
 	closedir(d);
 	cr_assert_eq(files, 3, "aws.csv, gcp.csv, azure.csv");
+}
+
+/* Writes a one-row catalog with the given price and source; returns its path in buf. */
+static const char *one_row(char *buf, const char *usd, const char *source)
+{
+	FILE *f;
+	int fd;
+	strcpy(buf, "/tmp/roofcost-price-XXXXXX");
+	fd = mkstemp(buf);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source\n"
+		   "aws,p5.48xlarge,us-east-1,on-demand,%s,instance,8,2025-06-01,%s\n", usd, source);
+	fclose(f);
+	return buf;
+}
+
+/* Issue 12: 1e308, 1e-300 and 24-digit prices were imported (and printed as +inf%). */
+Test(price, prices_lie_in_a_sane_range)
+{
+	static const struct { const char *usd, *why; } bad[] = {
+		{"1e308", "usd_per_hour: 1e308 is out of range [0.0001, 100000] USD per hour"},
+		{"1e-300", "usd_per_hour: 1e-300 is out of range [0.0001, 100000] USD per hour"},
+		{"100000.01", "usd_per_hour: 100000.01 is out of range [0.0001, 100000] USD per hour"},
+		{"123456789012345678901234", "usd_per_hour: 123456789012345678901234 is out of range [0.0001, 100000] USD per hour"},
+		{"1.00000000000000000000001", "usd_per_hour: '1.00000000000000000000001' has more than 12 significant digits"},
+	};
+	static const char *const good[] = {"0.0001", "100000", "98.32", "98.320000000000000", "21.957642", "1e2"};
+	char path[64], want[256];
+	price_catalog c;
+	err e = {0};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		one_row(path, bad[i].usd, "src");
+		cr_assert_neq(price_catalog_load(&c, path, &e), 0, "%s accepted", bad[i].usd);
+		snprintf(want, sizeof want, "%s:2: %s", path, bad[i].why);
+		cr_assert_str_eq(e.msg, want);
+		unlink(path);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		one_row(path, good[i], "src");
+		cr_assert_eq(price_catalog_load(&c, path, &e), 0, "%s: %s", good[i], e.msg);
+		price_catalog_release(&c);
+		unlink(path);
+	}
+}
+
+/* Issue 12: the mark was lost when the source was unquoted with the space trimmed, or had no
+ * space; such a price was stored and shown as verified. Every spelling is stored as one. */
+Test(price, the_unverified_mark_survives_its_spelling)
+{
+	static const char *const marked[] = {"UNVERIFIED: recalled", "UNVERIFIED:recalled", "unverified - recalled",
+					     "\"UNVERIFIED:  recalled\"", "Unverified; recalled"};
+	char path[64];
+	price_catalog c;
+	err e = {0};
+	for (size_t i = 0; i < sizeof marked / sizeof marked[0]; i++) {
+		one_row(path, "98.32", marked[i]);
+		cr_assert_eq(price_catalog_load(&c, path, &e), 0, "%s", e.msg);
+		cr_assert_str_eq(c.rows[0].source, "UNVERIFIED: recalled", "%s", marked[i]);
+		cr_assert_not(price_verified(&c.rows[0]));
+		price_catalog_release(&c);
+		unlink(path);
+	}
+	one_row(path, "98.32", "UNVERIFIED:");
+	cr_assert_neq(price_catalog_load(&c, path, &e), 0);
+	cr_assert(strstr(e.msg, "source: 'UNVERIFIED: ' needs the reason"), "%s", e.msg);
+	unlink(path);
+	one_row(path, "98.32", "unverifiedly fine");   /* a longer word is not the mark */
+	cr_assert_eq(price_catalog_load(&c, path, &e), 0, "%s", e.msg);
+	cr_assert(price_verified(&c.rows[0]));
+	price_catalog_release(&c);
+	unlink(path);
+}
+
+/* Issue 12: a 37 MiB catalog peaked at 1.6 GB. A 24 MiB one of 300,000 rows is scanned in a
+ * few MB (16 bytes a row to find repeats: 4.8 MB), here under 64 MB of peak RSS (ASan: 4x). */
+Test(price, a_large_catalog_is_scanned_in_bounded_memory, .timeout = 60)
+{
+	char path[64];
+	price_catalog info;
+	err e = {0};
+	struct rusage ru;
+	FILE *f;
+	int fd;
+	long limit_kb = 64 * 1024;
+#if defined(__SANITIZE_ADDRESS__)
+	limit_kb *= 4;
+#endif
+	strcpy(path, "/tmp/roofcost-price-XXXXXX");
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source\n", f);
+	for (int i = 0; i < 300000; i++)
+		fprintf(f, "aws,i%d,us-east-1,spot,%d.5,instance,8,2020-%02d-%02d,a source text of some length and row %d\n",
+			i / 300, 1 + i % 977, 1 + i % 300 / 28, 1 + i % 300 % 28, i);
+	fclose(f);
+	cr_assert_eq(price_scan(path, NULL, NULL, &info, &e), 0, "%s", e.msg);
+	cr_assert_eq(info.n, 300000);
+	cr_assert_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	cr_assert_lt(ru.ru_maxrss, limit_kb, "peak %ld KB", ru.ru_maxrss);
+	unlink(path);
 }
