@@ -246,35 +246,39 @@ static int read_text(const char *path, char **buf, size_t *len, int *bom, err *e
 {
 	FILE *f = fopen(path, "rb");
 	text_scan ts;
-	size_t n = 0;
-	char *b;
+	size_t n = 0, cap = 0;
+	char *b = NULL;
+	int nomem = 0;
 	if (!f)
 		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
-	b = malloc(CFG_FILE_MAX + 1);
-	if (!b) {
-		fclose(f);
-		return err_set(e, ERR_DATA, "out of memory");
-	}
 	text_scan_init(&ts);
-	for (;;) {
-		size_t want = CFG_FILE_MAX + 1 - n, got;
-		if (want > 65536)
-			want = 65536;
-		got = fread(b + n, 1, want, f);
-		if (got == 0)
-			break;
-		if (text_scan_feed(&ts, b + n, got) != 0)
+	while (n <= CFG_FILE_MAX) {
+		size_t got;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16384;
+			char *nb = realloc(b, nc > CFG_FILE_MAX + 1 ? CFG_FILE_MAX + 1 : nc);
+			if (!nb) {
+				nomem = 1;
+				break;
+			}
+			b = nb;
+			cap = nc > CFG_FILE_MAX + 1 ? CFG_FILE_MAX + 1 : nc;
+		}
+		got = fread(b + n, 1, cap - n, f);
+		if (got == 0 || text_scan_feed(&ts, b + n, got) != 0)
 			break;
 		n += got;
-		if (n > CFG_FILE_MAX)
-			break;
 	}
-	if (!ts.why && ferror(f)) {
+	if (!ts.why && !nomem && ferror(f)) {
 		fclose(f);
 		free(b);
 		return err_set(e, ERR_DATA, "%s: cannot read: %s", path, strerror(errno));
 	}
 	fclose(f);
+	if (nomem) {
+		free(b);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
 	if (!ts.why && n > CFG_FILE_MAX) {
 		free(b);
 		return err_at(e, path, (int)ts.line, "longer than %d KiB: not a description file", CFG_FILE_MAX >> 10);

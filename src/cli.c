@@ -418,6 +418,8 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
 		return cli_ini_stems(dir, names, e);
 	}
+	if (strlen(list) >= sizeof buf)
+		return -err_set(e, ERR_USAGE, "-s: longer than %zu characters", sizeof buf - 1);
 	snprintf(buf, sizeof buf, "%s", list);
 	*names = calloc(CLI_SYSTEMS_MAX, sizeof **names);
 	if (!*names)

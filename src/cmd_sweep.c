@@ -375,7 +375,9 @@ static int merge_files(int argc, char **argv, int top, out_format f)
 static int parse_list_opt(const char *name, const char *arg, sweep_list *l, err *e)
 {
 	if (!strcmp(name, "recompute")) {
-		char buf[128], *save = NULL;
+		char buf[512], *save = NULL;
+		if (strlen(arg) >= sizeof buf)
+			return err_set(e, ERR_USAGE, "--recompute: longer than %zu characters", sizeof buf - 1);
 		snprintf(buf, sizeof buf, "%s", arg);
 		l->n = 0;
 		for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -564,6 +566,11 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				models[nmodels++] = i;
 		} else {
 			char buf[256], *save = NULL;
+			if (strlen(pricing_text) >= sizeof buf) {
+				err_set(&e, ERR_USAGE, "--pricing: longer than %zu characters", sizeof buf - 1);
+				rc = cli_fail(&e);
+				goto done;
+			}
 			snprintf(buf, sizeof buf, "%s", pricing_text);
 			for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 				price_model m;

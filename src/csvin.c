@@ -135,11 +135,12 @@ int csvin_each(const char *path, csvin_row_fn fn, void *ctx, char *sha256, err *
 	FILE *f = fopen(path, "rb");
 	char *chunk, *line;
 	size_t used = 0;    /* bytes of the current physical line in `line` */
+	size_t cap = 4096;  /* grows to CSVIN_LINE_MAX for a long line */
 
 	if (!f)
 		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
 	chunk = malloc(CHUNK);
-	line = malloc(CSVIN_LINE_MAX);
+	line = malloc(cap);
 	if (!chunk || !line || csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
 		free(chunk);
 		free(line);
@@ -166,6 +167,16 @@ int csvin_each(const char *path, csvin_row_fn fn, void *ctx, char *sha256, err *
 			if (used + n > CSVIN_LINE_MAX) {
 				st.failed = err_at(e, path, st.line + 1, "line longer than %d bytes", CSVIN_LINE_MAX);
 				break;
+			}
+			if (used + n > cap) {
+				char *nl2;
+				while (cap < used + n)
+					cap *= 2;
+				if (!(nl2 = realloc(line, cap))) {
+					st.failed = err_set(e, ERR_DATA, "out of memory");
+					break;
+				}
+				line = nl2;
 			}
 			if (text_scan_feed(&ts, chunk + pos, n) != 0) {
 				st.failed = err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);

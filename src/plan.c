@@ -60,13 +60,15 @@ int plan_limits(const plan *p, int micro_batch, char *why, int len)
 	long long tp = deg(p->tp), pp = deg(p->pp), dp = deg(p->dp), cp = deg(p->cp), ep = deg(p->ep);
 	long long mb = deg(p->micro_batch > 0 ? p->micro_batch : micro_batch), chips;
 #define OUT(...) do { if (why) snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
-	if (tp > LIM_CHIPS || pp > LIM_PP || dp > LIM_CHIPS || cp > LIM_CHIPS || ep > LIM_CHIPS ||
-	    p->chips > LIM_CHIPS)
-		OUT("the layout has more than 100,000,000 chips (a degree or chips is too large)");
-	if (p->vpp > LIM_VPP)
-		OUT("the layout's vpp %d is more than %d", p->vpp, LIM_VPP);
-	if (mb > LIM_MICRO_BATCH)
-		OUT("the layout's micro_batch %lld is more than %d", mb, LIM_MICRO_BATCH);
+	{
+		const struct { const char *name; long long v, hi; } one[] = {
+			{"tp", tp, LIM_CHIPS}, {"pp", pp, LIM_PP}, {"dp", dp, LIM_CHIPS}, {"cp", cp, LIM_CHIPS},
+			{"ep", ep, LIM_CHIPS}, {"vpp", deg(p->vpp), LIM_VPP}, {"micro_batch", mb, LIM_MICRO_BATCH},
+			{"chips", p->chips, LIM_CHIPS}};
+		for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+			if (one[i].v > one[i].hi)
+				OUT("the layout's %s %lld is more than %lld", one[i].name, one[i].v, one[i].hi);
+	}
 	/* Each partial product is at most 1e8 * 1e8 before it is checked: no overflow. */
 	chips = tp * pp;
 	if (chips <= LIM_CHIPS)

@@ -65,6 +65,9 @@ int units_parse(const char *text, units_kind kind, double *out, char *why, int w
 		return -1;
 	}
 	v = strtod(text, &end);
+	for (const char *p = text; end != text && p < end; p++)
+		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
+			end = (char *)text;    /* hex, inf or nan: not a number a file or --set writes */
 	if (end == text) {
 		snprintf(why, (size_t)why_len, "'%s' is not a number", text);
 		return -1;
