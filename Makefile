@@ -28,7 +28,7 @@ DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev l
 	libcjson-dev nettle-dev gnuplot-nox
 STAMP := build/.deps-ok
 
-.PHONY: all run test check bench asan lint install clean deps unit cli
+.PHONY: all run test check bench asan lint install clean deps unit cli hostile fuzz
 
 all: roofcost
 
@@ -67,10 +67,16 @@ unit: $(TESTBIN)
 cli: roofcost
 	sh tests/cli/run.sh
 
+# The hostile corpus (tests/hostile/cases.txt): exit code, message, time and clean output.
+hostile: roofcost
+	sh tests/hostile/run.sh
+
 test: deps
 	@$(MAKE) --no-print-directory roofcost $(TESTBIN)
 	./$(TESTBIN) --jobs 2
 	sh tests/cli/run.sh
+	sh tests/hostile/run.sh
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) FUZZ_OPTIONAL=1
 
 check: test
 
@@ -81,13 +87,61 @@ bench: deps
 	@$(MAKE) --no-print-directory roofcost build/bench
 	sh tests/bench.sh
 
+# Sanitizers: ASan and UBSan, every report fatal (no recovery, halt_on_error) with exit code
+# SAN_EXIT, which no roofcost exit (0-3) or signal (128+) shares, over the unit tests, the CLI
+# cases and the hostile corpus. Built apart in build/asan/, so the normal build is untouched.
+SAN_EXIT := 86
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_ENV := ASAN_OPTIONS=halt_on_error=1:exitcode=$(SAN_EXIT):detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:exitcode=$(SAN_EXIT):print_stacktrace=1
+SAN_OBJ := $(SRC:src/%.c=build/asan/%.o)
+SAN_LIBOBJ := $(filter-out build/asan/cli.o build/asan/cmd_%.o,$(SAN_OBJ))
+
+build/asan/%.o: src/%.c
+	@mkdir -p build/asan
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+build/asan/roofcost: $(SAN_OBJ)
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJ) $(LDLIBS)
+
+build/asan/unit_tests: $(SAN_LIBOBJ) $(TESTSRC)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Wno-missing-prototypes -o $@ $(TESTSRC) \
+		$(SAN_LIBOBJ) $(LDLIBS) -lcriterion
+
 asan: deps
-	$(MAKE) --no-print-directory clean
-	$(MAKE) --no-print-directory roofcost $(TESTBIN) CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined"
-	ASAN_OPTIONS=detect_leaks=1 ./$(TESTBIN) --jobs 1
-	sh tests/cli/run.sh
-	$(MAKE) --no-print-directory clean
+	@$(MAKE) --no-print-directory build/asan/roofcost build/asan/unit_tests
+	$(SAN_ENV) ./build/asan/unit_tests --jobs 2
+	$(SAN_ENV) ROOFCOST=build/asan/roofcost sh tests/cli/run.sh
+	$(SAN_ENV) ROOFCOST=build/asan/roofcost HOSTILE_SECONDS=20 sh tests/hostile/run.sh
+
+# libFuzzer (Debian's clang) on the INI loaders, the CSV readers and the option parsers, seeded
+# from the shipped files: `make fuzz` runs each FUZZ_SECONDS (60), `make test` FUZZ_SMOKE_SECONDS
+# (3) and skips with a note where clang has no libFuzzer. Findings: build/fuzz/crash-*.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZERS := ini csv opt
+FUZZ_FLAGS := -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIBOBJ := $(LIBOBJ:build/%.o=build/fuzz/%.o)
+
+build/fuzz/%.o: src/%.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIBOBJ)
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIBOBJ) $(LDLIBS)
+
+.SECONDARY: $(SAN_OBJ) $(FUZZ_LIBOBJ)
+
+fuzz: deps
+	@mkdir -p build/fuzz
+	@if ! printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' | \
+		$(FUZZ_CC) -fsanitize=fuzzer -x c - -o build/fuzz/probe >/dev/null 2>&1; then \
+		echo "fuzz: skipped: $(FUZZ_CC) with libFuzzer is not installed (apt-get install clang)"; \
+		[ "$(FUZZ_OPTIONAL)" = 1 ]; exit; \
+	fi; \
+	$(MAKE) --no-print-directory $(FUZZERS:%=build/fuzz/fuzz_%) && \
+	$(SAN_ENV) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZERS)
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
@@ -99,6 +153,6 @@ install: roofcost
 	cp -r models workloads catalogs $(DESTDIR)$(PREFIX)/share/roofcost/
 
 clean:
-	rm -rf build/*.o build/*.d $(TESTBIN) roofcost
+	rm -rf build/*.o build/*.d build/asan build/fuzz $(TESTBIN) roofcost
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(wildcard build/asan/*.d build/fuzz/*.d)

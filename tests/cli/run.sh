@@ -166,9 +166,9 @@ check sweep-serve 2 "sweep searches training layouts" -- $R sweep -w llama3-70b-
 check sweep-bad-list 2 "--tp: 'x' is not a list" -- $R sweep -w llama3-8b-train -s p5.48xlarge --tp x
 check sweep-bad-shard 2 "--shard: '3/2' is not I/N" -- $R sweep -w llama3-8b-train -s p5.48xlarge --shard 3/2
 # Three shards merged give the unsharded answer, byte for byte.
-$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 1 > "$tmp/all.json"
+$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 1 > "$tmp/all.json" 2>/dev/null
 for i in 0 1 2; do
-	$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 2 --shard $i/3 > "$tmp/s$i.json"
+	$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --threads 2 --shard $i/3 > "$tmp/s$i.json" 2>/dev/null
 done
 $R sweep --merge "$tmp/s0.json" "$tmp/s1.json" "$tmp/s2.json" --format json > "$tmp/merged.json"
 sed -n '/"top":/,$p' "$tmp/all.json" > "$tmp/a.txt"
