@@ -25,7 +25,7 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox
+	libcjson-dev nettle-dev gnuplot-nox clang libclang-rt-dev
 STAMP := build/.deps-ok
 
 .PHONY: all run test check bench asan lint install clean deps unit cli hostile fuzz
