@@ -71,19 +71,20 @@ Test(csvin, malformed_quoting_names_the_line)
 /* Issue 12: text only, in bounded memory - /dev/zero and a NUL end at line 1, not after 64 MiB. */
 Test(csvin, not_text_and_endless_input)
 {
-	char path[64];
+	static const struct { const char *text, *want; } cases[] = {
+		{"a,b\n1,\x1b[31m\n", ":2: not a text file (a control character)"},
+		{"a,b\n1,2\r3\n", ":2: not a text file (a carriage return not before a line feed)"},
+	};
+	char path[64], want[128];
 	csvin_doc d;
 	err e = {0};
-	char want[128];
-	tmp_csv(path, "a,b\n1,\x1b[31m\n", 12);
-	cr_assert_neq(csvin_load(&d, path, &e), 0);
-	snprintf(want, sizeof want, "%s:2: not a text file (a control character)", path);
-	cr_assert_str_eq(e.msg, want);
-	tmp_csv(path, "a,b\n1,2\r3\n", 10);
-	cr_assert_neq(csvin_load(&d, path, &e), 0);
-	snprintf(want, sizeof want, "%s:2: not a text file (a carriage return not before a line feed)", path);
-	cr_assert_str_eq(e.msg, want);
-	unlink(path);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tmp_csv(path, cases[i].text, strlen(cases[i].text));
+		cr_assert_neq(csvin_load(&d, path, &e), 0);
+		snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+		cr_assert_str_eq(e.msg, want);
+		unlink(path);
+	}
 	cr_assert_neq(csvin_load(&d, "/dev/zero", &e), 0);
 	cr_assert_str_eq(e.msg, "/dev/zero:1: not a text file (a NUL byte)");
 }
