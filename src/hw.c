@@ -148,6 +148,7 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 			r.c.ranks_per_chip = 1;
 		for (int p = 0; p < HW_PREC_N; p++)
 			r.c.gemm_eff[p] = r.eff[p] > 0 ? r.eff[p] : r.eff_default;
+		snprintf(r.c.path, sizeof r.c.path, "%s", path);
 		*out = r.c;
 	}
 	cfg_release(&d);
@@ -288,8 +289,10 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		snprintf(algo_path, sizeof algo_path, "%s/hw/collectives.ini", models_dir);
 		rc = hw_load_algos(algo_path, &r->s.algos, e);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		snprintf(r->s.path, sizeof r->s.path, "%s", path);
 		*out = r->s;
+	}
 	cfg_release(&d);
 	free(r);
 	return rc;
@@ -418,6 +421,7 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 	for (int k = 0; k < HW_TOPO_N && rc == 0; k++)
 		if (out->ntopo[k] == 0)
 			rc = err_at(e, path, 0, "no algorithms for topology %s", hw_topo_names[k]);
+	snprintf(out->path, sizeof out->path, "%s", path);
 	cfg_release(&d);
 	return rc;
 }

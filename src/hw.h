@@ -32,6 +32,7 @@ typedef struct hw_sourced {
 
 typedef struct hw_chip {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char vendor[HW_NAME_MAX];
 	int announced;             /* 1: announced, not shipping */
@@ -93,6 +94,7 @@ typedef struct hw_algos {
 	int nalgo;
 	int topo[HW_TOPO_N][HW_ALGOS_MAX];  /* indexes into algo, per topology */
 	int ntopo[HW_TOPO_N];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 } hw_algos;
 
 /* Value of form f at n ranks. */
@@ -118,6 +120,7 @@ typedef struct hw_level {
 
 typedef struct hw_system {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];      /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char provider[HW_NAME_MAX];
 	char chip_name[HW_NAME_MAX];
