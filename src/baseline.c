@@ -544,7 +544,7 @@ void baseline_judge(const baseline_rules *r, const char *figure, const baseline_
 		double allowed = t->relative ? t->value / 100 * fabs(recorded->num) : t->value;
 		j->drifted = fabs(now->num - recorded->num) > allowed;
 		baseline_number(t->value, num, sizeof num);
-		snprintf(j->limit, sizeof j->limit, "±%s%s", num, t->relative ? "%" : "");
+		snprintf(j->limit, sizeof j->limit, "+-%s%s", num, t->relative ? "%" : "");
 	} else {
 		/* Anything but two numbers must stay exactly as recorded. */
 		j->drifted = j->moved;
@@ -730,8 +730,12 @@ char *baseline_import(const char *name, const char *doc, char sha256[BASELINE_SH
 	cJSON *j = cJSON_Parse(doc);
 	const cJSON *schema, *version, *rec, *sha;
 	char *text = NULL, why[256];
-	if (!j || !cJSON_IsObject(j)) {
+	if (!j) {
 		err_set(e, ERR_DATA, "%s: not a JSON document", name);
+		goto done;
+	}
+	if (!cJSON_IsObject(j)) {
+		err_set(e, ERR_DATA, "%s: not a roofcost baseline export (not a JSON object)", name);
 		goto done;
 	}
 	schema = cJSON_GetObjectItemCaseSensitive(j, "schema");

@@ -135,7 +135,7 @@ typedef struct baseline_judgement {
 	double change;        /* (now - recorded) / |recorded|; NaN unless both are numbers, recorded != 0 */
 	int drifted;          /* beyond its tolerance (any change of a non-number) */
 	int fell_short;       /* a criterion fails on now */
-	char limit[160];      /* "±5%", "±5%, <=50" */
+	char limit[160];      /* "+-5%", "+-5%, <=50" */
 	char verdict[256];    /* "pass", "drifted", "fell short: 58.2 > 50", "changed" */
 } baseline_judgement;
 

@@ -16,6 +16,12 @@
 #ifndef ROOFCOST_DATADIR
 #define ROOFCOST_DATADIR "/usr/local/share/roofcost"
 #endif
+#ifndef ROOFCOST_BUILD
+#define ROOFCOST_BUILD "unknown"
+#endif
+
+const char cli_version[] = ROOFCOST_VERSION;
+const char cli_build[] = ROOFCOST_BUILD;
 
 typedef struct command {
 	const char *name;
@@ -31,6 +37,7 @@ static const command commands[] = {
 	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify"},
 };
 
 static int is_dir(const char *p)

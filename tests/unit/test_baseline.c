@@ -208,7 +208,7 @@ Test(baseline, judge)
 	baseline_judge(&r, "tokens_per_s", &rec, &now, &j);
 	cr_assert(j.moved && !j.drifted && !j.fell_short);
 	cr_assert_float_eq(j.change, 0.04, 1e-12);
-	cr_assert_str_eq(j.limit, "±5%");
+	cr_assert_str_eq(j.limit, "+-5%");
 	cr_assert_str_eq(j.verdict, "pass");
 	baseline_judge(&r, "mfu", &rec, &now, &j);
 	cr_assert(j.drifted);
@@ -218,7 +218,7 @@ Test(baseline, judge)
 	now = num(50.2);
 	baseline_judge(&r, "tpot_ms", &rec, &now, &j);
 	cr_assert(!j.drifted && j.fell_short);
-	cr_assert_str_eq(j.limit, "±0.5, <=50");
+	cr_assert_str_eq(j.limit, "+-0.5, <=50");
 	cr_assert_str_eq(j.verdict, "fell short: 50.2 > 50");
 	/* A criterion on a figure without a value fails. */
 	now.kind = BASELINE_NULL;

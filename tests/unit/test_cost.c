@@ -212,6 +212,20 @@ Test(cost, serving_per_example)
 	cr_assert_str_eq(r.reason, "no throughput");
 }
 
+/* 1e9 tokens at 1e5 tokens/s on `chips` chips; checkpoints of 100 GB at 2 GB/s, restart
+ * 100 s, chip MTBF mtbf s. */
+static cost_train_in interrupted_run(double chips, double usd, double mtbf)
+{
+	cost_train_in in = {0};
+	in.chips = chips;
+	in.usd_per_chip_hour = usd;
+	in.tokens = 1e9;
+	in.tokens_per_s = 1e5;
+	in.failures = (cost_failures){mtbf, 100e9, 2e9, 100};
+	in.terms = plain_terms();
+	return in;
+}
+
 Test(cost, interruption_train_worst_moment)
 {
 	/* As young_daly_goodput: M = 1e4 s, δ = 50 s, τ = 1000 s, R = 100 s, goodput 0.89.
@@ -220,15 +234,9 @@ Test(cost, interruption_train_worst_moment)
 	 * durable: restart 100 s + reload 100 GB / 2 GB/s = 50 s + redo τ + δ = 1050 s = 1200 s
 	 * = 1/3 h; 100 chips at $2: 1/3 × 200 = $66.667 per interruption. Over the run
 	 * 1.1235955 × 1200 = 1348.315 s and $74.906; 1348.315 / 1e4 = 13.483 % of the ideal run. */
-	cost_train_in in = {0};
+	cost_train_in in = interrupted_run(100, 2, 1e6);
 	cost_result run;
 	cost_interrupt x;
-	in.chips = 100;
-	in.usd_per_chip_hour = 2;
-	in.tokens = 1e9;
-	in.tokens_per_s = 1e5;
-	in.failures = (cost_failures){1e6, 100e9, 2e9, 100};
-	in.terms = plain_terms();
 	cost_train(&in, &run);
 	cost_interrupt_train(&in, &run, &x);
 	cr_assert_float_eq(x.restart, 100, 1e-12);
@@ -252,15 +260,9 @@ Test(cost, interruption_train_without_failures)
 {
 	/* No failures modelled: nothing is checkpointed, so a node lost at the end loses the
 	 * whole ideal run (1e4 s) besides restart and reload; none are expected over the run. */
-	cost_train_in in = {0};
+	cost_train_in in = interrupted_run(10, 1, INFINITY);
 	cost_result run;
 	cost_interrupt x;
-	in.chips = 10;
-	in.usd_per_chip_hour = 1;
-	in.tokens = 1e9;
-	in.tokens_per_s = 1e5;
-	in.failures = (cost_failures){INFINITY, 100e9, 2e9, 100};
-	in.terms = plain_terms();
 	cost_train(&in, &run);
 	cost_interrupt_train(&in, &run, &x);
 	cr_assert_float_eq(x.redo, 1e4, 1e-9);
