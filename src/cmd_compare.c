@@ -206,6 +206,9 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			show_terms_text(&rows[0].cost, w0->mode == WL_TRAIN, terms, sizeof terms);
 			printf("prices: the newest%s%s in the store %s, per chip-hour; assumptions: %s\n",
 			       o.as_of ? " at or before " : "", o.as_of ? o.as_of : "", paths->db, terms);
+			cli_price_terms(&o, terms, sizeof terms);
+			if (terms[0])
+				printf("%s\n", terms);
 			if (w0->mode == WL_TRAIN) {
 				const cost_failures *f = &rows[0].cost.terms.failures;
 				printf("failures: chip MTBF %.0f h, checkpoints %.3g TB at %.4g GB/s, restart %.0f s "

@@ -21,7 +21,8 @@ static const char list_usage[] =
 	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
 	"workloads: mode, network, precision. prices: the store's prices ($ROOFCOST_DB, else\n"
 	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
-	"with the price per chip-hour and whether the price is verified.\n\n"
+	"with the price per chip-hour and whether the price is verified; then the systems whose provider\n"
+	"publishes no hourly price (\"no public price\" in the source column, the system file's reason).\n\n"
 	"  --provider P   prices of one provider (aws, gcp, azure, ...)\n"
 	"  --as-of DATE   the newest price of each offer at or before YYYY-MM-DD\n"
 	"  --all          every stored price, history included\n"
@@ -38,7 +39,7 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 	char dir[CLI_PATH_MAX + 32], **names;
 	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
 					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
-					  "instance"};
+					  "instance", "hierarchy"};
 	int n, rc = 0;
 	hw_system *s = malloc(sizeof *s);
 	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
@@ -47,11 +48,11 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 		free(s);
 		return 1;
 	}
-	out_init(t, 10, hdr);
+	out_init(t, 11, hdr);
 	for (int i = 3; i < 9; i++)
 		out_right(t, i);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"};
+		char path[CLI_PATH_MAX + 64], nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"}, hier[160] = "";
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (!rc && hw_load_system(path, p->models, s, e) != 0)
 			rc = 1;
@@ -59,13 +60,20 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 			snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
 			snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
 			for (int k = 0; k < s->nlevels; k++) {
-				gbps(bw[s->levels[k].kind], 16, s->levels[k].bw);
-				if (s->levels[k].kind == HW_LEVEL_DOMAIN)
-					snprintf(dc, sizeof dc, "%d", s->levels[k].chips);
+				const hw_level *lv = &s->levels[k];
+				size_t l = strlen(hier);
+				gbps(bw[lv->kind], 16, lv->bw);
+				if (lv->kind == HW_LEVEL_DOMAIN)
+					snprintf(dc, sizeof dc, "%d", lv->chips);
+				/* "16 torus2d 4x4 > 64 ring 4 > 100000 fattree": chips and topology per level. */
+				l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d %s", k ? " > " : "", lv->chips,
+						      hw_topo_names[lv->topo]);
+				for (int d = 0; d < 3 && lv->dims[d] && l < sizeof hier; d++)
+					l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d", d ? "x" : " ", lv->dims[d]);
 			}
 			{
-				const char *cells[10] = {s->name, s->provider, s->chip.name, nc, dc, mc,
-							 bw[0], bw[1], bw[2], s->instance};
+				const char *cells[11] = {s->name, s->provider, s->chip.name, nc, dc, mc,
+							 bw[0], bw[1], bw[2], s->instance, hier};
 				out_row(t, cells);
 			}
 		}
@@ -191,6 +199,47 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
+/* One row per system whose file says the provider publishes no price and whose instance has no
+ * row in the store (a private catalog's price wins), so that `list prices` shows the gap. */
+static int no_public_price_rows(const cli_paths *p, const char *provider, const price_row *rows, int nrows,
+				out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names;
+	int n, rc = 0;
+	hw_system *s = malloc(sizeof *s);
+	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
+	n = cli_ini_stems(dir, &names, e);
+	if (n < 0 || !s) {
+		free(s);
+		return 1;
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		char path[CLI_PATH_MAX + 64], acc[16], src[HW_TEXT_MAX + 64];
+		int priced = 0;
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (hw_load_system(path, p->models, s, e) != 0) {
+			rc = 1;
+			break;
+		}
+		if (!s->no_public_price[0] || (provider && strcmp(provider, s->provider) != 0))
+			continue;
+		for (int k = 0; k < nrows && s->instance[0]; k++)
+			priced |= !strcmp(rows[k].instance, s->instance);
+		if (priced)
+			continue;
+		snprintf(acc, sizeof acc, "%d", hw_node_chips(s));
+		snprintf(src, sizeof src, "no public price (system %s): %s", s->name, s->no_public_price);
+		{
+			const char *cells[11] = {s->provider, s->instance[0] ? s->instance : s->name, "-", "-", "-", "-",
+						 acc, "-", s->src.as_of, "-", src};
+			out_row(t, cells);
+		}
+	}
+	cli_free_names(names, n);
+	free(s);
+	return rc;
+}
+
 static int list_prices(const cli_paths *p, const char *provider, const char *as_of, int all,
 		       out_table *t, err *e)
 {
@@ -223,6 +272,10 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 						 price_verified(r) ? "yes" : "no", r->source};
 			out_row(t, cells);
 		}
+	}
+	if (no_public_price_rows(p, provider, rows, n, t, e) != 0) {
+		free(rows);
+		return 1;
 	}
 	free(rows);
 	return 0;

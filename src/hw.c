@@ -179,6 +179,7 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "provider", sys_raw, s.provider, 1),
 	F_STR("system", "chip", sys_raw, s.chip_name, 1),
 	F_STR("system", "instance", sys_raw, s.instance, 0),
+	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
 	F_SRC("system", sys_raw, s.src),
 	LEVEL_FIELDS("node", 0),
 	LEVEL_FIELDS("domain", 1),

@@ -122,6 +122,7 @@ typedef struct hw_system {
 	char provider[HW_NAME_MAX];
 	char chip_name[HW_NAME_MAX];
 	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
+	char no_public_price[HW_TEXT_MAX]; /* why the provider publishes no hourly price; "" = not said */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
