@@ -373,7 +373,7 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	char where[160] = "", models[160] = "";
 	if (!s->instance[0]) {
 		if (s->no_public_price[0])
-			snprintf(out->note, sizeof out->note, "no public price: %s (give your own with --price %s=USD)",
+			snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
 				 s->no_public_price, s->name);
 		else
 			snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
@@ -404,7 +404,7 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 			snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
 				 models[0] ? ", " : "", price_model_names[i]);
 	if (!models[0] && s->no_public_price[0]) {
-		snprintf(out->note, sizeof out->note, "no public price: %s (give your own with --price %s=USD)",
+		snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
 			 s->no_public_price, s->name);
 		return 0;
 	}

@@ -385,7 +385,8 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 					 "tokens/s", r->bound);
 			break;
 		case RANK_NO_PRICE:
-			snprintf(r->verdict, sizeof r->verdict, "no price: %s", r->cost.note);
+			snprintf(r->verdict, sizeof r->verdict, "%s%s",
+				 strncmp(r->cost.note, "no public price", 15) ? "no price: " : "", r->cost.note);
 			break;
 		case RANK_OVER_BUDGET:
 			snprintf(r->verdict, sizeof r->verdict, "over the budget: $%.4g > $%.4g %s",
