@@ -18,6 +18,7 @@
 static const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--plan ...] [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                        [--price SYS=USD]... [--discount PCT]\n"
 	"                        [--format table|csv|json|md]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"

@@ -20,7 +20,8 @@ static const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
-	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--format table|csv|json|md]\n"
+	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--price SYS=USD]...\n"
+	"                      [--discount PCT] [--format table|csv|json|md]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
 	"micro-batch, ZeRO stage, recompute) over chip counts, systems and pricing models, prunes what\n"
@@ -41,6 +42,8 @@ static const char sweep_usage[] =
 	"      --set KEY=VALUE    override a workload key (repeatable)\n"
 	"      --pricing LIST     pricing models, or all\n"
 	"      --as-of DATE       the newest prices at or before DATE\n"
+	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
+	"      --discount PCT     take PCT percent off every catalog price\n"
 	"      --format FMT       table | csv | json | md\n"
 	"  -h, --help             this text\n";
 

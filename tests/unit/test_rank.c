@@ -44,24 +44,31 @@ static void serving(wl_workload *w, infer_result *ir)
 	ir->tpot = 0.02;
 }
 
+/* Ranking options over ten_dollars with the user pricing up (one system) and a discount. */
+static rank_opts opts(const rank_user_price *up, double discount)
+{
+	rank_opts o;
+	memset(&o, 0, sizeof o);
+	o.pricing = PRICE_ON_DEMAND;
+	o.price = ten_dollars;
+	o.user_prices = up;
+	o.nuser_prices = up ? 1 : 0;
+	o.discount = discount;
+	return o;
+}
+
 Test(rank, user_price_replaces_the_catalog)
 {
 	/* --price round-sys=4.5: 8 chips x $4.50 = $36 per hour. 1000 tokens/s x 3600 s = 3.6e6
 	 * tokens = 3.6 Mtok per hour, so $36 / 3.6 = $10.00 per million output tokens (over the
 	 * 730 h month: 8 x 730 x 4.5 = $26,280 for 2628 Mtok, the same $10). */
 	rank_user_price up = {"round-sys", 4.5};
-	rank_opts o;
+	rank_opts o = opts(&up, 0.5); /* the discount applies to catalog prices only */
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
 	show_cost c;
 	err e = {0};
-	memset(&o, 0, sizeof o);
-	o.pricing = PRICE_ON_DEMAND;
-	o.price = ten_dollars;
-	o.user_prices = &up;
-	o.nuser_prices = 1;
-	o.discount = 0.5; /* applies to catalog prices only */
 	serving(&w, &ir);
 	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
 	cr_assert(c.have_price && c.user_price);
@@ -80,18 +87,12 @@ Test(rank, discount_takes_a_share_off_the_catalog_price)
 	 * per hour = $17.777... per million output tokens. A system the user does not price keeps
 	 * the catalog's price row as published ($10). */
 	rank_user_price up = {"another-system", 4.5};
-	rank_opts o;
+	rank_opts o = opts(&up, 0.2);
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
 	show_cost c;
 	err e = {0};
-	memset(&o, 0, sizeof o);
-	o.pricing = PRICE_ON_DEMAND;
-	o.price = ten_dollars;
-	o.user_prices = &up;
-	o.nuser_prices = 1;
-	o.discount = 0.2;
 	serving(&w, &ir);
 	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
 	cr_assert(c.have_price && !c.user_price);
@@ -104,13 +105,13 @@ Test(rank, discount_takes_a_share_off_the_catalog_price)
 
 Test(rank, no_price_without_a_pricer_or_a_user_price)
 {
-	rank_opts o;
+	rank_opts o = opts(NULL, 0);
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
 	show_cost c;
 	err e = {0};
-	memset(&o, 0, sizeof o);
+	o.price = NULL;
 	serving(&w, &ir);
 	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0);
 	cr_assert(!c.have_price);
