@@ -69,6 +69,7 @@ static const cfg_field chip_fields[] = {
 	F_STR("chip", "name", chip_raw, c.name, 1),
 	F_STR("chip", "display", chip_raw, c.display, 1),
 	F_STR("chip", "vendor", chip_raw, c.vendor, 1),
+	F_STR("chip", "family", chip_raw, c.family, 0),
 	F_ENUM("chip", "status", chip_raw, status, 1, chip_status),
 	F_INT("chip", "units", chip_raw, c.units, 1, 1, 100000),
 	F_INT("chip", "tile_m", chip_raw, c.tile_m, 1, 1, 65536),
@@ -144,6 +145,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
+		if (!r.c.family[0])
+			snprintf(r.c.family, sizeof r.c.family, "%s", r.c.name);
 		if (r.c.ranks_per_chip == 0)
 			r.c.ranks_per_chip = 1;
 		for (int p = 0; p < HW_PREC_N; p++)

@@ -34,6 +34,7 @@ typedef struct hw_chip {
 	char name[HW_NAME_MAX];
 	char display[HW_TEXT_MAX];
 	char vendor[HW_NAME_MAX];
+	char family[HW_NAME_MAX];  /* architecture generation (hopper, neuroncore-v3, ...); default the name */
 	int announced;             /* 1: announced, not shipping */
 	int units;                 /* matrix engines working in parallel (SMs, NeuronCores, MXUs) */
 	int tile_m, tile_n;        /* output tile per engine, for wave quantization */
