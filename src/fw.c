@@ -12,7 +12,7 @@ const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
 const char *const fw_selective_names[] = {"attention", "ops", NULL};
 const char *const fw_scheduler_names[] = {"inflight", "batched_prefill", "prefill_first", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const attn_kernels[] = {"unfused", "flash", NULL};
+static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"bf16", "fp32", NULL};
 static const char *const flops_conv[] = {"full", "causal", NULL};
 
@@ -31,7 +31,7 @@ static const cfg_field fw_fields[] = {
 	STR("framework", "display", display, 1),
 	ENUM("framework", "kind", kind, fw_kind_names),
 	SRC("framework", src),
-	ENUM("attention", "kernel", train.flash_attention, attn_kernels),
+	ENUM("attention", "kernel", train.attention_kernel, attn_kernels),
 	BOOL("attention", "dropout", train.dropout),
 	SRC("attention", train.src_attention),
 	INT("sharding", "zero", train.zero, 0, 3),
@@ -39,6 +39,7 @@ static const cfg_field fw_fields[] = {
 	SRC("sharding", train.src_sharding),
 	BOOL("parallel", "seq_parallel", train.seq_parallel),
 	INT("parallel", "vpp", train.vpp, 1, 64),
+	BOOL("parallel", "pp_scatter_gather", train.pp_scatter_gather),
 	SRC("parallel", train.src_parallel),
 	BOOL("overlap", "dp_reduce", train.overlap_dp_reduce),
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
@@ -134,6 +135,7 @@ int fw_load(const char *path, fw_framework *out, err *e)
 	if (rc == 0)
 		rc = check_sections(&d, &f, e);
 	if (rc == 0) {
+		f.train.flash_attention = f.train.attention_kernel > 0;
 		f.has_train = f.kind != FW_KIND_SERVE;
 		f.has_serve = f.kind != FW_KIND_TRAIN;
 		snprintf(f.path, sizeof f.path, "%s", path);

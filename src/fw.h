@@ -38,12 +38,15 @@ extern const char *const fw_scheduler_names[];
 extern const char *const fw_recompute_names[];   /* "none", "selective", "full": wl_recompute order */
 
 typedef struct fw_train {
+	int attention_kernel;     /* 0 unfused, 1 flash (the chip's best fused kernel), 2 flash2
+				     (FlashAttention-2 generation) */
 	int flash_attention;      /* 1: fused (flash) attention, no s×s scores in HBM */
 	int dropout;              /* 1: dropout masks are stored and applied */
 	int zero;                 /* default optimizer-state sharding stage 0..3 (FSDP = 3) */
 	int grad_reduce_fp32;     /* 1: gradients are reduced in fp32 */
 	int seq_parallel;         /* default sequence parallelism when tp > 1 */
 	int vpp;                  /* default virtual stages per pipeline rank when pp > 1 */
+	int pp_scatter_gather;    /* 1: pipeline sends are split across the tensor ranks */
 	int overlap_dp_reduce;    /* 1: bucketed gradient reduce overlaps the backward */
 	int overlap_param_gather; /* 1: parameter all-gathers are prefetched behind compute */
 	int overlap_tp;           /* 1: tensor-parallel collectives overlap their matmuls (async TP) */
