@@ -179,6 +179,13 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	case 's': o->system = arg; return 1;
 	case 'w': o->workload = arg; return 1;
 	case CLI_OPT_PLAN: o->plan_text = arg; return 1;
+	case CLI_OPT_FRAMEWORK:
+		if (!*arg || strlen(arg) > 60 || strchr(arg, '=')) {
+			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name", arg);
+			return -1;
+		}
+		snprintf(o->framework, sizeof o->framework, "framework=%s", arg);
+		return 1;
 	case CLI_OPT_SET:
 		if (o->nsets == CLI_SET_MAX) {
 			err_set(e, ERR_USAGE, "--set: at most %d overrides", CLI_SET_MAX);
@@ -329,8 +336,17 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 		return err_set(e, ERR_USAGE, "missing -w WORKLOAD (see 'roofcost list workloads')");
 	if (!system)
 		return err_set(e, ERR_USAGE, "missing -s SYSTEM (see 'roofcost list systems')");
-	if (wl_load(o->workload, paths->workloads, paths->models, o->sets, o->nsets, w, e) != 0)
-		return e->code;
+	{
+		/* --framework first, so that a later --set framework=... wins. */
+		const char *sets[CLI_SET_MAX + 1];
+		int n = 0;
+		if (o->framework[0])
+			sets[n++] = o->framework;
+		for (int i = 0; i < o->nsets; i++)
+			sets[n++] = o->sets[i];
+		if (wl_load(o->workload, paths->workloads, paths->models, sets, n, w, e) != 0)
+			return e->code;
+	}
 	if (hw_find_system(system, paths->models, sys, e) != 0)
 		return e->code;
 	*p = w->plan;
@@ -360,6 +376,7 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 		if (p->chips && p->dp && p->chips != all)
 			return err_set(e, ERR_USAGE, "%d chips differ from tp*pp*dp*cp = %.0f", p->chips, all);
 	}
+	wl_plan_defaults(w, p);
 	plan_fill(p);
 	return 0;
 }

@@ -37,6 +37,7 @@ typedef struct cli_eval_opts {
 	out_format format;
 	int pricing;                   /* --pricing: a price_model, -1 = the workload's */
 	const char *as_of;             /* --as-of DATE; NULL = the newest price */
+	char framework[80];            /* --framework NAME as the override "framework=NAME"; "" = none */
 	rank_user_price prices[CLI_PRICE_MAX]; /* --price SYSTEM=USD_PER_CHIP_HOUR, in order */
 	int nprices;
 	double discount;               /* --discount PCT as a share [0, 1) of catalog prices */
@@ -117,7 +118,7 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_PRICE, CLI_OPT_DISCOUNT };
+       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -126,6 +127,7 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	{"set", required_argument, NULL, CLI_OPT_SET}, \
 	{"format", required_argument, NULL, CLI_OPT_FORMAT}, \
 	{"chips", required_argument, NULL, CLI_OPT_CHIPS}, \
+	{"framework", required_argument, NULL, CLI_OPT_FRAMEWORK}, \
 	{"help", no_argument, NULL, 'h'}
 
 #define CLI_EVAL_USAGE \
@@ -134,6 +136,7 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --plan LAYOUT      tp=8,pp=4,vpp=2,dp=16,cp=1,ep=1,sp=1,mb=1 (over the workload's [plan])\n" \
 	"      --chips N          total chips; dp = N / (tp*pp*cp) when dp is not given\n" \
 	"      --set KEY=VALUE    override any workload key, e.g. --set concurrency=1 (repeatable)\n" \
+	"      --framework NAME   the software stack (roofcost list frameworks), over the workload's\n" \
 	"      --format FMT       table | csv | json | md (default table)\n" \
 	"  -h, --help             this text\n"
 

@@ -1,4 +1,4 @@
-/* cmd_list: `roofcost list systems|chips|networks|workloads|prices` - what is known. Every
+/* cmd_list: `roofcost list systems|chips|networks|workloads|frameworks|prices` - what is known. Every
  * file is loaded with the strict loaders, so a broken file shows up here as file:line: reason;
  * prices come from the store. */
 #include <cJSON.h>
@@ -14,12 +14,14 @@
 #include "wl.h"
 
 static const char list_usage[] =
-	"usage: roofcost list systems|chips|networks|workloads [--format table|csv|json|md]\n"
+	"usage: roofcost list systems|chips|networks|workloads|frameworks [--format table|csv|json|md]\n"
 	"       roofcost list prices [--provider P] [--as-of DATE] [--all] [--format ...]\n\n"
 	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
 	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
 	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
-	"workloads: mode, network, precision. prices: the store's prices ($ROOFCOST_DB, else\n"
+	"workloads: mode, network, precision, framework. frameworks: the software stacks' defaults\n"
+	"(models/frameworks/): attention, ZeRO stage, recompute, what overlaps, host mode, serving\n"
+	"scheduler and token budget. prices: the store's prices ($ROOFCOST_DB, else\n"
 	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
 	"with the price per chip-hour and whether the price is verified; then the systems whose provider\n"
 	"publishes no hourly price (\"no public price\" in the source column, the system file's reason).\n\n"
@@ -169,7 +171,8 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 static int list_workloads(const cli_paths *p, out_table *t, err *e)
 {
 	char **names;
-	static const char *const hdr[] = {"workload", "mode", "network", "precision", "plan", "description"};
+	static const char *const hdr[] = {"workload", "mode", "network", "precision", "framework", "plan",
+					  "description"};
 	int n, rc = 0;
 	wl_workload *w = malloc(sizeof *w);
 	n = cli_ini_stems(p->workloads, &names, e);
@@ -177,7 +180,7 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 		free(w);
 		return 1;
 	}
-	out_init(t, 6, hdr);
+	out_init(t, 7, hdr);
 	for (int i = 0; i < n; i++) {
 		if (!rc && wl_load(names[i], p->workloads, p->models, NULL, 0, w, e) != 0)
 			rc = 1;
@@ -187,8 +190,8 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 			plan_fill(&pp);
 			plan_format(&pp, pl, sizeof pl);
 			{
-				const char *cells[6] = {w->name, wl_mode_names[w->mode], w->net.name,
-							hw_prec_names[w->prec], pl, w->description};
+				const char *cells[7] = {w->name, wl_mode_names[w->mode], w->net.name,
+							hw_prec_names[w->prec], w->framework_name, pl, w->description};
 				out_row(t, cells);
 			}
 		}
@@ -237,6 +240,61 @@ static int no_public_price_rows(const cli_paths *p, const char *provider, const 
 	}
 	cli_free_names(names, n);
 	free(s);
+	return rc;
+}
+
+static int list_frameworks(const cli_paths *p, out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names;
+	static const char *const hdr[] = {"framework", "kind", "attention", "zero", "recompute", "overlap",
+					  "host", "scheduler", "tokens_per_iter", "display"};
+	int n, rc = 0;
+	fw_framework *f = malloc(sizeof *f);
+	snprintf(dir, sizeof dir, "%s/frameworks", p->models);
+	n = cli_ini_stems(dir, &names, e);
+	if (n < 0 || !f) {
+		free(f);
+		return 1;
+	}
+	out_init(t, 10, hdr);
+	out_right(t, 3);
+	out_right(t, 8);
+	for (int i = 0; i < n; i++) {
+		char path[CLI_PATH_MAX + 64];
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (!rc && fw_load(path, f, e) != 0)
+			rc = 1;
+		if (!rc) {
+			const fw_train *tr = &f->train;
+			char zero[8] = "-", ov[64] = "-", tok[16] = "-";
+			const char *attn = "-", *rcp = "-", *host = "-", *sched = "-";
+			if (f->has_train) {
+				snprintf(zero, sizeof zero, "%d", tr->zero);
+				attn = tr->flash_attention ? "flash" : "unfused";
+				rcp = fw_recompute_names[tr->recompute];
+				host = fw_host_names[tr->host];
+				snprintf(ov, sizeof ov, "%s%s%s%s%s", tr->overlap_dp_reduce ? "dp " : "",
+					 tr->overlap_param_gather ? "gather " : "", tr->overlap_tp ? "tp " : "",
+					 tr->overlap_pp ? "pp " : "", tr->overlap_ep ? "ep " : "");
+				if (ov[0] && ov[strlen(ov) - 1] == ' ')
+					ov[strlen(ov) - 1] = '\0';
+				if (!ov[0])
+					snprintf(ov, sizeof ov, "none");
+			}
+			if (f->has_serve) {
+				sched = fw_scheduler_names[f->serve.scheduler];
+				snprintf(tok, sizeof tok, "%d", f->serve.max_num_tokens);
+			}
+			{
+				const char *cells[10] = {f->name, fw_kind_names[f->kind], attn, zero, rcp, ov, host,
+							 sched, tok, f->display};
+				out_row(t, cells);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(f);
 	return rc;
 }
 
@@ -356,10 +414,12 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		rc = list_networks(paths, &t, &e);
 	else if (!strcmp(what, "workloads"))
 		rc = list_workloads(paths, &t, &e);
+	else if (!strcmp(what, "frameworks"))
+		rc = list_frameworks(paths, &t, &e);
 	else if (!strcmp(what, "prices"))
 		rc = list_prices(paths, provider, as_of, all, &t, &e);
 	else {
-		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads, prices\n",
+		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads, frameworks, prices\n",
 			what);
 		return 2;
 	}

@@ -20,7 +20,7 @@ static const char validate_usage[] =
 	"case, measured, predicted and the error in percent, then the median, mean and largest\n"
 	"absolute error over training rows, inference rows and all. A case whose system or metric\n"
 	"cannot be modelled is listed with no prediction and a reason, and counted as skipped.\n"
-	"--check-train 10:30 exits 1 unless the training median is <= 10 %% and no training row is\n"
+	"--check-train 10:30 exits 3 unless the training median is <= 10 %% and no training row is\n"
 	"beyond 30 %% (and likewise --check-infer); skipped rows fail a check.\n\n"
 	"  --format FMT        table | csv | json | md (default table)\n"
 	"  --check-train M:X   thresholds for training rows\n"
@@ -30,6 +30,7 @@ static const char validate_usage[] =
 
 typedef struct result {
 	val_case c;
+	char family[48];            /* the system's chip family */
 	int ok;
 	double pred, err_pct;
 	char reason[768];
@@ -38,7 +39,25 @@ typedef struct result {
 typedef struct stats {
 	int n, skipped;
 	double median, mean, max;
+	double signed_median;       /* median of the signed errors: the bias */
 } stats;
+
+/* Which rows a summary counts: kind 1 train, 0 infer, -1 all; framework / family "" = any. */
+typedef struct row_filter {
+	int kind;
+	const char *framework, *family;
+} row_filter;
+
+static int row_in(const result *r, const row_filter *f)
+{
+	if (f->kind >= 0 && r->c.train != f->kind)
+		return 0;
+	if (f->framework && f->framework[0] && strcmp(r->c.framework, f->framework) != 0)
+		return 0;
+	if (f->family && f->family[0] && strcmp(r->family, f->family) != 0)
+		return 0;
+	return 1;
+}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -46,29 +65,95 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* kind: 1 train, 0 infer, -1 all. */
-static stats summarize(const result *r, int n, int kind)
+static double median_of(double *v, int n)
 {
-	stats s = {0, 0, NAN, NAN, NAN};
-	double *v = malloc(sizeof *v * (size_t)(n ? n : 1)), sum = 0;
+	qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static stats summarize(const result *r, int n, const row_filter *f)
+{
+	stats s = {0, 0, NAN, NAN, NAN, NAN};
+	double *v = malloc(sizeof *v * (size_t)(n ? n : 1)), *sv = malloc(sizeof *sv * (size_t)(n ? n : 1));
+	double sum = 0;
+	if (!v || !sv) {
+		free(v);
+		free(sv);
+		return s;
+	}
 	for (int i = 0; i < n; i++) {
-		if (kind >= 0 && r[i].c.train != kind)
+		if (!row_in(&r[i], f))
 			continue;
 		if (!r[i].ok) {
 			s.skipped++;
 			continue;
 		}
+		sv[s.n] = r[i].err_pct;
 		v[s.n++] = fabs(r[i].err_pct);
 		sum += fabs(r[i].err_pct);
 	}
 	if (s.n > 0) {
-		qsort(v, (size_t)s.n, sizeof *v, cmp_dbl);
-		s.median = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
+		s.median = median_of(v, s.n);
+		s.signed_median = median_of(sv, s.n);
 		s.mean = sum / s.n;
 		s.max = v[s.n - 1];
 	}
 	free(v);
+	free(sv);
 	return s;
+}
+
+static stats summarize_kind(const result *r, int n, int kind)
+{
+	row_filter f = {kind, NULL, NULL};
+	return summarize(r, n, &f);
+}
+
+/* The distinct values of a text field of the rows of one kind, in first-seen order. */
+static int distinct(const result *r, int n, int kind, int family, const char **out, int max)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const char *v = family ? r[i].family : r[i].c.framework;
+		int seen = 0;
+		if (r[i].c.train != kind || !v[0])
+			continue;
+		for (int j = 0; j < k && !seen; j++)
+			seen = !strcmp(out[j], v);
+		if (!seen && k < max)
+			out[k++] = v;
+	}
+	return k;
+}
+
+enum { GROUPS_MAX = 64 };
+
+/* Per framework and per chip family of one kind, as a table (or into JSON objects). */
+static void group_table(const result *r, int n, int kind, int family, FILE *fp)
+{
+	const char *names[GROUPS_MAX];
+	int k = distinct(r, n, kind, family, names, GROUPS_MAX);
+	fprintf(fp, "%s by %s:\n", kind ? "train" : "infer", family ? "chip family" : "framework");
+	for (int i = 0; i < k; i++) {
+		row_filter f = {kind, family ? NULL : names[i], family ? names[i] : NULL};
+		stats s = summarize(r, n, &f);
+		fprintf(fp, "  %-22s n=%-3d skipped=%-2d median |error| %5.1f %%, bias %+6.1f %%, max %6.1f %%\n",
+			names[i], s.n, s.skipped, s.median, s.signed_median, s.max);
+	}
+}
+
+static cJSON *stats_json(stats s);
+
+static cJSON *group_json(const result *r, int n, int kind, int family)
+{
+	const char *names[GROUPS_MAX];
+	int k = distinct(r, n, kind, family, names, GROUPS_MAX);
+	cJSON *o = cJSON_CreateObject();
+	for (int i = 0; i < k; i++) {
+		row_filter f = {kind, family ? NULL : names[i], family ? names[i] : NULL};
+		cJSON_AddItemToObject(o, names[i], stats_json(summarize(r, n, &f)));
+	}
+	return o;
 }
 
 static cJSON *stats_json(stats s)
@@ -80,10 +165,12 @@ static cJSON *stats_json(stats s)
 		cJSON_AddNumberToObject(o, "median_abs_error_pct", s.median);
 		cJSON_AddNumberToObject(o, "mean_abs_error_pct", s.mean);
 		cJSON_AddNumberToObject(o, "max_abs_error_pct", s.max);
+		cJSON_AddNumberToObject(o, "signed_median_error_pct", s.signed_median);
 	} else {
 		cJSON_AddNullToObject(o, "median_abs_error_pct");
 		cJSON_AddNullToObject(o, "mean_abs_error_pct");
 		cJSON_AddNullToObject(o, "max_abs_error_pct");
+		cJSON_AddNullToObject(o, "signed_median_error_pct");
 	}
 	return o;
 }
@@ -106,8 +193,15 @@ typedef struct sys_cache {
 	char why[ERR_MSG_MAX];
 } sys_cache;
 
+/* Loads each distinct framework once. */
+typedef struct fw_cache {
+	char name[48];
+	fw_framework *fw;   /* NULL: could not load */
+	char why[ERR_MSG_MAX];
+} fw_cache;
+
 /* The eval breakdown of one case, for --explain. */
-static void explain_case(const hw_system *s, const result *r)
+static void explain_case(const hw_system *s, const fw_framework *fw, const result *r)
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
@@ -117,7 +211,7 @@ static void explain_case(const hw_system *s, const result *r)
 	infer_result ir;
 	if (!w)
 		return;
-	val_build(&r->c, w, &p, picked, sizeof picked);
+	val_build(&r->c, fw, w, &p, picked, sizeof picked);
 	memset(&rep, 0, sizeof rep);
 	rep.sys = s;
 	rep.w = w;
@@ -150,7 +244,8 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	err e = {0};
 	result *res = NULL;
 	sys_cache *cache = NULL;
-	int nres = 0, ncache = 0, c, rc = 0;
+	fw_cache *fcache = NULL;
+	int nres = 0, ncache = 0, nfcache = 0, c, rc = 0;
 	const char *explain = NULL;
 
 	optind = 1;
@@ -198,7 +293,8 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	}
 	res = calloc((size_t)d.nrows, sizeof *res);
 	cache = calloc((size_t)d.nrows, sizeof *cache);
-	if (!res || !cache) {
+	fcache = calloc((size_t)d.nrows, sizeof *fcache);
+	if (!res || !cache || !fcache) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);
 		goto done;
@@ -221,6 +317,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	for (int i = 0; i < nres; i++) {
 		result *r = &res[i];
 		sys_cache *sc = NULL;
+		fw_cache *fc = NULL;
 		for (int k = 0; k < ncache && !sc; k++)
 			if (!strcmp(cache[k].name, r->c.system))
 				sc = &cache[k];
@@ -239,16 +336,39 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			snprintf(r->reason, sizeof r->reason, "%s", sc->why);
 			continue;
 		}
-		r->ok = val_predict(sc->sys, &r->c, &r->pred, r->reason, sizeof r->reason);
+		{
+			const char *name = r->c.framework[0] ? r->c.framework : "generic";
+			for (int k = 0; k < nfcache && !fc; k++)
+				if (!strcmp(fcache[k].name, name))
+					fc = &fcache[k];
+			if (!fc) {
+				err le = {0};
+				fc = &fcache[nfcache++];
+				snprintf(fc->name, sizeof fc->name, "%s", name);
+				fc->fw = malloc(sizeof *fc->fw);
+				if (fc->fw && fw_find(name, paths->models, fc->fw, &le) != 0) {
+					free(fc->fw);
+					fc->fw = NULL;
+					snprintf(fc->why, sizeof fc->why, "%s", le.msg);
+				}
+			}
+		}
+		if (!fc->fw) {
+			snprintf(r->reason, sizeof r->reason, "%s", fc->why);
+			continue;
+		}
+		snprintf(r->family, sizeof r->family, "%s", sc->sys->chip.family);
+		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason);
 		if (r->ok)
 			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
 		if (explain && !strcmp(explain, r->c.id))
-			explain_case(sc->sys, r);
+			explain_case(sc->sys, fc->fw, r);
 	}
 	if (explain)
 		goto done;
 	{
-		stats all = summarize(res, nres, -1), tr = summarize(res, nres, 1), in = summarize(res, nres, 0);
+		stats all = summarize_kind(res, nres, -1), tr = summarize_kind(res, nres, 1),
+		      in = summarize_kind(res, nres, 0);
 		if (f == OUT_JSON) {
 			cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "cases");
 			cJSON *sum;
@@ -273,6 +393,12 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			sum = stats_json(all);
 			cJSON_AddItemToObject(sum, "train", stats_json(tr));
 			cJSON_AddItemToObject(sum, "infer", stats_json(in));
+			for (int kind = 1; kind >= 0; kind--) {
+				cJSON *g = cJSON_CreateObject();
+				cJSON_AddItemToObject(g, "by_framework", group_json(res, nres, kind, 0));
+				cJSON_AddItemToObject(g, "by_family", group_json(res, nres, kind, 1));
+				cJSON_AddItemToObject(sum, kind ? "train_groups" : "infer_groups", g);
+			}
 			cJSON_AddItemToObject(root, "summary", sum);
 			s = cJSON_Print(root);
 			puts(s);
@@ -307,6 +433,10 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			if (f == OUT_TABLE) {
 				const stats *ss[3] = {&tr, &in, &all};
 				static const char *const nm[3] = {"train", "infer", "all"};
+				for (int kind = 1; kind >= 0; kind--) {
+					group_table(res, nres, kind, 0, stdout);
+					group_table(res, nres, kind, 1, stdout);
+				}
 				for (int k = 0; k < 3; k++)
 					printf("%-5s n=%d skipped=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
 					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->median, ss[k]->mean, ss[k]->max);
@@ -321,7 +451,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 					"roofcost: validate: %s rows miss the check: median %.1f %% (limit %g), max %.1f %% (limit %g), skipped %d\n",
 					kind ? "training" : "inference", s->median, chk[kind][0], s->max, chk[kind][1],
 					s->skipped);
-				rc = 1;
+				rc = 3;
 			}
 		}
 	}
@@ -329,6 +459,9 @@ done:
 	for (int k = 0; k < ncache; k++)
 		free(cache[k].sys);
 	free(cache);
+	for (int k = 0; k < nfcache; k++)
+		free(fcache[k].fw);
+	free(fcache);
 	free(res);
 	csvin_release(&d);
 	return rc;

@@ -69,6 +69,7 @@ static const cfg_field chip_fields[] = {
 	F_STR("chip", "name", chip_raw, c.name, 1),
 	F_STR("chip", "display", chip_raw, c.display, 1),
 	F_STR("chip", "vendor", chip_raw, c.vendor, 1),
+	F_STR("chip", "family", chip_raw, c.family, 0),
 	F_ENUM("chip", "status", chip_raw, status, 1, chip_status),
 	F_INT("chip", "units", chip_raw, c.units, 1, 1, 100000),
 	F_INT("chip", "tile_m", chip_raw, c.tile_m, 1, 1, 65536),
@@ -93,7 +94,22 @@ static const cfg_field chip_fields[] = {
 	F_NUM("efficiency", "attn", chip_raw, c.attn_eff, UNITS_NONE, 0, 0.01, 1.0),
 	F_NUM("efficiency", "op_overhead", chip_raw, c.op_overhead, UNITS_TIME, 0, 0, 1e-3),
 	F_NUM("efficiency", "layer_overhead", chip_raw, c.layer_overhead, UNITS_TIME, 0, 0, 1e-2),
+	F_NUM("kernels", "elem_fwd", chip_raw, c.elem_eff[0][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "elem_bwd", chip_raw, c.elem_eff[0][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "eager_fwd", chip_raw, c.elem_eff[1][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "eager_bwd", chip_raw, c.elem_eff[1][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "overlap_slowdown", chip_raw, c.overlap_slowdown, UNITS_NONE, 0, 0, 0.95),
 	F_SRC("efficiency", chip_raw, c.src_eff),
+	F_NUM("attention", "flash_fwd", chip_raw, c.attn_k[HW_ATTN_FLASH][0], UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("attention", "flash_bwd", chip_raw, c.attn_k[HW_ATTN_FLASH][1], UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("attention", "flash_seq_half", chip_raw, c.attn_seq_half[HW_ATTN_FLASH], UNITS_NONE, 0, 0, 1e6),
+	F_NUM("attention", "flash2_fwd", chip_raw, c.attn_k[HW_ATTN_FLASH2][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("attention", "flash2_bwd", chip_raw, c.attn_k[HW_ATTN_FLASH2][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("attention", "flash2_seq_half", chip_raw, c.attn_seq_half[HW_ATTN_FLASH2], UNITS_NONE, 0, 0, 1e6),
+	F_SRC("kernels", chip_raw, c.src_kernels),
+	F_SRC("attention", chip_raw, c.src_attention),
+	F_NUM("power", "tdp", chip_raw, c.tdp, UNITS_POWER, 1, 1, 1e5),
+	F_SRC("power", chip_raw, c.src_power),
 };
 
 static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
@@ -144,10 +160,28 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
+		if (!r.c.family[0])
+			snprintf(r.c.family, sizeof r.c.family, "%s", r.c.name);
 		if (r.c.ranks_per_chip == 0)
 			r.c.ranks_per_chip = 1;
 		for (int p = 0; p < HW_PREC_N; p++)
 			r.c.gemm_eff[p] = r.eff[p] > 0 ? r.eff[p] : r.eff_default;
+		/* Absent attention figures: the flash class is the chip's attn (else its GEMM
+		 * fraction), the flash2 class is the flash class. */
+		if (r.c.attn_k[HW_ATTN_FLASH][0] <= 0) {
+			double a = r.c.attn_eff > 0 ? r.c.attn_eff : 0;
+			r.c.attn_k[HW_ATTN_FLASH][0] = r.c.attn_k[HW_ATTN_FLASH][1] = a;
+		}
+		for (int k = 0; k < 2; k++)
+			if (r.c.attn_k[HW_ATTN_FLASH2][k] <= 0)
+				r.c.attn_k[HW_ATTN_FLASH2][k] = r.c.attn_k[HW_ATTN_FLASH][k];
+		if (r.c.attn_seq_half[HW_ATTN_FLASH2] <= 0)
+			r.c.attn_seq_half[HW_ATTN_FLASH2] = r.c.attn_seq_half[HW_ATTN_FLASH];
+		for (int f = 0; f < 2; f++)
+			for (int k = 0; k < 2; k++)
+				if (r.c.elem_eff[f][k] <= 0)
+					r.c.elem_eff[f][k] = r.c.hbm_eff;
+		r.c.clock_scale = 1;
 		*out = r.c;
 	}
 	cfg_release(&d);
@@ -180,6 +214,7 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "chip", sys_raw, s.chip_name, 1),
 	F_STR("system", "instance", sys_raw, s.instance, 0),
 	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
+	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
 	F_SRC("system", sys_raw, s.src),
 	LEVEL_FIELDS("node", 0),
 	LEVEL_FIELDS("domain", 1),
@@ -283,6 +318,13 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
 			err_at(e, path, en ? en->line : 0, "chip: %s", inner);
 		}
+	}
+	if (rc == 0 && r->s.power_limit > 0 && r->s.chip.tdp > 0 && r->s.power_limit < r->s.chip.tdp) {
+		/* Dynamic power ~ f·V² with V roughly proportional to f in the DVFS range, so the
+		 * sustained clock under a cap P scales as (P / TDP)^(1/3). Cross-check: the H100 NVL
+		 * datasheet (400 W) lists 835 dense bf16 TFLOP/s against the SXM's 989 at 700 W,
+		 * 0.84; (400/700)^(1/3) = 0.83. */
+		r->s.chip.clock_scale = cbrt(r->s.power_limit / r->s.chip.tdp);
 	}
 	if (rc == 0) {
 		char algo_path[CFG_PATH_MAX + 64];
