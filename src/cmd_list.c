@@ -36,12 +36,11 @@ static void gbps(char *b, size_t n, double v)
 	snprintf(b, n, "%.4g", v / 1e9);
 }
 
-static int list_systems(const cli_paths *p, out_table *t, err *e)
+/* Loads every system file of models/hw/systems in name order and calls fn on each; stops at
+ * the first file that does not load. Returns 0, or 1 with e set. */
+static int each_system(const cli_paths *p, void (*fn)(const hw_system *s, void *ctx), void *ctx, err *e)
 {
 	char dir[CLI_PATH_MAX + 32], **names;
-	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
-					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
-					  "instance", "hierarchy"};
 	int n, rc = 0;
 	hw_system *s = malloc(sizeof *s);
 	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
@@ -50,40 +49,53 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 		free(s);
 		return 1;
 	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		char path[CLI_PATH_MAX + 64];
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (hw_load_system(path, p->models, s, e) != 0)
+			rc = 1;
+		else
+			fn(s, ctx);
+	}
+	cli_free_names(names, n);
+	free(s);
+	return rc;
+}
+
+/* each_system: one row of `list systems`. */
+static void system_row(const hw_system *s, void *ctx)
+{
+	char nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"}, hier[160] = "";
+	snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
+	snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
+	for (int k = 0; k < s->nlevels; k++) {
+		const hw_level *lv = &s->levels[k];
+		size_t l = strlen(hier);
+		gbps(bw[lv->kind], 16, lv->bw);
+		if (lv->kind == HW_LEVEL_DOMAIN)
+			snprintf(dc, sizeof dc, "%d", lv->chips);
+		/* "16 torus2d 4x4 > 64 ring 4 > 100000 fattree": chips and topology per level. */
+		l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d %s", k ? " > " : "", lv->chips,
+				      hw_topo_names[lv->topo]);
+		for (int d = 0; d < 3 && lv->dims[d] && l < sizeof hier; d++)
+			l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d", d ? "x" : " ", lv->dims[d]);
+	}
+	{
+		const char *cells[11] = {s->name, s->provider, s->chip.name, nc, dc, mc,
+					 bw[0], bw[1], bw[2], s->instance, hier};
+		out_row(ctx, cells);
+	}
+}
+
+static int list_systems(const cli_paths *p, out_table *t, err *e)
+{
+	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
+					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
+					  "instance", "hierarchy"};
 	out_init(t, 11, hdr);
 	for (int i = 3; i < 9; i++)
 		out_right(t, i);
-	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"}, hier[160] = "";
-		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
-		if (!rc && hw_load_system(path, p->models, s, e) != 0)
-			rc = 1;
-		if (!rc) {
-			snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
-			snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
-			for (int k = 0; k < s->nlevels; k++) {
-				const hw_level *lv = &s->levels[k];
-				size_t l = strlen(hier);
-				gbps(bw[lv->kind], 16, lv->bw);
-				if (lv->kind == HW_LEVEL_DOMAIN)
-					snprintf(dc, sizeof dc, "%d", lv->chips);
-				/* "16 torus2d 4x4 > 64 ring 4 > 100000 fattree": chips and topology per level. */
-				l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d %s", k ? " > " : "", lv->chips,
-						      hw_topo_names[lv->topo]);
-				for (int d = 0; d < 3 && lv->dims[d] && l < sizeof hier; d++)
-					l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d", d ? "x" : " ", lv->dims[d]);
-			}
-			{
-				const char *cells[11] = {s->name, s->provider, s->chip.name, nc, dc, mc,
-							 bw[0], bw[1], bw[2], s->instance, hier};
-				out_row(t, cells);
-			}
-		}
-		free(names[i]);
-	}
-	free(names);
-	free(s);
-	return rc;
+	return each_system(p, system_row, t, e);
 }
 
 static int list_chips(const cli_paths *p, out_table *t, err *e)
@@ -202,45 +214,32 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
-/* One row per system whose file says the provider publishes no price and whose instance has no
- * row in the store (a private catalog's price wins), so that `list prices` shows the gap. */
-static int no_public_price_rows(const cli_paths *p, const char *provider, const price_row *rows, int nrows,
-				out_table *t, err *e)
+typedef struct gap_ctx {
+	const char *provider;   /* NULL = every provider */
+	const price_row *rows;  /* the store's rows being listed */
+	int nrows;
+	out_table *t;
+} gap_ctx;
+
+/* each_system: a row for a system whose file says the provider publishes no price and whose
+ * instance has no row in the store (a private catalog's price wins), so that `list prices`
+ * shows the gap. */
+static void gap_row(const hw_system *s, void *ctx)
 {
-	char dir[CLI_PATH_MAX + 32], **names;
-	int n, rc = 0;
-	hw_system *s = malloc(sizeof *s);
-	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
-	n = cli_ini_stems(dir, &names, e);
-	if (n < 0 || !s) {
-		free(s);
-		return 1;
+	const gap_ctx *g = ctx;
+	char acc[16], src[HW_TEXT_MAX + 64];
+	if (!s->no_public_price[0] || (g->provider && strcmp(g->provider, s->provider) != 0))
+		return;
+	for (int k = 0; k < g->nrows && s->instance[0]; k++)
+		if (!strcmp(g->rows[k].instance, s->instance))
+			return;
+	snprintf(acc, sizeof acc, "%d", hw_node_chips(s));
+	snprintf(src, sizeof src, "no public price (system %s): %s", s->name, s->no_public_price);
+	{
+		const char *cells[11] = {s->provider, s->instance[0] ? s->instance : s->name, "-", "-", "-", "-",
+					 acc, "-", s->src.as_of, "-", src};
+		out_row(g->t, cells);
 	}
-	for (int i = 0; i < n && rc == 0; i++) {
-		char path[CLI_PATH_MAX + 64], acc[16], src[HW_TEXT_MAX + 64];
-		int priced = 0;
-		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
-		if (hw_load_system(path, p->models, s, e) != 0) {
-			rc = 1;
-			break;
-		}
-		if (!s->no_public_price[0] || (provider && strcmp(provider, s->provider) != 0))
-			continue;
-		for (int k = 0; k < nrows && s->instance[0]; k++)
-			priced |= !strcmp(rows[k].instance, s->instance);
-		if (priced)
-			continue;
-		snprintf(acc, sizeof acc, "%d", hw_node_chips(s));
-		snprintf(src, sizeof src, "no public price (system %s): %s", s->name, s->no_public_price);
-		{
-			const char *cells[11] = {s->provider, s->instance[0] ? s->instance : s->name, "-", "-", "-", "-",
-						 acc, "-", s->src.as_of, "-", src};
-			out_row(t, cells);
-		}
-	}
-	cli_free_names(names, n);
-	free(s);
-	return rc;
 }
 
 static int list_frameworks(const cli_paths *p, out_table *t, err *e)
@@ -331,12 +330,12 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 			out_row(t, cells);
 		}
 	}
-	if (no_public_price_rows(p, provider, rows, n, t, e) != 0) {
+	{
+		gap_ctx g = {provider, rows, n, t};
+		int rc = each_system(p, gap_row, &g, e);
 		free(rows);
-		return 1;
+		return rc;
 	}
-	free(rows);
-	return 0;
 }
 
 static void print_json(const out_table *t)
