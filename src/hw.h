@@ -65,6 +65,8 @@ typedef struct hw_chip {
 	 * (eff(s) = eff · s / (s + seq_half)); 0 = attn_eff (flash) or the flash class (flash2). */
 	double attn_k[HW_ATTN_N][2];
 	double attn_seq_half[HW_ATTN_N];
+	double train_sustained;    /* share of the tensor rate a training loop sustains (calibrated per
+				      family, models/calibration.ini); 1 = none */
 	double tdp;                /* W the peaks hold at; 0 = no power model */
 	double clock_scale;        /* sustained tensor-clock share under the system's power limit,
 				      (limit / tdp)^(1/3); 1 = none (set by hw_load_system) */
@@ -147,8 +149,39 @@ typedef struct hw_system {
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
 	hw_algos algos;              /* collective algorithms (shared data file) */
+	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
 	hw_sourced src;
 } hw_system;
+
+/* A calibrated value (models/calibration.ini): one engine parameter of every chip of a family,
+ * fitted across a family of validation rows (`roofcost validate --fit`); the note names them. */
+enum { HW_CALIB_MAX = 32 };
+
+typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
+
+extern const char *const hw_calib_param_names[];
+
+typedef struct hw_calib {
+	char name[HW_NAME_MAX];
+	hw_calib_param param;
+	char family[HW_NAME_MAX];   /* chips whose family this is */
+	int train;                  /* 1: fitted on training rows, 0: on serving rows */
+	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
+	double value, prior, lo, hi;
+	hw_sourced src;
+} hw_calib;
+
+typedef struct hw_calibs {
+	hw_calib c[HW_CALIB_MAX];
+	int n;
+	char path[HW_TEXT_MAX];
+} hw_calibs;
+
+/* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */
+int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
+
+/* Sets parameter c->param of chip ch to v when ch's family is c's. */
+void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch);
 
 /* Loads one chip file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int hw_load_chip(const char *path, hw_chip *out, err *e);

@@ -43,6 +43,7 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->batch = 1;
 	o->attn = c->attn;
 	o->eager = c->eager;
+	o->train = c->train;
 	return o;
 }
 
@@ -332,9 +333,15 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 		init(&r, &tmp, w, 0);
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
 		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
-			out->op[out->n] = tmp.op[i];
-			out->op[out->n].phase = OPS_RECOMP;
-			out->n++;
+			ops_op *o = &out->op[out->n++];
+			*o = tmp.op[i];
+			o->phase = OPS_RECOMP;
+			/* The recomputed forward runs as the training step does. */
+			o->train = 1;
+			o->eager = c.eager;
+			o->attn = c.attn;
+			if (o->kind == OPS_ATTN && (o->prec == HW_FP8 || o->prec == HW_FP4))
+				o->prec = HW_BF16;
 		}
 	}
 	{

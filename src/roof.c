@@ -52,7 +52,8 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
 		r.eff = base * roof_shape_eff(c, o->m, o->n, o->k, o->batch) *
-			(c->clock_scale > 0 ? c->clock_scale : 1);
+			(c->clock_scale > 0 ? c->clock_scale : 1) *
+			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
 		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
 	} else if (c->vector > 0) {
 		r.eff = 1;
