@@ -39,11 +39,12 @@ static const char baseline_usage[] =
 	"       (every verb takes --format table|csv|json|md; export writes JSON)\n\n"
 	"Frozen release records. `record` evaluates once, as `roofcost eval` would with the same\n"
 	"options, and freezes in the store: the tool's version and build; the text and SHA-256 of\n"
-	"every input file read (workload, network, system, chip, collectives) and of every option;\n"
-	"the price row used and its catalog's SHA-256; pricing model, region, layout and chips; the\n"
-	"results, with an interruption test; the pass rules; the time. The record's SHA-256 is over\n"
-	"its canonical JSON and chained to the previous record's. Recording an existing NAME fails\n"
-	"and changes nothing; the store's triggers refuse UPDATE and DELETE of records.\n\n"
+	"every input file read (workload, network, framework, system, chip, collectives, the\n"
+	"calibration) and of every option; the price row used and its catalog's SHA-256; pricing\n"
+	"model, region, layout and chips; the results, with an interruption test; the pass rules;\n"
+	"the time. The record's SHA-256 is over its canonical JSON and chained to the previous\n"
+	"record's. Recording an existing NAME fails and changes nothing; the store's triggers\n"
+	"refuse UPDATE and DELETE of records.\n\n"
 	"The interruption test. Training: one node lost at the worst moment, just before a\n"
 	"checkpoint is durable: detection and replacement ([cost] restart_time), the checkpoint\n"
 	"reloaded at checkpoint_bw, and the interval since the last checkpoint redone; as added\n"
@@ -67,8 +68,15 @@ static const char baseline_usage[] =
 	"`verify` recomputes every record's hash and the chain and names each record changed\n"
 	"behind the tool's back (exit 3). `export` writes a record as one schema-versioned JSON\n"
 	"document that `import` reads into any store (refusing a name that exists or a broken\n"
-	"hash). `show --text ROLE` prints one frozen input file. The store: $ROOFCOST_DB.\n\n"
-	"eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
+	"hash). `show --text ROLE` prints one frozen input file. The store: $ROOFCOST_DB.\n\n";
+
+static const char eval_options_usage[] = "eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
+
+static void usage(FILE *fp)
+{
+	fputs(baseline_usage, fp);
+	fputs(eval_options_usage, fp);
+}
 
 /* ---- small helpers */
 
@@ -231,10 +239,14 @@ static int list_inputs(const bl_eval *ev, bl_input *in)
 		{"system", "models/hw/systems", READ(ev->sys.path)},
 		{"chip", "models/hw/chips", READ(ev->sys.chip.path)},
 		{"collectives", "models/hw", READ(ev->sys.algos.path)},
+		{"framework", "models/frameworks", READ(ev->w.fw.path)},
+		{"calibration", "models", READ(ev->sys.calib_path)},
 	};
 #undef READ
 	int n = 0;
 	for (size_t i = 0; i < sizeof read / sizeof read[0] && n < INPUTS_MAX; i++) {
+		if (ev && !read[i].path[0])
+			continue;   /* not read this time (no calibration file) */
 		in[n].role = read[i].role;
 		in[n].dir = read[i].dir;
 		snprintf(in[n].path, sizeof in[n].path, "%s", read[i].path);
@@ -932,6 +944,24 @@ static int find_causes(const cJSON *rec, const bl_eval *now, bl_check *c, err *e
 				 "%s: the text changed but no key did (comments or layout)", in->path);
 		}
 	}
+	/* What today's evaluation reads that the record does not hold (a file added since). */
+	for (int i = 0; i < now->nin && c->ndata < BASELINE_CAUSES_MAX; i++) {
+		int held = 0;
+		bl_cause *k;
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(rec, "inputs")) {
+			held |= !strcmp(jstr(it, "role"), now->in[i].role);
+		}
+		if (held)
+			continue;
+		k = &c->cause[1 + c->ndata++];
+		memset(k, 0, sizeof *k);
+		snprintf(k->kind, sizeof k->kind, "input");
+		snprintf(k->role, sizeof k->role, "%s", now->in[i].role);
+		snprintf(k->path, sizeof k->path, "%s", now->in[i].path);
+		snprintf(k->label, sizeof k->label, "%s: read now, not when recorded", now->in[i].path);
+		snprintf(k->detail[k->ndetail++], sizeof k->detail[0], "%s: a %s file read now that the record "
+			 "does not hold", now->in[i].path, now->in[i].role);
+	}
 	if (had && price_of_json(pr, &was) != 0)
 		return err_set(e, ERR_DATA, "the record's price row has an unknown pricing model");
 	if ((had != now->cost.have_price || (had && !same_price(&was, &now->cost.price))) &&
@@ -1264,7 +1294,7 @@ static int verb_parse(int argc, char **argv, const char *verb, const char *allow
 		const char *name = c == 'o' ? "o" : c == OPT_ALL ? "all" : c == OPT_FROZEN ? "frozen"
 			: c == OPT_TEXT ? "text" : "";
 		if (c == 'h') {
-			fputs(baseline_usage, stdout);
+			usage(stdout);
 			return -1;
 		}
 		if (c == '?')
@@ -1397,7 +1427,7 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
 		int h;
 		if (c == 'h') {
-			fputs(baseline_usage, stdout);
+			usage(stdout);
 			goto done;
 		}
 		if (c == OPT_CRITERIA || c == OPT_TOLERANCE) {
@@ -2182,11 +2212,11 @@ int cmd_baseline(int argc, char **argv, const cli_paths *paths)
 		{"diff", verb_diff}, {"export", verb_export}, {"import", verb_import}, {"verify", verb_verify},
 	};
 	if (argc < 2) {
-		fputs(baseline_usage, stderr);
+		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(baseline_usage, stdout);
+		usage(stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
