@@ -1058,8 +1058,16 @@ static int check_record(const db_baseline *row, const cli_paths *paths, db **sto
 		if ((rc = find_causes(rec, now, c, e)) != 0)
 			goto done;
 		fz = eval_record(rec, paths, store, 1, NULL, NULL, &ignored);
-		if (fz && (fv = malloc(FIGURES_MAX * sizeof *fv)))
+		if (fz && (fv = malloc(FIGURES_MAX * sizeof *fv))) {
 			values_of(fz->results, c, fv);
+		} else if (!fz) {
+			/* Then no cause can be told from another: each gets every moved figure. */
+			bl_cause *t = &c->cause[0];
+			snprintf(t->label, sizeof t->label, "tool: the frozen inputs do not evaluate with %s", c->tool_now);
+			snprintf(t->detail[0], sizeof t->detail[0], "tool: %s -> %s: the frozen inputs do not evaluate "
+				 "with it (%.400s), so what moved cannot be told apart", c->tool_rec, c->tool_now, ignored.msg);
+			t->ndetail = 1;
+		}
 		for (int k = 0; k < c->ndata; k++) {
 			bl_eval *sw = eval_record(rec, paths, store, 1, now, c->cause[1 + k].role, &ignored);
 			if (sw && (sv[k] = malloc(FIGURES_MAX * sizeof *sv[k])))
@@ -1196,38 +1204,42 @@ static cJSON *check_json(const db_baseline *row, const bl_check *c)
 	return o;
 }
 
-static void check_print(const db_baseline *row, const bl_check *c, out_format fmt, FILE *fp)
+/* The table of a check: figure, recorded, now, change, limit, verdict, why; with_record puts
+ * the record's name first (one csv or md table for every record). */
+static void check_table(out_table *t, int with_record)
 {
-	static const char *const hdr[] = {"figure", "recorded", "now", "change", "limit", "verdict", "why"};
-	out_table t;
-	if (fmt == OUT_TABLE)
-		fprintf(fp, "baseline %s: %s on %s, recorded %s by %s; checked %s\n", row->name, row->workload,
-			row->system, row->created_at, c->tool_rec,
-			c->frozen ? "from the frozen inputs and price with today's tool" : "with today's data and tool");
-	out_init(&t, 7, hdr);
-	out_right(&t, 1);
-	out_right(&t, 2);
-	out_right(&t, 3);
+	static const char *const hdr[] = {"record", "figure", "recorded", "now", "change", "limit", "verdict", "why"};
+	int o = with_record ? 0 : 1;
+	out_init(t, 8 - o, hdr + o);
+	for (int i = 2; i <= 4; i++)
+		out_right(t, i - o);
+}
+
+static void check_rows(const db_baseline *row, const bl_check *c, out_table *t, int with_record)
+{
 	for (int f = 0; f < c->nfig; f++) {
 		char r[64], n[64], ch[32], why[2048];
-		const char *cells[7];
+		const char *cells[8] = {row->name, c->names[f], r, n, ch, c->j[f].limit, c->j[f].verdict, why};
 		baseline_value_text(&c->rec[f], r, sizeof r);
 		baseline_value_text(&c->now[f], n, sizeof n);
 		change_text(&c->j[f], ch, sizeof ch);
 		why_text(c, f, why, sizeof why);
-		cells[0] = c->names[f];
-		cells[1] = r;
-		cells[2] = n;
-		cells[3] = ch;
-		cells[4] = c->j[f].limit;
-		cells[5] = c->j[f].verdict;
-		cells[6] = why;
-		out_row(&t, cells);
+		out_row(t, cells + (with_record ? 0 : 1));
 	}
-	out_print(&t, fmt, fp);
+}
+
+/* The text form of one check: a header line, the table, why each moved figure moved, and
+ * the verdict. */
+static void check_print(const db_baseline *row, const bl_check *c, FILE *fp)
+{
+	out_table t;
+	fprintf(fp, "baseline %s: %s on %s, recorded %s by %s; checked %s\n", row->name, row->workload,
+		row->system, row->created_at, c->tool_rec,
+		c->frozen ? "from the frozen inputs and price with today's tool" : "with today's data and tool");
+	check_table(&t, 0);
+	check_rows(row, c, &t, 0);
+	out_print(&t, OUT_TABLE, fp);
 	out_release(&t);
-	if (fmt != OUT_TABLE)
-		return;
 	for (int k = 0, first = 1; k <= c->ndata; k++) {
 		if (!cause_used(c, k))
 			continue;
@@ -1561,6 +1573,7 @@ static int verb_check(int argc, char **argv, const cli_paths *paths)
 	db_baseline *rows = NULL, one;
 	bl_check *c = calloc(1, sizeof *c);
 	cJSON *all = NULL;
+	out_table flat;
 	err e = {0};
 	int n = 0, rc = verb_parse(argc, argv, "check", "all frozen", &v), unreadable = 0, short_ = 0;
 	memset(&one, 0, sizeof one);
@@ -1589,6 +1602,7 @@ static int verb_check(int argc, char **argv, const cli_paths *paths)
 	}
 	if (v.format == OUT_JSON)
 		all = cJSON_CreateArray();
+	check_table(&flat, 1);
 	for (int i = 0; i < n; i++) {
 		if (check_record(&rows[i], paths, &store, v.frozen, c, &e) != 0) {
 			unreadable++;
@@ -1596,12 +1610,14 @@ static int verb_check(int argc, char **argv, const cli_paths *paths)
 			continue;
 		}
 		short_ += c->failed > 0;
-		if (all)
+		if (all) {
 			cJSON_AddItemToArray(all, check_json(&rows[i], c));
-		else {
-			if (i && v.format == OUT_TABLE)
+		} else if (v.format == OUT_TABLE) {
+			if (i)
 				printf("\n");
-			check_print(&rows[i], c, v.format, stdout);
+			check_print(&rows[i], c, stdout);
+		} else {
+			check_rows(&rows[i], c, &flat, 1);
 		}
 		if (db_baseline_check_add(store, rows[i].id, v.frozen, c->failed == 0, c->failed,
 					  c->tool_now, &e) != 0) {
@@ -1617,10 +1633,13 @@ static int verb_check(int argc, char **argv, const cli_paths *paths)
 		cJSON_AddNumberToObject(o, "unreadable", unreadable);
 		print_json(o, stdout);
 		cJSON_Delete(o);
-	} else if (v.all && v.format == OUT_TABLE) {
+	} else if (v.format != OUT_TABLE) {
+		out_print(&flat, v.format, stdout);
+	} else if (v.all) {
 		printf("\n%d records: %d pass, %d fell short, %d unreadable\n", n, n - short_ - unreadable, short_,
 		       unreadable);
 	}
+	out_release(&flat);
 	rc = unreadable ? 1 : short_ ? 3 : 0;
 done:
 	if (rows == &one)

@@ -23,7 +23,7 @@ check bl-help-default 0 "Default: *=1%" -- $R baseline --help
 # record, and a check that passes
 check bl-record 0 "recorded s1 in $BD as record 1: " -- bl record s1 $SERVE --criteria 'tpot_ms<=50,interruption_loss_pct<=100' --tolerance 'tokens_per_s=5%,*=2%'
 check bl-check-pass 0 "s1: pass (15 figures)" -- bl check s1
-check bl-check-csv 0 "figure,recorded,now,change,limit,verdict,why" -- bl check s1 --format csv
+check bl-check-csv 0 "record,figure,recorded,now,change,limit,verdict,why" -- bl check s1 --format csv
 check bl-check-md 0 "| figure | recorded | now |" -- bl check s1 --format md
 check bl-check-json 0 '"passed":	true' -- bl check s1 --format json
 check bl-show-inputs 0 "models/hw/chips/trainium2.ini (sha256" -- bl show s1
