@@ -17,7 +17,7 @@ const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
-static const char *const calib_kinds[] = {"infer", "train", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {

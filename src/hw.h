@@ -169,7 +169,8 @@ typedef struct hw_calib {
 	char name[HW_NAME_MAX];
 	hw_calib_param param;
 	char family[HW_NAME_MAX];   /* chips whose family this is */
-	int train;                  /* 1: fitted on training rows, 0: on serving rows */
+	int train;                  /* 1: fitted on training rows, 0: on serving rows, 2: not fitted
+				       (derived from a measurement, which the source names) */
 	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
 	double value, prior, lo, hi;
 	hw_sourced src;
