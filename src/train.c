@@ -69,6 +69,8 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 		a->t_bound[i] += k * b->t_bound[i];
 	for (int i = 0; i < OPS_PHASE_N; i++)
 		a->t_phase[i] += k * b->t_phase[i];
+	for (int i = 0; i < OPS_KIND_N; i++)
+		a->t_kind[i] += k * b->t_kind[i];
 }
 
 /* comm_time through the memo when there is one. */
@@ -137,6 +139,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->bytes += o->bytes * o->count;
 		g->t_bound[r.bound] += t;
 		g->t_phase[o->phase] += t;
+		g->t_kind[o->kind] += t;
 	}
 	free(l);
 	{
