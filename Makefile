@@ -25,10 +25,14 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox clang libclang-rt-dev
+	libcjson-dev nettle-dev gnuplot-nox sqlite3 clang libclang-rt-dev
 STAMP := build/.deps-ok
 
-.PHONY: all run test check bench asan lint install clean deps unit cli hostile fuzz
+# The build a release record freezes (baseline record): the commit, "-dirty" with local
+# changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
+BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+.PHONY: all run test check bench asan lint install clean deps unit cli hostile fuzz FORCE
 
 all: roofcost
 
@@ -49,6 +53,12 @@ $(STAMP): | build
 
 build/%.o: src/%.c | build
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/cli.o: build/build-id
+build/build-id: FORCE | build
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
+FORCE:
 
 roofcost: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
@@ -100,6 +110,9 @@ SAN_LIBOBJ := $(filter-out build/asan/cli.o build/asan/cmd_%.o,$(SAN_OBJ))
 build/asan/%.o: src/%.c
 	@mkdir -p build/asan
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+build/asan/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/asan/cli.o: build/build-id
 
 build/asan/roofcost: $(SAN_OBJ)
 	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJ) $(LDLIBS)

@@ -241,77 +241,70 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
-/* Reads all of path (at most CFG_FILE_MAX bytes) into *buf, checking that it is text. */
-static int read_text(const char *path, char **buf, size_t *len, int *bom, err *e)
+/* Reads path into *buf: at most CFG_FILE_MAX + 1 bytes (one more tells it is too long). */
+static int read_raw(const char *path, char **buf, size_t *len, err *e)
 {
 	FILE *f = fopen(path, "rb");
-	text_scan ts;
 	size_t n = 0, cap = 0;
 	char *b = NULL;
-	int nomem = 0;
 	if (!f)
 		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
-	text_scan_init(&ts);
-	while (n <= CFG_FILE_MAX) {
+	for (;;) {
 		size_t got;
 		if (n == cap) {
 			size_t nc = cap ? 2 * cap : 16384;
-			char *nb = realloc(b, nc > CFG_FILE_MAX + 1 ? CFG_FILE_MAX + 1 : nc);
-			if (!nb) {
-				nomem = 1;
+			char *nb;
+			if (nc > CFG_FILE_MAX + 1)
+				nc = CFG_FILE_MAX + 1;
+			if (nc == cap)
 				break;
+			if (!(nb = realloc(b, nc))) {
+				free(b);
+				fclose(f);
+				return err_set(e, ERR_DATA, "out of memory");
 			}
 			b = nb;
-			cap = nc > CFG_FILE_MAX + 1 ? CFG_FILE_MAX + 1 : nc;
+			cap = nc;
 		}
 		got = fread(b + n, 1, cap - n, f);
-		if (got == 0 || text_scan_feed(&ts, b + n, got) != 0)
+		if (got == 0)
 			break;
 		n += got;
 	}
-	if (!ts.why && !nomem && ferror(f)) {
-		fclose(f);
+	if (ferror(f)) {
 		free(b);
+		fclose(f);
 		return err_set(e, ERR_DATA, "%s: cannot read: %s", path, strerror(errno));
 	}
 	fclose(f);
-	if (nomem) {
-		free(b);
-		return err_set(e, ERR_DATA, "out of memory");
-	}
-	if (!ts.why && n > CFG_FILE_MAX) {
-		free(b);
-		return err_at(e, path, (int)ts.line, "longer than %d KiB: not a description file", CFG_FILE_MAX >> 10);
-	}
-	if (ts.why || text_scan_end(&ts) != 0) {
-		free(b);
-		return err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);
-	}
 	*buf = b;
 	*len = n;
-	*bom = ts.bom;
 	return 0;
 }
 
-int cfg_load(cfg_doc *d, const char *path, err *e)
+/* Parses len bytes of text into d (text.h: UTF-8 without NUL or control characters, a BOM
+ * skipped once at the start), naming it path in errors. */
+static int parse_text(cfg_doc *d, const char *path, const char *text, size_t len, err *e)
 {
 	reader_state st;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc, bom = 0;
+	text_scan ts;
+	int rc;
 
 	memset(d, 0, sizeof *d);
 	snprintf(d->path, sizeof d->path, "%s", path);
-	if (read_text(path, &buf, &len, &bom, e) != 0)
-		return ERR_DATA;
+	text_scan_init(&ts);
+	if (text_scan_feed(&ts, text, len > CFG_FILE_MAX ? CFG_FILE_MAX : len) != 0 ||
+	    (len <= CFG_FILE_MAX && text_scan_end(&ts) != 0))
+		return err_at(e, path, (int)ts.line, "not a text file (%s)", ts.why);
+	if (len > CFG_FILE_MAX)
+		return err_at(e, path, (int)ts.line, "longer than %d KiB: not a description file", CFG_FILE_MAX >> 10);
 	memset(&st, 0, sizeof st);
 	st.d = d;
 	st.e = e;
-	st.buf = buf;
+	st.buf = text;
 	st.len = len;
-	st.pos = bom ? 3 : 0;
+	st.pos = ts.bom ? 3 : 0;
 	rc = ini_parse_stream(reader, &st, handler, &st);
-	free(buf);
 	if (st.failed) {
 		cfg_release(d);
 		return ERR_DATA;
@@ -324,6 +317,24 @@ int cfg_load(cfg_doc *d, const char *path, err *e)
 		return ERR_DATA;
 	}
 	return 0;
+}
+
+int cfg_load(cfg_doc *d, const char *path, err *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+	memset(d, 0, sizeof *d);
+	if (read_raw(path, &buf, &len, e) != 0)
+		return ERR_DATA;
+	rc = parse_text(d, path, buf, len, e);
+	free(buf);
+	return rc;
+}
+
+int cfg_load_text(cfg_doc *d, const char *name, const char *text, err *e)
+{
+	return parse_text(d, name, text, strlen(text), e);
 }
 
 void cfg_release(cfg_doc *d)

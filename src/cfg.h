@@ -1,7 +1,10 @@
 /* cfg: strict INI documents on inih, with line numbers, and schema-driven extraction.
  *
  * cfg_load reads a whole INI file into a cfg_doc (every key with its line), rejecting syntax
- * errors, over-long lines and duplicate keys with file:line. cfg_extract then fills a plain
+ * errors, over-long lines and duplicate keys with file:line. The file must be text of at most
+ * 1 MiB (text.h): a NUL byte or a control character is "FILE:LINE: not a text file", a
+ * byte-order mark is skipped once at the start, and a section header is checked on its own
+ * line (closed, a name of letters, digits, '_', '-', '.' shorter than CFG_NAME_MAX). cfg_extract then fills a plain
  * struct from a table of cfg_field: unknown sections or keys, missing required keys, values
  * that are not numbers, have the wrong unit, are out of range or not among the choices are
  * all errors "FILE:LINE: KEY: reason". Parse all, validate, then compute: the engine never
@@ -61,6 +64,9 @@ typedef struct cfg_field {
 /* Reads path into d. Returns 0, or nonzero with e set ("path:line: reason"). On failure d is
  * released. The caller releases d with cfg_release. */
 int cfg_load(cfg_doc *d, const char *path, err *e);
+
+/* Like cfg_load, from the NUL-terminated text of a file; errors name it `name`. */
+int cfg_load_text(cfg_doc *d, const char *name, const char *text, err *e);
 
 /* Frees what d owns; d may be zeroed or released already. */
 void cfg_release(cfg_doc *d);

@@ -179,8 +179,10 @@ int nn_load(const char *path, nn_net *out, err *e)
 		if (nn_shape_check(&n, &key, why, sizeof why) != 0)
 			rc = err_at(e, path, key_line(&d, key, key_line(&d, "name", 0)), "%s: %s", key, why);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		snprintf(n.path, sizeof n.path, "%s", path);
 		*out = n;
+	}
 end:
 	cfg_release(&d);
 	return rc;

@@ -17,14 +17,24 @@ void train_flops_per_token(const wl_workload *w, double *model, double *hardware
 	 * gather), plus the LM head even when tied (it is still a matmul). */
 	double layer_params = c.active - c.embed - c.head;
 	double head = (double)n->vocab * n->hidden;
-	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len;
+	/* Attention scores and values over the whole sequence (MODEL.md); a stack whose reported
+	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
+	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len *
+			  (w->fw.train.flops_causal ? 0.5 : 1.0);
 	double fwd = 2 * (layer_params + head) + attn_fwd;
 	double extra = 0;
 	*model = 3 * fwd;
 	if (w->recompute == WL_RC_FULL)
 		extra = 2 * layer_params + attn_fwd;
-	else if (w->recompute == WL_RC_SELECTIVE)
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_ATTENTION)
 		extra = attn_fwd;
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_OPS) {
+		/* The re-run matmuls: k projection, out-projection, and w3 (SwiGLU) or the FFN
+		 * down-projection (GELU), per layer. */
+		double h = n->hidden, kd = (double)n->kv_heads * n->head_dim, ad = (double)n->heads * n->v_head_dim;
+		double f = n->experts > 0 ? (double)n->expert_ffn * n->experts_active : n->ffn;
+		extra = 2.0 * n->layers * (h * kd + ad * h + h * f);
+	}
 	*hardware = *model + extra;
 }
 
@@ -38,6 +48,17 @@ static double take(const comm_cost *c, double count, double exposed_frac, double
 	return t;
 }
 
+/* Time a collective of t_comm adds beside t_compute of work it overlaps: compute slows by the
+ * share sigma while the collective runs (its kernels take SMs and HBM bandwidth, calibration
+ * notes: NVIDIA/nccl#1428, forum thread 337991), so the pair takes max(t_comm, t_compute +
+ * sigma·t_comm) and the communication adds max(t_comm - t_compute, sigma·t_comm). */
+static double hide(double t_comm, double t_compute, double sigma)
+{
+	if (t_comm <= 0)
+		return 0;
+	return fmax(t_comm - fmax(t_compute, 0), sigma * t_comm);
+}
+
 /* a += k·b for roofline summaries. */
 static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 {
@@ -48,6 +69,8 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 		a->t_bound[i] += k * b->t_bound[i];
 	for (int i = 0; i < OPS_PHASE_N; i++)
 		a->t_phase[i] += k * b->t_phase[i];
+	for (int i = 0; i < OPS_KIND_N; i++)
+		a->t_kind[i] += k * b->t_kind[i];
 }
 
 /* comm_time through the memo when there is one. */
@@ -99,7 +122,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	k->key = p;
 	if (!l)
 		return;
-	ops_train(w, &p, l);
+	ops_train(w, &p, s->chip.family, l);
 	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
 	 * stage), the LM head and loss, and the embedding (first stage only). */
 	for (int i = 0; i < l->n; i++) {
@@ -116,6 +139,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->bytes += o->bytes * o->count;
 		g->t_bound[r.bound] += t;
 		g->t_phase[o->phase] += t;
+		g->t_kind[o->kind] += t;
 	}
 	free(l);
 	{
@@ -134,19 +158,38 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	 * cores) moves that many copies over its links. */
 	tp_act = act * s->chip.ranks_per_chip;
 	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
-	k->pp_msg = act / (p.sp ? p.tp : 1);
+	/* One pipeline send: with sequence parallelism each rank holds 1/tp of it; Megatron's
+	 * scatter/gather (Narayanan et al. SC21 §4.1) splits it across the tensor ranks anyway
+	 * and all-gathers it over the node's links on the other side. */
+	k->pp_msg = act / (p.sp || w->fw.train.pp_scatter_gather ? p.tp : 1);
 	if (p.tp > 1) {
 		/* Megatron (Shoeybi et al. 2019 §3): 2 all-reduces forward and 2 backward per layer;
 		 * with sequence parallelism each becomes an all-gather + reduce-scatter pair
 		 * (Korthikanti §4.2.2). Full recompute repeats the forward pair. */
 		double per_layer = 4 + (recomp_full ? 2 : 0);
+		/* Async TP (framework [overlap] tp) decomposes each collective and its matmul into
+		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
+		 * GEMMs cannot cover stays, plus the contention. */
+		double frac = 1, share = w->fw.train.overlap_tp;
+		if (share > 0) {
+			double raw = 0;
+			if (p.sp)
+				raw = per_layer * (comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1).t +
+						   comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1).t);
+			else
+				raw = per_layer * comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1).t;
+			/* The overlapped share hides behind the layer's compute-bound time. */
+			frac = raw > 0 ? (1 - share) +
+					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
+				       : 1;
+		}
 		if (p.sp) {
 			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
 			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1);
-			k->tp_layer = take(&ag, per_layer, 1, 1, k->tp_level) + take(&rs, per_layer, 1, 1, k->tp_level);
+			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
 		} else {
 			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1);
-			k->tp_layer = take(&ar, per_layer, 1, 1, k->tp_level);
+			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
 		}
 	}
 	if (p.ep > 1 && moe > 0) {
@@ -164,7 +207,8 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		double ring_f = (p.cp - 1) * c.t, ring_b = 2 * ring_f;
 		double t_f = k->layer.t_phase[OPS_FWD];
 		double t_b = k->layer.t_phase[OPS_BWD] + k->layer.t_phase[OPS_RECOMP];
-		k->cp_layer = fmax(0, ring_f - t_f) + fmax(0, ring_b - t_b);
+		double sg = s->chip.overlap_slowdown;
+		k->cp_layer = hide(ring_f, t_f, sg) + hide(ring_b, t_b, sg);
 		if (c.t > 0)
 			take(&c, k->cp_layer / c.t, 1, 1, k->cp_level);
 	}
@@ -190,6 +234,7 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	r->mem = mem_train(w, p);
 	if (r->feasible && r->mem.total > c->hbm) {
 		r->feasible = 0;
+		r->over_memory = 1;
 		snprintf(r->reason, TRAIN_REASON_MAX, "needs %.1f GiB per chip, has %.1f GiB",
 			 r->mem.total / 1073741824.0, c->hbm / 1073741824.0);
 	}
@@ -220,11 +265,12 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	}
 	P = r->mem.params_local;
 	{
-		/* Data parallelism over dp·cp ranks stride tp: gradients (bf16, or fp32 for fp16
-		 * mixed precision) reduced; with ZeRO >= 1 reduce-scattered and the updated 16-bit
+		/* Data parallelism over dp·cp ranks stride tp: gradients reduced in the framework's
+		 * dtype ([sharding] grad_reduce); with ZeRO >= 1 reduce-scattered and the updated 16-bit
 		 * parameters all-gathered (Rajbhandari et al. 2020). Routed experts sync only over
 		 * the dp·cp/ep ranks that hold the same experts, ep·tp·cp chips apart. */
-		double gb = w->prec == HW_FP16 ? 4 : (ab == 4 ? 4 : 2);
+		int red = w->fw.train.grad_reduce;
+		double gb = ab == 4 || red == FW_REDUCE_FP32 || (red == FW_REDUCE_AUTO && w->prec != HW_FP16) ? 4 : 2;
 		double part[2] = {P - r->mem.params_expert, r->mem.params_expert};
 		for (int ex = 0; ex < 2; ex++) {
 			int ndp = (int)mem_zero_shard(p, ex);
@@ -239,8 +285,14 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
 				 * last layer; the parameter gather overlaps the next forward the same way. */
-				double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
-				double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
+				double sg = c->overlap_slowdown;
+				double e_g = w->overlap_grad_reduce
+						     ? fmax(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
+						     : t_g;
+				double e_a = t_a > 0 ? (w->fw.train.overlap_param_gather || w->overlap_grad_reduce
+								? fmax(hide(t_a, t_fwd * (L - 1) / L, sg),
+								       t_a / L + sg * t_a * (L - 1) / L)
+								: t_a)
 						     : 0;
 				cm->dp_total += t_g + t_a;
 				cm->dp += take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
@@ -252,7 +304,10 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 				double Pl = Pp / L;
 				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
 				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
-				double ex3 = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
+				double sg = c->overlap_slowdown;
+				double ex3 = w->fw.train.overlap_param_gather
+						     ? hide(a.t, t_fwd / L, sg) + hide(a.t + g.t, t_bwd / L, sg)
+						     : 2 * a.t + g.t;
 				double z = ex3 * L + a.t; /* the first gather is never hidden */
 				cm->zero3 += z;
 				cm->dp_total += m * L * (2 * a.t + g.t);
@@ -310,5 +365,5 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 	train_kernel_eval(s, w, p, &k);
 	train_compose(s, w, &k, p, NULL, r);
 	if (ops)
-		ops_train(w, p, ops);
+		ops_train(w, p, s->chip.family, ops);
 }

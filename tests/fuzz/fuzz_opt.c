@@ -1,8 +1,10 @@
 /* libFuzzer harness: the parsers of option values (--plan, sweep lists, whole numbers, pairs,
- * numbers with units, --set) and plan_limits on what they accept. The input is split at line
+ * numbers with units, --set, baseline --criteria and --tolerance) and plan_limits on what they
+ * accept. The input is split at line
  * feeds; each piece goes through every parser. Seeds: tests/fuzz/seeds/opt. */
 #include "fuzz_common.h"
 
+#include "baseline.h"
 #include "cfg.h"
 #include "opt.h"
 #include "plan.h"
@@ -38,6 +40,12 @@ static void one(const char *s)
 	for (int k = UNITS_NONE; k <= UNITS_FLOPS; k++)
 		units_parse(s, (units_kind)k, &a, why, sizeof why);
 	text_escape(esc, sizeof esc, s);
+	{
+		static baseline_rules r;
+		memset(&r, 0, sizeof r);
+		baseline_parse_criteria(s, &r, &e);
+		baseline_parse_tolerance(s, &r, &e);
+	}
 	{
 		static const cfg_field f[] = {
 			{"a", "n", CFG_NUM, UNITS_BYTES, 0, 1, 1e12, 0, 0, NULL},

@@ -28,8 +28,16 @@ untouched() {
 
 now() { date +%s%N; }
 
-while IFS='|' read -r name want text cmd; do
-	case "$name" in '#'*|'') continue ;; esac
+us=$(printf '\037')
+while IFS= read -r line; do
+	case "$line" in '#'*|'') continue ;; esac
+	# NAME|EXIT|TEXT|COMMAND, where TEXT writes a '|' of its own as '\|'.
+	name=${line%%|*}
+	rest=${line#*|}
+	want=${rest%%|*}
+	rest=$(printf '%s' "${rest#*|}" | sed "s/\\\\|/$us/g")
+	text=$(printf '%s' "${rest%%|*}" | tr "$us" '|')
+	cmd=${rest#*|}
 	T=$tmp/$name
 	mkdir -p "$T"
 	export ROOFCOST_DB="$T/store.db"
