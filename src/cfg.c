@@ -430,6 +430,9 @@ static int is_date(const char *s)
 {
 	int y, m = 1, dd = 1, n = 0;
 	size_t len = strlen(s);
+	for (size_t i = 0; i < len; i++)    /* digits and '-' where they go: no " 1" or "+1" */
+		if ((i == 4 || i == 7) ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+			return 0;
 	if (len == 4 && sscanf(s, "%4d%n", &y, &n) == 1 && n == 4)
 		return y >= 1900 && y <= 2100;
 	if (len == 7 && sscanf(s, "%4d-%2d%n", &y, &m, &n) == 2 && n == 7)

@@ -11,6 +11,7 @@
 #include <nettle/sha2.h>
 
 #include "csvin.h"
+#include "opt.h"
 
 const char *const price_model_names[] = {"on-demand", "capacity-block", "reserved-1y",
 					 "reserved-3y", "committed-1y", "committed-3y", "spot", NULL};
@@ -133,6 +134,13 @@ static int parse_usd(const char *v, double *out, char *why, size_t wl)
 	if (x == 0) {
 		snprintf(why, wl, "0 is not a price (free offers are not catalogued)");
 		return -1;
+	}
+	{
+		double y;
+		if (opt_number(v, &y) != 0) {   /* "+5", " 5": a catalog writes 5 */
+			snprintf(why, wl, "'%s' is not a number", v);
+			return -1;
+		}
 	}
 	if (x < PRICE_USD_MIN || x > PRICE_USD_MAX) {
 		snprintf(why, wl, "%s is out of range [%g, %g] USD per hour", v, PRICE_USD_MIN, PRICE_USD_MAX);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "infer.h"
+#include "opt.h"
 #include "train.h"
 
 const char *const val_metric_names[] = {"model_tflops_per_chip", "hw_tflops_per_chip", "mfu", "hfu",
@@ -65,7 +66,6 @@ static const char *cell(const row_ctx *r, const char *name)
 static int get_int(const row_ctx *r, const char *name, int required, int lo, int *out)
 {
 	const char *s = cell(r, name);
-	char *end;
 	double v;
 	if (!*s) {
 		if (required)
@@ -73,8 +73,7 @@ static int get_int(const row_ctx *r, const char *name, int required, int lo, int
 		*out = -1;
 		return 0;
 	}
-	v = strtod(s, &end);
-	if (end == s || *end || v != floor(v) || v < lo || v > 2e9)
+	if (opt_number(s, &v) != 0 || v != floor(v) || v < lo || v > 2e9)
 		return err_at(r->e, r->path, r->line, "%s: '%s' is not a whole number >= %d", name, s, lo);
 	*out = (int)v;
 	return 0;
@@ -83,7 +82,6 @@ static int get_int(const row_ctx *r, const char *name, int required, int lo, int
 static int get_num(const row_ctx *r, const char *name, int required, double *out)
 {
 	const char *s = cell(r, name);
-	char *end;
 	double v;
 	if (!*s) {
 		if (required)
@@ -91,8 +89,7 @@ static int get_num(const row_ctx *r, const char *name, int required, double *out
 		*out = -1;
 		return 0;
 	}
-	v = strtod(s, &end);
-	if (end == s || *end || !isfinite(v) || v < 0)
+	if (opt_number(s, &v) != 0 || v < 0)
 		return err_at(r->e, r->path, r->line, "%s: '%s' is not a number >= 0", name, s);
 	*out = v;
 	return 0;
