@@ -9,13 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A file of this process holding data; the same path every call. */
+static char fuzz_path[96];
+
+static void fuzz_cleanup(void)
+{
+	unlink(fuzz_path);
+}
+
+/* A file of this process holding data; the same path every call, removed at exit. */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
 {
-	static char path[96];
+	char *path = fuzz_path;
 	FILE *f;
-	if (!path[0])
-		snprintf(path, sizeof path, "/tmp/roofcost-fuzz-%ld%s", (long)getpid(), suffix);
+	if (!path[0]) {
+		snprintf(fuzz_path, sizeof fuzz_path, "/tmp/roofcost-fuzz-%ld%s", (long)getpid(), suffix);
+		atexit(fuzz_cleanup);
+	}
 	f = fopen(path, "wb");
 	if (!f)
 		abort();
