@@ -8,6 +8,8 @@ H=tests/hostile
 LIMIT=${HOSTILE_SECONDS:-1}
 pass=0
 fail=0
+slow_ms=0
+slow=""
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 ctl=$(printf '\001-\010\013-\037\177')
@@ -56,6 +58,10 @@ while IFS= read -r line; do
 	elif [ "$ms" -gt $((LIMIT * 1000)) ]; then
 		why="took $ms ms (limit $LIMIT s)"
 	fi
+	if [ "$ms" -gt "$slow_ms" ]; then
+		slow_ms=$ms
+		slow=$name
+	fi
 	if [ -n "$why" ]; then
 		echo "FAIL hostile $name: $why"
 		echo "    $cmd"
@@ -92,5 +98,5 @@ else
 	echo "hostile: read-only-folder skipped (root without setpriv)"
 fi
 
-echo "hostile: $pass passed, $fail failed"
+echo "hostile: $pass passed, $fail failed (slowest: $slow, $slow_ms ms)"
 [ "$fail" -eq 0 ]
