@@ -150,6 +150,7 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	case 's': o->system = arg; return 1;
 	case 'w': o->workload = arg; return 1;
 	case CLI_OPT_PLAN: o->plan_text = arg; return 1;
+	case CLI_OPT_WIDE: o->wide = 1; return 1;
 	case CLI_OPT_SET:
 		if (o->nsets == CLI_SET_MAX) {
 			err_set(e, ERR_USAGE, "--set: at most %d overrides", CLI_SET_MAX);
@@ -242,6 +243,7 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	db_query q;
 	int found, have[PRICE_MODEL_N];
 	char where[160] = "", models[160] = "";
+	out->node_chips = hw_node_chips(s);
 	if (!s->instance[0]) {
 		snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
 			 "not rented by the hour, so it has no price", s->name);

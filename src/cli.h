@@ -37,6 +37,7 @@ typedef struct cli_eval_opts {
 	out_format format;
 	int pricing;                   /* --pricing: a price_model, -1 = the workload's */
 	const char *as_of;             /* --as-of DATE; NULL = the newest price */
+	int wide;                      /* --wide: text tables keep every column */
 } cli_eval_opts;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
@@ -101,7 +102,7 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF };
+       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_WIDE };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -130,6 +131,12 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --pricing MODEL    on-demand (default, or the workload's [cost] pricing), capacity-block,\n" \
 	"                         reserved-1y, reserved-3y, committed-1y, committed-3y, spot\n" \
 	"      --as-of DATE       the newest price at or before YYYY-MM-DD (default: the newest)\n"
+
+/* --wide, for the commands that print tables (handled by cli_eval_option). */
+#define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}
+
+#define CLI_TABLE_USAGE \
+	"      --wide             text tables with every column, unwrapped (default: fit 120 columns)\n"
 
 /* Subcommands. */
 int cmd_eval(int argc, char **argv, const cli_paths *paths);

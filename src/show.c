@@ -162,6 +162,18 @@ static cJSON *assumptions_json(const show_cost *c, const wl_workload *w, int chi
 	cJSON_AddNumberToObject(o, "egress_usd_per_gb", t->egress_usd_per_gb);
 	cJSON_AddNumberToObject(o, "engineering_hours", t->engineering_hours);
 	cJSON_AddNumberToObject(o, "engineering_usd_per_hour", t->engineering_usd_per_hour);
+	if (c->pricing == PRICE_SPOT) {
+		cJSON *sp = cJSON_CreateObject();
+		char txt[SHOW_NOTE_MAX];
+		show_spot_text(c, w->mode == WL_TRAIN, txt, sizeof txt);
+		cJSON_AddBoolToObject(sp, "modelled", c->spot_interval > 0);
+		num_or_null(sp, "interruption_interval_h", c->spot_interval > 0 ? c->spot_interval / 3600 : NAN);
+		cJSON_AddNumberToObject(sp, "instance_chips", c->node_chips);
+		if (w->mode == WL_INFER)
+			cJSON_AddNumberToObject(sp, "standby", c->standby);
+		cJSON_AddStringToObject(sp, "text", txt);
+		cJSON_AddItemToObject(o, "spot", sp);
+	}
 	if (w->mode == WL_TRAIN) {
 		cJSON_AddStringToObject(o, "period", "the run: run time x (1 + retries) / (utilization x "
 					"(1 - idle_headroom)); storage is charged over it");
@@ -355,6 +367,24 @@ void show_terms_text(const show_cost *c, int train, char *buf, size_t n)
 		 train ? "over the run" : "per month of serving (730 h)");
 }
 
+void show_spot_text(const show_cost *c, int train, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (c->pricing != PRICE_SPOT)
+		return;
+	if (!(c->spot_interval > 0))
+		snprintf(buf, n, "spot: interruptions are not modelled (no interruption interval: [cost] "
+			 "spot_interruption_interval); the price assumes the capacity is never reclaimed");
+	else if (train)
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h, which joins the "
+			 "failures: chip MTBF %.4g h in the goodput", c->node_chips, c->spot_interval / 3600,
+			 c->terms.failures.chip_mtbf / 3600);
+	else
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h and replaced in %.4g "
+			 "min: %.2f%% of the capacity is down at a time and paid as standby", c->node_chips,
+			 c->spot_interval / 3600, c->terms.failures.restart / 60, 100 * c->standby);
+}
+
 static void cost_text(const show_eval *r, FILE *fp)
 {
 	const show_cost *c = r->cost;
@@ -404,6 +434,9 @@ static void cost_text(const show_eval *r, FILE *fp)
 	}
 	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
+	show_spot_text(c, r->train != NULL, a, sizeof a);
+	if (a[0])
+		line(fp, "", "%s", a);
 	if (c->note[0])
 		line(fp, "note", "%s", c->note);
 }

@@ -79,6 +79,7 @@ static const cfg_field wl_fields[] = {
 	NUM("cost", "checkpoint_bw", cost.failures.checkpoint_bw, UNITS_BW, 0, 1e6, 1e16),
 	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
 	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
+	NUM("cost", "spot_interruption_interval", cost.spot_interval, UNITS_TIME, 0, 60, 1e14),
 };
 
 /* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
@@ -113,8 +114,7 @@ static int key_err(err *e, const cfg_doc *d, const char *sec, const char *key, c
 /* [cost]: the unit fits the mode, failure keys only for training, an amount has its price. */
 static int validate_cost(const cfg_doc *d, wl_workload *w, err *e)
 {
-	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size",
-						 "restart_time", NULL};
+	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size", NULL};
 	static const char *const priced[][2] = {{"storage", "storage_usd_per_tb_month"},
 						{"egress", "egress_usd_per_gb"},
 						{"engineering_hours", "engineering_usd_per_hour"}};

@@ -38,7 +38,9 @@ typedef struct wl_cost {
 	cost_unit unit;           /* run (train); mtok (default) or example (infer) */
 	cost_terms terms;         /* utilization 1, idle_headroom 0, the rest 0 by default */
 	cost_failures failures;   /* train only: chip_mtbf 50,000 h, checkpoint_bw 2 TB/s,
-				     restart_time 10 min; checkpoint_bytes 0 = 16 B per parameter */
+				     checkpoint_bytes 0 = 16 B per parameter; restart_time 10 min
+				     (both modes: it also replaces an interrupted spot instance) */
+	double spot_interval;     /* s between interruptions of one spot instance; 0 = not given */
 } wl_cost;
 
 typedef struct wl_workload {
