@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "names.h"
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
@@ -95,6 +96,16 @@ static const double default_restart = 600;                /* s */
 enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
 
 static const char *const wl_sections[] = {"workload", NULL};
+
+int wl_schema_key(int i, const char **section, const char **key, int *required)
+{
+	if (i < 0 || i >= NFIELDS)
+		return 0;
+	*section = wl_fields[i].section;
+	*key = wl_fields[i].key;
+	*required = wl_fields[i].required;
+	return 1;
+}
 
 static int entry_line(const cfg_doc *d, const char *sec, const char *key)
 {
@@ -185,13 +196,10 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
 		snprintf(path, sizeof path, "%s", name_or_path);
 	} else {
-		FILE *f;
-		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, name_or_path);
-		f = fopen(path, "r");
-		if (!f)
-			return err_set(e, ERR_DATA, "unknown workload '%s' (see 'roofcost list workloads')",
-				       name_or_path);
-		fclose(f);
+		char stem[WL_NAME_MAX * 2];
+		if (names_find(workloads_dir, name_or_path, "workload", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, stem);
 	}
 	if (cfg_load(&d, path, e) != 0)
 		return ERR_DATA;
@@ -226,7 +234,14 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	if (rc == 0)
 		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
 	if (rc == 0) {
-		rc = nn_find(r->w.network_name, models_dir, &r->w.net, e);
+		/* A path in the file is taken from the file's folder; a name from models/nn. */
+		char net_path[WL_TEXT_MAX + 1024];
+		size_t nl = strlen(r->w.network_name);
+		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")))
+			names_relative(path, r->w.network_name, net_path, sizeof net_path);
+		else
+			snprintf(net_path, sizeof net_path, "%s", r->w.network_name);
+		rc = nn_find(net_path, models_dir, &r->w.net, e);
 		if (rc != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
