@@ -23,7 +23,8 @@ typedef struct cli_paths {
 	char models[CLI_PATH_MAX];
 	char workloads[CLI_PATH_MAX];
 	char catalogs[CLI_PATH_MAX];    /* bundled pricing catalogs */
-	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else ./roofcost.db */
+	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else the XDG default (DESIGN §6) */
+	int db_default;                 /* 1: db is the XDG default, whose folder may be created */
 } cli_paths;
 
 /* Options shared by eval, roofline and compare. */
@@ -41,11 +42,14 @@ typedef struct cli_eval_opts {
 } cli_eval_opts;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
- * else the working directory; and the store: $ROOFCOST_DB, else roofcost.db here. */
+ * else the working directory; and the store: $ROOFCOST_DB, else
+ * $XDG_DATA_HOME/roofcost/roofcost.db, else ~/.local/share/roofcost/roofcost.db (roofcost.db
+ * here when neither XDG_DATA_HOME nor HOME is set). */
 void cli_find_paths(cli_paths *p, const char *argv0);
 
-/* Opens the store, creating it with the bundled catalogs (every .csv in catalogs/, in name order,
- * in the creating transaction) on first use. The caller closes *out with db_close. */
+/* Opens the store, creating its folder and it, with the bundled catalogs (every .csv in
+ * catalogs/, in name order, in the creating transaction), on first use. The caller closes
+ * *out with db_close. */
 int cli_open_db(const cli_paths *p, db **out, err *e);
 
 /* Starts o with no options given. */
@@ -138,7 +142,9 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 #define CLI_TABLE_USAGE \
 	"      --wide             text tables with every column, unwrapped (default: fit 120 columns)\n"
 
-/* Subcommands. */
+/* Subcommands, and their --help texts (also the man page and the completion). */
+extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
+	sweep_usage[], import_usage[], new_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
@@ -146,5 +152,6 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
+int cmd_new(int argc, char **argv, const cli_paths *paths);
 
 #endif

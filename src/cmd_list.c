@@ -13,19 +13,21 @@
 #include "nn.h"
 #include "wl.h"
 
-static const char list_usage[] =
-	"usage: roofcost list systems|chips|networks|workloads [--format table|csv|json|md]\n"
+const char list_usage[] =
+	"usage: roofcost list systems|chips|networks|workloads|prices [--format table|csv|json|md] [--wide]\n"
 	"       roofcost list prices [--provider P] [--as-of DATE] [--all] [--format ...]\n\n"
 	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
 	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
 	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
 	"workloads: mode, network, precision. prices: the store's prices ($ROOFCOST_DB, else\n"
-	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
-	"with the price per chip-hour and whether the price is verified.\n\n"
+	"~/.local/share/roofcost/roofcost.db), the newest of each offer (at or before --as-of), or all\n"
+	"history (--all), with the price per chip-hour and whether the price is verified. --format json\n"
+	"gives numbers as numbers, booleans as true/false and unknowns ('-') as null.\n\n"
 	"  --provider P   prices of one provider (aws, gcp, azure, ...)\n"
 	"  --as-of DATE   the newest price of each offer at or before YYYY-MM-DD\n"
 	"  --all          every stored price, history included\n"
 	"  --format FMT   table | csv | json | md (default table)\n"
+	"  --wide         text tables with every column, unwrapped (default: fit 120 columns)\n"
 	"  -h, --help     this text\n";
 
 static void gbps(char *b, size_t n, double v)
@@ -118,18 +120,18 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 {
 	char dir[CLI_PATH_MAX + 32], **names;
 	static const char *const hdr[] = {"network", "family", "params_B", "active_B", "layers",
-					  "hidden", "heads", "kv_heads", "ffn", "experts"};
+					  "hidden", "heads", "kv_heads", "ffn", "experts", "experts_active"};
 	int n, rc = 0;
 	nn_net net;
 	snprintf(dir, sizeof dir, "%s/nn", p->models);
 	n = cli_ini_stems(dir, &names, e);
 	if (n < 0)
 		return 1;
-	out_init(t, 10, hdr);
-	for (int i = 2; i < 10; i++)
+	out_init(t, 11, hdr);
+	for (int i = 2; i < 11; i++)
 		out_right(t, i);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], v[8][24];
+		char path[CLI_PATH_MAX + 64], v[9][24];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (!rc && nn_load(path, &net, e) != 0)
 			rc = 1;
@@ -142,13 +144,11 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 			snprintf(v[4], 24, "%d", net.heads);
 			snprintf(v[5], 24, "%d", net.kv_heads);
 			snprintf(v[6], 24, "%d", net.experts ? net.expert_ffn : net.ffn);
-			if (net.experts)
-				snprintf(v[7], 24, "%d/%d", net.experts_active, net.experts);
-			else
-				snprintf(v[7], 24, "-");
+			snprintf(v[7], 24, net.experts ? "%d" : "-", net.experts);
+			snprintf(v[8], 24, net.experts ? "%d" : "-", net.experts_active);
 			{
-				const char *cells[10] = {net.name, net.family, v[0], v[1], v[2], v[3],
-							 v[4], v[5], v[6], v[7]};
+				const char *cells[11] = {net.name, net.family, v[0], v[1], v[2], v[3],
+							 v[4], v[5], v[6], v[7], v[8]};
 				out_row(t, cells);
 			}
 		}
@@ -170,6 +170,7 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 		return 1;
 	}
 	out_init(t, 6, hdr);
+	out_fit_col(t, 5, OUT_FIT_CLIP);
 	for (int i = 0; i < n; i++) {
 		if (!rc && wl_load(names[i], p->workloads, p->models, NULL, 0, w, e) != 0)
 			rc = 1;
@@ -211,6 +212,9 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	out_right(t, 4);
 	out_right(t, 6);
 	out_right(t, 7);
+	out_fit_col(t, 10, OUT_FIT_CLIP);
+	out_optional(t, 5, 1); /* unit and accelerators: usd_per_chip_hour has them */
+	out_optional(t, 6, 2);
 	for (int i = 0; i < n; i++) {
 		const price_row *r = &rows[i];
 		char usd[32], acc[16], chip[32];
@@ -220,7 +224,7 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 		{
 			const char *cells[11] = {r->provider, r->instance, r->region, price_model_names[r->model],
 						 usd, price_unit_names[r->unit], acc, chip, r->as_of,
-						 price_verified(r) ? "yes" : "no", r->source};
+						 price_verified(r) ? "true" : "false", r->source};
 			out_row(t, cells);
 		}
 	}
@@ -228,14 +232,27 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	return 0;
 }
 
+/* The table as an array of objects, typed: numeric columns as numbers, "-" or an empty cell
+ * as null, "true"/"false" as booleans, the rest as strings. */
 static void print_json(const out_table *t)
 {
 	cJSON *arr = cJSON_CreateArray();
 	char *s;
 	for (int r = 1; r <= t->nrows; r++) {
 		cJSON *o = cJSON_CreateObject();
-		for (int c = 0; c < t->ncols; c++)
-			cJSON_AddStringToObject(o, t->cells[c], t->cells[r * t->ncols + c]);
+		for (int c = 0; c < t->ncols; c++) {
+			const char *k = t->cells[c], *v = t->cells[r * t->ncols + c];
+			char *end;
+			double x = strtod(v, &end);
+			if (!v[0] || !strcmp(v, "-"))
+				cJSON_AddNullToObject(o, k);
+			else if (!strcmp(v, "true") || !strcmp(v, "false"))
+				cJSON_AddBoolToObject(o, k, v[0] == 't');
+			else if (t->right[c] && end != v && !*end)
+				cJSON_AddNumberToObject(o, k, x);
+			else
+				cJSON_AddStringToObject(o, k, v);
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	s = cJSON_Print(arr);
@@ -249,6 +266,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	enum { OPT_PROVIDER = 2000, OPT_AS_OF, OPT_ALL };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
+		CLI_TABLE_LONGOPTS,
 		{"provider", required_argument, NULL, OPT_PROVIDER},
 		{"as-of", required_argument, NULL, OPT_AS_OF},
 		{"all", no_argument, NULL, OPT_ALL},
@@ -257,7 +275,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	out_format f = OUT_TABLE;
 	out_table t;
 	err e = {0};
-	int c, rc, all = 0;
+	int c, rc, all = 0, wide = 0;
 	const char *what, *provider = NULL, *as_of = NULL;
 
 	optind = 1;
@@ -268,6 +286,10 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		}
 		if (c == CLI_OPT_FORMAT && out_parse_format(optarg, &f) == 0)
 			continue;
+		if (c == CLI_OPT_WIDE) {
+			wide = 1;
+			continue;
+		}
 		if (c == OPT_PROVIDER || c == OPT_ALL) {
 			provider = c == OPT_PROVIDER ? optarg : provider;
 			all |= c == OPT_ALL;
@@ -314,6 +336,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		out_release(&t);
 		return cli_fail(&e);
 	}
+	out_wide(&t, wide);
 	if (f == OUT_JSON)
 		print_json(&t);
 	else

@@ -9,7 +9,7 @@
 #include "ops.h"
 #include "roof.h"
 
-static const char roofline_usage[] =
+const char roofline_usage[] =
 	"usage: roofcost roofline -s SYSTEM -w WORKLOAD [--chips N] [--plan ...] [--set KEY=VALUE]...\n"
 	"                         [--format table|csv|json|md]\n\n"
 	"Per-op roofline of one chip: for training the ops of one micro-batch on the bottleneck\n"

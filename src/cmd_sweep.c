@@ -16,7 +16,7 @@
 #include "show.h"
 #include "sweep.h"
 
-static const char sweep_usage[] =
+const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"

@@ -505,3 +505,32 @@ void show_text(const show_eval *r, FILE *fp)
 	line(fp, "", "efficiency gemm %.2f, hbm %.2f: %s (%s)", c->gemm_eff[rp < HW_PREC_N ? rp : HW_BF16],
 	     c->hbm_eff, c->src_eff.source, c->src_eff.as_of);
 }
+
+void show_flat(const void *json, const char *prefix, out_table *t)
+{
+	const cJSON *o = json;
+	for (const cJSON *it = o->child; it; it = it->next) {
+		char key[256], val[SHOW_NOTE_MAX];
+		snprintf(key, sizeof key, "%s%s", prefix, it->string);
+		if (cJSON_IsObject(it)) {
+			char pre[256];
+			snprintf(pre, sizeof pre, "%s.", key);
+			show_flat(it, pre, t);
+			continue;
+		}
+		if (cJSON_IsArray(it))
+			continue;
+		if (cJSON_IsNull(it))
+			snprintf(val, sizeof val, "null");
+		else if (cJSON_IsString(it))
+			snprintf(val, sizeof val, "%s", it->valuestring);
+		else if (cJSON_IsBool(it))
+			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
+		else
+			snprintf(val, sizeof val, "%.6g", it->valuedouble);
+		{
+			const char *cells[2] = {key, val};
+			out_row(t, cells);
+		}
+	}
+}

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "hw.h"
 #include "infer.h"
+#include "out.h"
 #include "price.h"
 #include "train.h"
 #include "wl.h"
@@ -57,6 +58,10 @@ void show_terms_text(const show_cost *c, int train, char *buf, size_t n);
 /* Under spot pricing, what is assumed about interruptions ("" otherwise): not modelled, or
  * how the interruption interval feeds the goodput (train) or the standby capacity (serving). */
 void show_spot_text(const show_cost *c, int train, char *buf, size_t n);
+
+/* Appends the fields of a cJSON object (show_json's, declared void * as there) to t as rows
+ * "prefix.key.subkey", value: for the csv and md forms. Arrays are left out. */
+void show_flat(const void *json, const char *prefix, out_table *t);
 
 /* Writes the readable text form. */
 void show_text(const show_eval *r, FILE *fp);

@@ -74,6 +74,10 @@ typedef struct wl_workload {
 	nn_net net;
 } wl_workload;
 
+/* The i-th key of the workload format, for templates (`roofcost new`): its section, key and
+ * whether it is required when its section is present. Returns 1, or 0 past the last. */
+int wl_schema_key(int i, const char **section, const char **key, int *required);
+
 /* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
  * overrides in order, validates, and loads its network from models_dir. */
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,

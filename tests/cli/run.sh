@@ -145,7 +145,7 @@ check wl-cost-unit 1 "$B/wl-cost-unit.ini:14: unit: an infer workload costs mtok
 check wl-cost-unpriced 1 "$B/wl-cost-unpriced.ini:15: storage: needs storage_usd_per_tb_month beside it" -- $R eval -s p5.48xlarge -w $B/wl-cost-unpriced.ini
 check wl-cost-mtbf 1 "$B/wl-cost-mtbf.ini:14: chip_mtbf: applies to mode train" -- $R eval -s p5.48xlarge -w $B/wl-cost-mtbf.ini
 check wl-cost-bad-bw 1 "$B/wl-cost-bad-bw.ini:18: checkpoint_bw: unit 'TB' does not fit" -- $R eval -s p5.48xlarge -w $B/wl-cost-bad-bw.ini
-check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
+check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e --wide
 check compare-usd-run 0 "usd_per_run" -- $R compare -w llama3-405b-train -s trn2.48xlarge,p5en.48xlarge
 check compare-pricing 0 '"pricing_model":	"spot"' -- $R compare -w llama3-70b-serve -s p5en.48xlarge,p5.48xlarge --pricing spot --format json
 
