@@ -212,9 +212,9 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	out_right(t, 4);
 	out_right(t, 6);
 	out_right(t, 7);
-	out_fit_col(t, 10, OUT_FIT_CLIP);
-	out_optional(t, 5, 1); /* unit and accelerators: usd_per_chip_hour has them */
-	out_optional(t, 6, 2);
+	out_fit_col(t, 10, OUT_FIT_BELOW);
+	out_optional(t, 5, 2); /* unit and accelerators: usd_per_chip_hour has them */
+	out_optional(t, 6, 1);
 	for (int i = 0; i < n; i++) {
 		const price_row *r = &rows[i];
 		char usd[32], acc[16], chip[32];

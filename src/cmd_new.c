@@ -178,6 +178,18 @@ static void put_key(FILE *fp, const char *key, const key_doc *d, int required, c
 	fprintf(fp, "%s%*s ; %s\n", line, n < 30 ? 30 - n : 0, "", d->what);
 }
 
+/* 1 if the file path lies directly in folder dir (as spelled: "a/b.ini" and "a", "b.ini" and "."). */
+static int same_folder(const char *path, const char *dir)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0, d = strlen(dir);
+	while (d > 1 && dir[d - 1] == '/')
+		d--;
+	if (!slash)
+		return d == 1 && dir[0] == '.';
+	return n == d && !strncmp(path, dir, d);
+}
+
 static int valid_name(const char *s)
 {
 	if (!*s || *s == '.' || strlen(s) >= WL_NAME_MAX)
@@ -316,6 +328,8 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 		 * new file's folder. */
 		if (!strchr(network, '/') && !(strlen(network) > 4 && !strcmp(network + strlen(network) - 4, ".ini")))
 			snprintf(netref, sizeof netref, "%s", net->name);
+		else if (same_folder(network, dir))
+			snprintf(netref, sizeof netref, "%s", strrchr(network, '/') ? strrchr(network, '/') + 1 : network);
 		else if (network[0] == '/' || !strcmp(dir, "."))
 			snprintf(netref, sizeof netref, "%s", network);
 		else if (!getcwd(netref, sizeof netref - strlen(network) - 2))

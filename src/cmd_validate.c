@@ -355,6 +355,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 							  "error_pct", "reason"};
 			out_init(&t, 7, hdr);
 			out_wide(&t, wide);
+			out_fit_col(&t, 6, OUT_FIT_BELOW);
 			for (int k = 3; k < 6; k++)
 				out_right(&t, k);
 			for (int i = 0; i < nres; i++) {

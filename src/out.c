@@ -237,7 +237,25 @@ static void print_text(const out_table *t, FILE *fp)
 				continue;
 		}
 		{
-			/* 3: leave out the optional column of the highest priority (the rightmost of equals). */
+			/* 3: narrow the widest text column that may wrap or be cut, to no less than 12
+			 * columns or its header's widest piece. */
+			int best = -1, over = total - t->width;
+			for (int c = 0; c < nc; c++) {
+				int floor = widest_piece(t->cells[c], '_');
+				floor = floor > 12 ? floor : 12;
+				if (show[c] && fit[c] != OUT_FIT_NONE && fit[c] != OUT_FIT_BELOW && cw[c] > floor &&
+				    (best < 0 || cw[c] > cw[best]))
+					best = c;
+			}
+			if (best >= 0) {
+				int floor = widest_piece(t->cells[best], '_');
+				floor = floor > 12 ? floor : 12;
+				cw[best] = cw[best] - over > floor ? cw[best] - over : floor;
+				continue;
+			}
+		}
+		{
+			/* 4: leave out the optional column of the highest priority (the rightmost of equals). */
 			int best = -1;
 			for (int c = 0; c < nc; c++)
 				if (show[c] && t->drop[c] > 0 && (best < 0 || t->drop[c] >= t->drop[best]))
@@ -248,24 +266,17 @@ static void print_text(const out_table *t, FILE *fp)
 				continue;
 			}
 		}
-		{
-			/* 4: narrow the widest text column that may wrap or be cut, to no less than 12
-			 * columns or its header's widest piece. */
-			int best = -1, over = total - t->width;
-			for (int c = 0; c < nc; c++) {
-				int floor = widest_piece(t->cells[c], '_');
-				floor = floor > 12 ? floor : 12;
-				if (show[c] && fit[c] != OUT_FIT_NONE && cw[c] > floor && (best < 0 || cw[c] > cw[best]))
-					best = c;
-			}
-			if (best < 0)
-				break;
-			{
-				int floor = widest_piece(t->cells[best], '_');
-				floor = floor > 12 ? floor : 12;
-				cw[best] = cw[best] - over > floor ? cw[best] - over : floor;
-			}
-		}
+		break;
+	}
+	/* 5: what leaving out columns freed goes back to the narrowed text columns. */
+	for (int c = 0; t->width > 0 && c < nc && total < t->width; c++) {
+		int natural = body[c] > widest_piece(t->cells[c], '_') ? body[c] : widest_piece(t->cells[c], '_');
+		int add = t->width - total;
+		if (!show[c] || fit[c] == OUT_FIT_NONE || cw[c] >= natural)
+			continue;
+		add = add < natural - cw[c] ? add : natural - cw[c];
+		cw[c] += add;
+		total += add;
 	}
 	for (int r = 0; r < rows; r++) {
 		const char *at[64];
@@ -315,8 +326,8 @@ static void print_text(const out_table *t, FILE *fp)
 			fputc('\n', fp);
 		}
 		for (int c = 0; r > 0 && c < n; c++) {
-			/* Under the row, from the second column on. */
-			int indent = show[0] ? cw[0] + 2 : 2, room = t->width - indent, len;
+			/* Under the row, from the second column on (a narrow first one), else indented. */
+			int indent = show[0] && cw[0] <= 8 ? cw[0] + 2 : 4, room = t->width - indent, len;
 			const char *s = at[c];
 			while (below[c] && *s) {
 				const char *next = wrap_piece(s, room > 20 ? room : 20, ' ', &len);
