@@ -178,7 +178,7 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const cli_eval_opts *o,
 			const cli_paths *paths, const char *limits, const char *note)
 {
-	enum { NC = 19 };
+	enum { NC = 20 }; /* 14 columns and 6 of assumptions (CSV) */
 	out_table t;
 	char pct[16], h[4][32], unit_col[32];
 	const char *hdr[NC];

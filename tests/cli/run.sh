@@ -366,6 +366,9 @@ check install 0 "" -- make -s --no-print-directory install PREFIX="$tmp/prefix"
 check_sh install-files "test -x '$tmp/prefix/bin/roofcost' && test -f '$tmp/prefix/share/man/man1/roofcost.1' && test -f '$tmp/prefix/share/bash-completion/completions/roofcost' && test -d '$tmp/prefix/share/roofcost/models/hw' && test -f '$tmp/prefix/share/roofcost/catalogs/aws.csv'"
 check installed-elsewhere 0 "llama3-8b-serve on trn2.48xlarge" -- sh -c "cd '$tmp/cwd' && '$tmp/prefix/bin/roofcost' eval -s trn2.48xlarge -w llama3-8b-serve"
 check man-page 0 ".TH ROOFCOST 1" -- $R help --man
+if command -v groff >/dev/null 2>&1; then
+	check_sh man-groff-clean "test -z \"\$(groff -man -ww -z '$tmp/prefix/share/man/man1/roofcost.1' 2>&1)\""
+fi
 check man-options 0 '\fB\-\-deadline\fR \fIDAYS\fR' -- cat "$tmp/prefix/share/man/man1/roofcost.1"
 for c in $($R --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
 	[ "$c" = help ] && continue
