@@ -188,11 +188,15 @@ static void pad(FILE *fp, int n)
 static void print_text(const out_table *t, FILE *fp)
 {
 	int nc = t->ncols, rows = t->nrows + 1, total, hidden = 0;
-	int *cw = calloc((size_t)nc * 5 + 1, sizeof *cw), *body = cw + nc, *show = cw + 2 * nc;
-	int *fit = cw + 3 * nc, *below = cw + 4 * nc;
+	int *cw = calloc((size_t)nc * 5 + 1, sizeof *cw), *body, *show, *fit, *below;
 	int wrap_hdr = 0;
 	if (!cw)
 		return;
+	/* Per column: width, widest value, shown, how it fits, under its row. */
+	body = cw + nc;
+	show = cw + 2 * nc;
+	fit = cw + 3 * nc;
+	below = cw + 4 * nc;
 	for (int c = 0; c < nc; c++) {
 		const char *h = t->cells[c];
 		for (int r = 1; r < rows; r++) {
