@@ -18,7 +18,8 @@
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--format table|csv|json|md] [--wide]\n\n"
+	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
+	"                        [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
 	"then by throughput where a system has no price. The limits it ranks at come first (serving:\n"
@@ -281,6 +282,9 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		show_terms_text(&rows[0].cost, train, terms, sizeof terms);
 		printf("%sprices: the newest%s%s in the store %s, per chip-hour\n%sassumptions: %s\n", nl,
 		       o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db, nl, terms);
+		cli_price_terms(o, terms, sizeof terms);
+		if (terms[0])
+			printf("%s%s\n", nl, terms);
 		if (train) {
 			const cost_failures *f = &rows[0].cost.terms.failures;
 			printf("%sfailures: chip MTBF %.0f h, checkpoints %.3g TB at %.4g GB/s, restart %.0f s "
@@ -420,8 +424,8 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	rank_sort(rows, nrows);
 	rank_verdicts(rows, nrows, budget);
 	if (nrows > 0) {
-		limits_text(&rows[0].w, &ro, limits, sizeof limits);
 		char spot[SHOW_NOTE_MAX];
+		limits_text(&rows[0].w, &ro, limits, sizeof limits);
 		cap_note(rows, nrows, note, sizeof note);
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
 		if (spot[0])

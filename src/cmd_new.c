@@ -77,6 +77,8 @@ static const key_doc wl_docs[] = {
 	 ACTIVE},
 	{"workload", "kv_precision", "bf16", "optional: KV-cache elements; default bf16 (fp8 when precision is fp8 "
 	 "or fp4)", COMMENTED | INFER},
+	{"workload", "framework", "$FRAMEWORK", "optional: the software stack (roofcost list frameworks); its defaults "
+	 "fill the keys left out; default generic", COMMENTED},
 	{"workload", "description", "what this workload is, in a line", "optional: free text", COMMENTED},
 	{"workload", "source", "a benchmark, a paper, your traffic", "optional: where the scenario comes from",
 	 COMMENTED},
@@ -98,11 +100,15 @@ static const key_doc wl_docs[] = {
 	{"infer", "ttft_slo", "2000 ms", "optional: time-to-first-token limit (us, ms, s)", ACTIVE},
 	{"infer", "tpot_slo", "50 ms", "optional: time-per-output-token limit (50 ms = 20 tokens/s per user)", ACTIVE},
 	{"infer", "slo_percentile", "99", "optional: the percentile the limits hold at; default 99", ACTIVE},
-	{"infer", "scheduler", "inflight", "optional: inflight | batched_prefill; default inflight", COMMENTED},
+	{"infer", "scheduler", "inflight", "optional: inflight | batched_prefill; default: the framework's", COMMENTED},
 	{"infer", "kv_mem_fraction", "0.9", "optional: share of the memory after weights for the KV cache; "
 	 "default 0.9", COMMENTED},
-	{"infer", "max_num_tokens", "8192", "optional: tokens one serving iteration may process; default 8192",
-	 COMMENTED},
+	{"infer", "max_num_tokens", "8192", "optional: tokens one serving iteration may process; default: the "
+	 "framework's", COMMENTED},
+	{"infer", "max_num_seqs", "256", "optional: the most sequences in one running batch; 0 = no limit; default: "
+	 "the framework's", COMMENTED},
+	{"infer", "iter_overhead", "1 ms", "optional: host time per serving iteration (us, ms); default: the "
+	 "framework's", COMMENTED},
 	{"plan", "tp", "8", "tensor-parallel degree", COMMENTED},
 	{"plan", "pp", "1", "pipeline stages", COMMENTED},
 	{"plan", "vpp", "1", "virtual stages per pipeline stage (interleaved 1F1B)", COMMENTED},
@@ -162,9 +168,8 @@ static void put_key(FILE *fp, const char *key, const key_doc *d, int required, c
 	FILE *mem;
 	int n;
 	if (!d) {
-		/* A key the loader knows and this table does not yet: still listed. */
-		fprintf(fp, "; %s =%*s; %s: see the format's README\n", key, (int)(24 - strlen(key)), "",
-			required ? "required" : "optional");
+		/* A key the loader knows and this table does not yet: still listed, as a comment. */
+		fprintf(fp, "; %s (%s): see the format's README\n", key, required ? "required" : "optional");
 		return;
 	}
 	mem = fmemopen(line, sizeof line, "w");
@@ -222,7 +227,8 @@ static void write_workload(FILE *fp, const char *name, const char *network, int 
 {
 	char seq[16], in[16], out[16];
 	const char *const vars[] = {"$NAME", name, "$NETWORK", network, "$MODE", train ? "train" : "infer",
-				    "$SEQ", seq, "$IN", in, "$OUT", out, "$UNIT", train ? "run" : "mtok", NULL};
+				    "$SEQ", seq, "$IN", in, "$OUT", out, "$UNIT", train ? "run" : "mtok",
+				    "$FRAMEWORK", train ? "megatron-core" : "vllm", NULL};
 	const char *section, *key, *cur = "";
 	int req;
 	/* Lengths that fit the network's context. */
