@@ -283,6 +283,9 @@ void doc_bash_completion(const doc_program *p, FILE *fp)
 	      "\t--network)\n"
 	      "\t\tCOMPREPLY=($(compgen -W \"$(_roofcost_names \"$bin\" networks)\" -- \"$cur\") $(compgen -f -X '!*.ini' -- \"$cur\"))\n"
 	      "\t\treturn ;;\n"
+	      "\t--framework)\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$(_roofcost_names \"$bin\" frameworks)\" -- \"$cur\") $(compgen -f -X '!*.ini' -- \"$cur\"))\n"
+	      "\t\treturn ;;\n"
 	      "\t--format)\n\t\tCOMPREPLY=($(compgen -W \"", fp);
 	words(fp, p->formats);
 	fputs("\" -- \"$cur\"))\n\t\treturn ;;\n\t--pricing)\n\t\tCOMPREPLY=($(compgen -W \"", fp);

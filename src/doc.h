@@ -29,8 +29,8 @@ typedef struct doc_program {
 /* Writes the manual page roofcost(1). */
 void doc_man(const doc_program *p, FILE *fp);
 
-/* Writes a bash completion script: commands, each command's options, and for -s, -w and
- * --network the names `roofcost list` prints. */
+/* Writes a bash completion script: commands, each command's options, and for -s, -w,
+ * --network and --framework the names `roofcost list` prints. */
 void doc_bash_completion(const doc_program *p, FILE *fp);
 
 #endif

@@ -306,6 +306,7 @@ check list-json-number 0 '"node_chips":	8' -- $R list systems --format json
 check list-json-null 0 '"domain_chips":	null' -- $R list systems --format json
 check list-json-bool 0 '"verified":	true' -- $R list prices --format json
 check list-json-experts 0 '"experts_active":	2' -- $R list networks --format json
+check list-json-frameworks 0 '"tokens_per_iter":	8192' -- $R list frameworks --format json
 check_not list-json-no-dash 0 '"-"' -- $R list networks --format json
 check_sh sweep-csv-one-header "test \$($R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -c '^list,rank,') -eq 1"
 check_sh sweep-csv-both-lists "$R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -q '^top,' && $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -q '^pareto,'"
@@ -370,7 +371,7 @@ check_sh store-home "test -f '$tmp/h/.local/share/roofcost/roofcost.db' && test 
 check_sh store-xdg "test -f '$tmp/x/roofcost/roofcost.db' && test ! -e '$tmp/cwd/roofcost.db'"
 check store-named 0 "$tmp/x/roofcost/roofcost.db" -- env -u ROOFCOST_DB XDG_DATA_HOME="$tmp/x" $R import catalogs/aws.csv --format json
 # tables fit 120 columns unless --wide
-for c in "list systems" "list chips" "list networks" "list workloads" "list prices" \
+for c in "list systems" "list chips" "list networks" "list workloads" "list prices" "list frameworks" \
 	"compare -w llama3-70b-serve -s all" "compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge" \
 	"sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --top 3" \
 	"roofline -s trn2.48xlarge -w llama3-70b-serve"; do
@@ -407,6 +408,7 @@ if command -v bash >/dev/null 2>&1; then
 	check completion-commands 0 "compare" -- bash -c ". '$C'; COMP_WORDS=(roofcost com); COMP_CWORD=1; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check completion-options 0 "--deadline" -- bash -c ". '$C'; COMP_WORDS=(roofcost compare --dead); COMP_CWORD=2; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check completion-systems 0 "p5.48xlarge,trn2.48xlarge" -- bash -c ". '$C'; COMP_WORDS=($R compare -s p5.48xlarge,trn2.4); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check completion-framework 0 "vllm" -- bash -c ". '$C'; COMP_WORDS=($R eval --framework vl); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check completion-list 0 "networks" -- bash -c ". '$C'; COMP_WORDS=(roofcost list net); COMP_CWORD=2; _roofcost; echo \"\${COMPREPLY[*]}\""
 fi
 
