@@ -360,10 +360,10 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 {
 	if (cli_check_prices(paths, o, e) != 0)
 		return ERR_USAGE;
-	if (!o->workload)
-		return err_set(e, ERR_USAGE, "missing -w WORKLOAD (see 'roofcost list workloads')");
-	if (!system)
-		return err_set(e, ERR_USAGE, "missing -s SYSTEM (see 'roofcost list systems')");
+	if (!o->workload || !*o->workload)
+		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
+	if (!system || !*system)
+		return err_set(e, ERR_USAGE, "%s -s SYSTEM (see 'roofcost list systems')", system ? "an empty" : "missing");
 	{
 		/* --framework first, so that a later --set framework=... wins. */
 		const char *sets[CLI_SET_MAX + 1];

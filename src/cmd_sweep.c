@@ -637,7 +637,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (optind < argc || !o.workload || !o.system) {
+	if (optind < argc || !o.workload || !*o.workload || !o.system || !*o.system) {
 		err_set(&e, ERR_USAGE, "sweep needs -w WORKLOAD and -s SYSTEMS (see --help)");
 		rc = cli_fail(&e);
 		goto done;

@@ -276,6 +276,8 @@ check case-network 0 "llama3-8b-serve on p5.48xlarge" -- $R eval -s p5.48xlarge 
 check names-spaces 0 "p5.48xlarge" -- $R compare -w llama3-70b-serve -s " trn2.48xlarge , p5.48xlarge "
 check names-empty 2 "-s: an empty name in 'a,,b'" -- $R compare -w llama3-70b-serve -s a,,b
 check names-trailing 2 "an empty name" -- $R sweep -w llama3-8b-train -s p5.48xlarge,
+check names-empty-w 2 "an empty -w WORKLOAD" -- $R eval -s p5.48xlarge -w ""
+check names-empty-s 2 "an empty -s SYSTEM" -- $R eval -s "" -w llama3-8b-serve
 check names-twice 2 "-s: 'p5.48xlarge' is named twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge,P5.48xlarge
 check names-all-case 0 "tpu-v6e" -- $R compare -w llama3-8b-serve -s ALL
 # compare says what it ranks at
