@@ -32,7 +32,7 @@ static const command commands[] = {
 	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share", roofline_usage},
 	{"compare", cmd_compare, "one workload on several systems, side by side", compare_usage},
 	{"import", cmd_import, "import a pricing catalog (CSV) into the store", import_usage},
-	{"list", cmd_list, "list systems, chips, networks, workloads or prices", list_usage},
+	{"list", cmd_list, "list systems, chips, networks, workloads, frameworks or prices", list_usage},
 	{"new", cmd_new, "write a commented template of a network or workload file", new_usage},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k", sweep_usage},
 	{"validate", cmd_validate, "predictions against published measurements", validate_usage},
@@ -505,8 +505,8 @@ static void usage(FILE *fp)
 		    "       roofcost --version\n\n%s\ncommands:\n", about);
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD); help --man and "
-		"help --bash-completion write the manual page and the completion script", notes);
+	fprintf(fp, "  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+		"help --man, help --bash-completion: the manual page, the bash completion", notes);
 }
 
 static void doc_info(doc_program *d)
