@@ -25,7 +25,7 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox
+	libcjson-dev nettle-dev gnuplot-nox sqlite3
 STAMP ?= build/.deps-ok
 APT_GET ?= apt-get
 # Seconds make waits while another apt or dpkg holds the package lock (an unattended upgrade on
@@ -34,7 +34,11 @@ APT_LOCK_WAIT ?= 300
 SUDO ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DOCS := build/roofcost.1 build/roofcost.bash
 
-.PHONY: all run test check bench asan lint install clean deps unit cli readme
+# The build a release record freezes (baseline record): the commit, "-dirty" with local
+# changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
+BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+.PHONY: all run test check bench asan lint install clean deps unit cli readme FORCE
 
 all: roofcost $(DOCS)
 
@@ -74,6 +78,12 @@ $(STAMP): | build
 
 build/%.o: src/%.c | build
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/cli.o: build/build-id
+build/build-id: FORCE | build
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
+FORCE:
 
 roofcost: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)

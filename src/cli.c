@@ -19,23 +19,32 @@
 #ifndef ROOFCOST_DATADIR
 #define ROOFCOST_DATADIR "/usr/local/share/roofcost"
 #endif
+#ifndef ROOFCOST_BUILD
+#define ROOFCOST_BUILD "unknown"
+#endif
+
+const char cli_version[] = ROOFCOST_VERSION;
+const char cli_build[] = ROOFCOST_BUILD;
 
 typedef struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, const cli_paths *paths);
 	const char *summary;
 	const char *usage;   /* its --help text */
+	const char *more;    /* the rest of it, when --help prints two texts; NULL if not */
 } command;
 
 static const command commands[] = {
-	{"eval", cmd_eval, "one evaluation of a workload on a system, with its breakdown", eval_usage},
-	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share", roofline_usage},
-	{"compare", cmd_compare, "one workload on several systems, side by side", compare_usage},
-	{"import", cmd_import, "import a pricing catalog (CSV) into the store", import_usage},
-	{"list", cmd_list, "list systems, chips, networks, workloads, frameworks or prices", list_usage},
-	{"new", cmd_new, "write a commented template of a network or workload file", new_usage},
-	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k", sweep_usage},
-	{"validate", cmd_validate, "predictions against published measurements", validate_usage},
+	{"eval", cmd_eval, "one evaluation of a workload on a system, with its breakdown", eval_usage, NULL},
+	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share", roofline_usage, NULL},
+	{"compare", cmd_compare, "one workload on several systems, side by side", compare_usage, NULL},
+	{"import", cmd_import, "import a pricing catalog (CSV) into the store", import_usage, NULL},
+	{"list", cmd_list, "list systems, chips, networks, workloads, frameworks or prices", list_usage, NULL},
+	{"new", cmd_new, "write a commented template of a network or workload file", new_usage, NULL},
+	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k", sweep_usage, NULL},
+	{"validate", cmd_validate, "predictions against published measurements", validate_usage, NULL},
+	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify",
+	 baseline_usage, baseline_options_usage},
 };
 
 enum { NCOMMANDS = (int)(sizeof commands / sizeof commands[0]) };
@@ -513,10 +522,15 @@ static void doc_info(doc_program *d)
 {
 	static doc_command dc[NCOMMANDS];
 	static const char *const formats[] = {"table", "csv", "json", "md", NULL};
+	static char joined[NCOMMANDS][16384];
 	for (int i = 0; i < NCOMMANDS; i++) {
 		dc[i].name = commands[i].name;
 		dc[i].summary = commands[i].summary;
 		dc[i].usage = commands[i].usage;
+		if (commands[i].more) {
+			snprintf(joined[i], sizeof joined[i], "%s%s", commands[i].usage, commands[i].more);
+			dc[i].usage = joined[i];
+		}
 	}
 	d->version = ROOFCOST_VERSION;
 	d->about = about;

@@ -18,6 +18,10 @@
 
 enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64, CLI_PRICE_MAX = 32 };
 
+/* The tool's version and build (the commit it was built from, "-dirty" with local changes). */
+extern const char cli_version[];
+extern const char cli_build[];
+
 typedef struct cli_paths {
 	char home[CLI_PATH_MAX];        /* folder holding models/, workloads/, catalogs/ */
 	char models[CLI_PATH_MAX];
@@ -168,7 +172,7 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 
 /* Subcommands, and their --help texts (also the man page and the completion). */
 extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
-	sweep_usage[], import_usage[], new_usage[];
+	sweep_usage[], import_usage[], new_usage[], baseline_usage[], baseline_options_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
@@ -177,5 +181,6 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
 int cmd_new(int argc, char **argv, const cli_paths *paths);
+int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 
 #endif

@@ -213,8 +213,20 @@ static void flags_of(const char *usage, int args, char sep, char *buf, size_t n)
 	}
 }
 
-/* The words a command takes first ("systems chips ..." from "roofcost list systems|chips|..."),
- * from the '|'-joined lower-case words of its synopsis. */
+/* 1 if the n characters at s are a lower-case word ("systems", "record", "cross-check"). */
+static int is_word(const char *s, size_t n)
+{
+	if (n == 0 || !islower((unsigned char)s[0]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+/* The words a command takes first, from its synopsis lines: the first word after "roofcost
+ * CMD" with its '|' alternatives ("list systems|chips|..."), and a word after a lone '|'
+ * ("baseline list | show NAME | verify"); space-separated into buf. */
 static void words_of(const doc_command *c, char *buf, size_t n)
 {
 	const char *s = c->usage, *p;
@@ -222,17 +234,31 @@ static void words_of(const doc_command *c, char *buf, size_t n)
 	size_t used = 0, lc = strlen(c->name);
 	buf[0] = '\0';
 	while (s && next_line(&s, line, sizeof line) && line[0]) {
+		int first = 1, after_bar = 0;
 		p = strstr(line, "roofcost ");
 		if (!p || strncmp(p + 9, c->name, lc) != 0 || p[9 + lc] != ' ')
 			continue;
-		p += 9 + lc + 1;
-		if (!islower((unsigned char)*p) || !strchr(p, '|'))
-			continue;
-		while (*p && *p != ' ' && used + 2 < n) {
-			size_t k = strcspn(p, "| ");
-			if (k > 0 && islower((unsigned char)*p))
-				used += (size_t)snprintf(buf + used, n - used, "%s%.*s", used ? " " : "", (int)k, p);
-			p += k + (p[k] == '|');
+		for (p += 9 + lc; *p; first = 0) {
+			size_t k;
+			p += strspn(p, " ");
+			k = strcspn(p, " ");
+			if (k == 0)
+				break;
+			if (k == 1 && *p == '|') {
+				after_bar = 1;
+				p += k;
+				continue;
+			}
+			for (const char *q = p; (first || after_bar) && q < p + k;) {
+				size_t w = strcspn(q, "| ");
+				if (is_word(q, w) && used + w + 2 < n)
+					used += (size_t)snprintf(buf + used, n - used, "%s%.*s", used ? " " : "", (int)w, q);
+				q += w + (q[w] == '|');
+				if (!first)
+					break;
+			}
+			after_bar = 0;
+			p += k;
 		}
 	}
 }

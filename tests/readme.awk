@@ -1,5 +1,5 @@
 # README examples (run by tests/readme.sh): reads README.md, runs the commands of every fenced
-# block that holds a "$ ./roofcost" line, and compares what each prints with the lines shown
+# block that holds a "$ ..." line running ./roofcost, and compares what each prints with the lines shown
 # under it (mode=check), or prints README.md with the real output in place (mode=rewrite).
 #
 # In an example block:
@@ -95,7 +95,8 @@ function fit(p, a,    k, t, b) {
 # Runs cmd, its output into OUT[1..NOUT], the home shown as ~.
 function run(cmd,    line, full, i) {
 	NOUT = 0
-	full = "(" cmd ") 2>&1"
+	# A newline ends a comment at the end of cmd.
+	full = "(" cmd "\n) 2>&1"
 	while ((full | getline line) > 0) {
 		while ((i = index(line, home)) > 0)
 			line = substr(line, 1, i - 1) "~" substr(line, i + length(home))
@@ -242,7 +243,7 @@ function command(cmd,    i, j) {
 function block(    i, is_example, cmd, at) {
 	is_example = 0
 	for (i = 1; i <= NBLK; i++)
-		if (index(BLK[i], "$ ./roofcost") == 1)
+		if (index(BLK[i], "$ ") == 1 && index(BLK[i], "./roofcost") > 0)
 			is_example = 1
 	if (!is_example) {
 		if (mode == "rewrite")
