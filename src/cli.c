@@ -31,7 +31,10 @@ static const command commands[] = {
 	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs"},
 };
+
+const char cli_version[] = ROOFCOST_VERSION;
 
 static int is_dir(const char *p)
 {

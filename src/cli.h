@@ -139,5 +139,9 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
+int cmd_report(int argc, char **argv, const cli_paths *paths);
+
+/* The tool's version ("0.1.0"). */
+extern const char cli_version[];
 
 #endif
