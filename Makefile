@@ -25,10 +25,10 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox
+	libcjson-dev nettle-dev gnuplot-nox libxml2-utils
 STAMP := build/.deps-ok
 
-.PHONY: all run test check bench asan lint install clean deps unit cli
+.PHONY: all run test check bench asan lint install clean deps unit cli example
 
 all: roofcost
 
@@ -88,6 +88,13 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 ./$(TESTBIN) --jobs 1
 	sh tests/cli/run.sh
 	$(MAKE) --no-print-directory clean
+
+# The committed example report (README): regenerate it when the engine's numbers change.
+example: roofcost
+	rm -rf reports/example
+	ROOFCOST_DB=build/example.db ./roofcost report -w llama3-70b-serve -s trn2.48xlarge,p5en.48xlarge \
+		-o reports/example
+	rm -f build/example.db build/example.db-wal build/example.db-shm
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \

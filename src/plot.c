@@ -246,6 +246,46 @@ static void panel_box(const plot_spec *s, int k, double *l, double *r, double *b
 	*b = *t - h;
 }
 
+/* A log-10 axis with no range given, fitted to its data and reference lines: lo/1.25 to
+ * hi·1.25, tics at 1, 2 and 5 × 10^k while that makes at most 12 of them. */
+static void log_axis(FILE *fp, const plot_panel *p, int y)
+{
+	double lo = INFINITY, hi = 0;
+	int n = 0;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++) {
+			double v = y ? p->series[j].y[i] : p->series[j].x[i];
+			if (drawable(p, &p->series[j], i)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	for (int i = 0; i < p->nrefs; i++)
+		if (p->refs[i].vertical != y && p->refs[i].v > 0) {
+			lo = fmin(lo, p->refs[i].v);
+			hi = fmax(hi, p->refs[i].v);
+		}
+	if (!(hi > 0) || !isfinite(lo))
+		return;
+	lo /= 1.25;
+	hi *= 1.25;
+	fprintf(fp, "\tset %srange [%.6g:%.6g]\n", y ? "y" : "x", lo, hi);
+	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+			n += m * pow(10, e) >= lo && m * pow(10, e) <= hi;
+	if (n > 12)
+		return;
+	fprintf(fp, "\tset %stics (", y ? "y" : "x");
+	n = 0;
+	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+			double v = m * pow(10, e);
+			if (v >= lo && v <= hi)
+				fprintf(fp, "%s%.6g", n++ ? ", " : "", v);
+		}
+	fputs(")\n", fp);
+}
+
 static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 {
 	const plot_panel *p = &s->panel[k];
@@ -261,7 +301,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 	quoted(fp, p->xlabel);
 	fputs("\n\tset ylabel ", fp);
 	quoted(fp, p->ylabel);
-	fputs("\n\tset grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f2f2f2' lw 1\n", fp);
+	fputs("\n\tset grid xtics ytics lc rgb '#e4e4e4' lw 1\n", fp);
 	fputs("\tset border 3 lc rgb '#444444'\n\tset tics nomirror out scale 0.6\n", fp);
 	if (p->logx)
 		fprintf(fp, "\tset logscale x %d\n\tset format x '%%g'\n", p->logx);
@@ -285,6 +325,12 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 	}
 	range(fp, "x", p->xmin, p->xmax);
 	range(fp, "y", p->ymin, p->ymax);
+	if (p->logx == 10 && p->ncats == 0 && !isfinite(p->xmin) && !isfinite(p->xmax))
+		log_axis(fp, p, 0);
+	if (p->logy == 10 && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
+		log_axis(fp, p, 1);
+	if (!p->logy && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
+		fputs("\tset yrange [0:*]\n", fp);
 	if (k == s->key_panel)
 		fprintf(fp, "\tset key at screen %.4f, screen %.4f left top vertical Left reverse samplen 2.5 "
 			"spacing 1.1 font ',10' noenhanced\n", KEY_X, AREA_T);
@@ -302,7 +348,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 			fprintf(fp, "\tset label %d ", i + 1);
 			quoted(fp, f->label);
 			if (f->vertical)
-				fprintf(fp, " at first %.10g, graph 0.96 offset character 0.6, 0 left font ',9' "
+				fprintf(fp, " at first %.10g, graph 0.03 offset character 0.6, 0 left font ',9' "
 					"tc rgb '#333333' front\n", f->v);
 			else
 				fprintf(fp, " at graph 0.01, first %.10g offset 0, character 0.6 left font ',9' "
@@ -348,7 +394,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 			fputs(", 2 notitle", fp);
 	}
 	fputs("\n", fp);
-	fputs("\tunset label; unset arrow; unset logscale; unset xtics; set xtics; unset offsets\n"
+	fputs("\tunset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets\n"
 	      "\tset xrange [*:*]; set yrange [*:*]; set format x; set format y\n", fp);
 }
 
@@ -384,16 +430,43 @@ static int write_gp(const plot_spec *s, const char *path)
 	return fclose(fp) == 0 ? 0 : -1;
 }
 
+/* PLOT_AUTO_LOG for one axis: 10 when the positive finite values span more than 20x. */
+static int auto_log(const plot_panel *p, int y)
+{
+	double lo = INFINITY, hi = 0;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++) {
+			double v = y ? p->series[j].y[i] : p->series[j].x[i];
+			if (isfinite(v) && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	return hi > 20 * lo ? 10 : 0;
+}
+
 int plot_write(const plot_spec *s, const char *dir, err *e)
 {
 	char path[4096];
-	snprintf(path, sizeof path, "%s/%s.dat", dir, s->name);
-	if (write_dat(s, path) != 0)
-		return err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
-	snprintf(path, sizeof path, "%s/%s.gp", dir, s->name);
-	if (write_gp(s, path) != 0)
-		return err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
-	return 0;
+	plot_spec *r = malloc(sizeof *r);
+	int rc = 0;
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	*r = *s;
+	for (int k = 0; k < r->npanels; k++) {
+		if (r->panel[k].logx < 0)
+			r->panel[k].logx = auto_log(&r->panel[k], 0);
+		if (r->panel[k].logy < 0)
+			r->panel[k].logy = auto_log(&r->panel[k], 1);
+	}
+	snprintf(path, sizeof path, "%s/%s.dat", dir, r->name);
+	if (write_dat(r, path) != 0)
+		rc = err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	snprintf(path, sizeof path, "%s/%s.gp", dir, r->name);
+	if (rc == 0 && write_gp(r, path) != 0)
+		rc = err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	free(r);
+	return rc;
 }
 
 int plot_find_gnuplot(char *path, size_t n)

@@ -19,6 +19,8 @@
 
 #include "err.h"
 
+enum { PLOT_AUTO_LOG = -1 };
+
 enum { PLOT_SERIES_MAX = 24, PLOT_POINTS_MAX = 256, PLOT_PANELS_MAX = 4, PLOT_CATS_MAX = 16,
        PLOT_REFS_MAX = 4, PLOT_TEXT_MAX = 200, PLOT_NAME_MAX = 64, PLOT_CAT_MAX = 48 };
 
@@ -53,7 +55,8 @@ typedef struct plot_panel {
 	char title[PLOT_TEXT_MAX];   /* "" = none */
 	char xlabel[PLOT_TEXT_MAX];  /* with units */
 	char ylabel[PLOT_TEXT_MAX];
-	int logx, logy;              /* 0 = linear, else the log base (2, 4, 10) */
+	int logx, logy;              /* 0 = linear, else the log base (2, 4, 10); PLOT_AUTO_LOG: base
+				      * 10 when the data spans more than a factor 20, else linear */
 	double xmin, xmax, ymin, ymax; /* axis range; NaN or equal ends = automatic */
 	int stacked;                 /* bars: stacked in series order (bottom first), else side by side */
 	char value_fmt[16];          /* bars: printf format of the value printed on each bar

@@ -1,6 +1,5 @@
 /* report: the report folder (see report.h). */
-/* nftw */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "report.h"
 
 #include <dirent.h>
@@ -1043,7 +1042,7 @@ static int serve_throughput(rep *r, const serve_sys *sv)
 	plot_start(r, "serving_throughput", "", 0);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: throughput per chip against speed per user, over load",
 		 w->name);
-	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per chip", 0, 10);
+	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per chip", 0, PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
 		char label[PLOT_TEXT_MAX];
 		plot_series *sr;
@@ -1116,7 +1115,7 @@ static int serve_cost_curve(rep *r, const serve_sys *sv)
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: USD per %s against speed per user, over load (%s)",
 		 w->name, unit_name(w), price_model_names[r->o->rank.pricing]);
 	snprintf(ylab, sizeof ylab, "USD per %s (%s)", unit_name(w), price_model_names[r->o->rank.pricing]);
-	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", ylab, 0, 10);
+	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", ylab, 0, PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
 		char label[PLOT_TEXT_MAX];
 		plot_series *sr;
@@ -1264,8 +1263,8 @@ static int serve_latency(rep *r, const serve_sys *sv)
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: time to first token and time per output token against load",
 		 w->name);
 	r->ps->cols = 2;
-	axes(r, 0, "TTFT", "requests in flight per replica", "TTFT (s)", 2, 10);
-	axes(r, 1, "TPOT", "requests in flight per replica", "TPOT (ms)", 2, 10);
+	axes(r, 0, "TTFT", "requests in flight per replica", "TTFT (s)", 2, PLOT_AUTO_LOG);
+	axes(r, 1, "TPOT", "requests in flight per replica", "TPOT (ms)", 2, PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < sv[i].npts; k++)
 			tails_differ |= sv[i].pts[k].feasible && (fabs(sv[i].pts[k].ttft_tail - sv[i].pts[k].ttft) > 1e-12 ||
@@ -1588,8 +1587,9 @@ static int train_front_section(rep *r, const train_sys *tv)
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: cost of a run against days to train (each system's "
 		 "Pareto front)", r->w->name);
 	r->ps->cols = 2;
-	axes(r, 0, "USD per run", "days to train (failures included)", "USD per run (millions)", 10, 0);
-	axes(r, 1, "chip-hours per run", "days to train (failures included)", "chip-hours per run (millions)", 10, 0);
+	axes(r, 0, "USD per run", "days to train (failures included)", "USD per run (millions)", 10, PLOT_AUTO_LOG);
+	axes(r, 1, "chip-hours per run", "days to train (failures included)", "chip-hours per run (millions)", 10,
+	     PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
 		plot_series *a = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
 		plot_series *c = plot_add(r->ps, 1, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
@@ -1691,11 +1691,11 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 	out_table t;
 	char s[2048] = "", ref[64];
 	plot_start(r, "training_scaling", "", 1);
-	snprintf(r->ps->title, sizeof r->ps->title, "%s: scaling from one node to %d chips (best layout at "
-		 "each size)", r->w->name, REPORT_SCALE_MAX);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: scaling from one node to %d,%03d chips (best layout at "
+		 "each size)", r->w->name, REPORT_SCALE_MAX / 1000, REPORT_SCALE_MAX % 1000);
 	r->ps->cols = 2;
 	for (int k = 0; k < 4; k++) {
-		axes(r, k, ptitle[k], "chips", ylab[k], 4, k == 0 ? 10 : 0);
+		axes(r, k, ptitle[k], "chips", ylab[k], 4, k == 0 || k == 3 ? PLOT_AUTO_LOG : 0);
 		r->ps->panel[k].xmax = REPORT_SCALE_MAX;
 	}
 	for (int k = 0; k < 4; k++)
