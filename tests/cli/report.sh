@@ -79,3 +79,12 @@ ok report-train-folder folder_ok "$tmp/rt" 5
 ok report-train-html no_external "$tmp/rt/index.html"
 ok report-train-svg svg_ok "$tmp/rt"
 ok report-train-scaling grep -q "^trn2.48xlarge,131072,0,.*largest cluster has 100000 chips" "$tmp/rt/data/training_scaling.csv"
+# The committed example is what `make example` writes today (its PNGs are not committed).
+check report-example 0 "" -- env ROOFCOST_DB="$tmp/example.db" $R report -w llama3-70b-serve \
+	-s trn2.48xlarge,p5en.48xlarge -o "$tmp/ex"
+rm -f "$tmp"/ex/plots/*.png
+if diff -r -x '*.png' reports/example "$tmp/ex" >/dev/null; then
+	pass=$((pass + 1))
+else
+	echo "FAIL report-example: reports/example differs from a fresh report; run 'make example'"; fail=$((fail + 1))
+fi
