@@ -460,17 +460,21 @@ static const char *unit_name(const wl_workload *w)
 	return cost_unit_names[w->cost.unit];
 }
 
-/* The cost per unit as "$3.890". */
+/* A cost as "$3.890", "$227,635" or "$231.2M". */
 static char *usd(char *buf, double v)
 {
-	if (!isfinite(v))
+	if (!isfinite(v)) {
 		snprintf(buf, 32, "-");
-	else if (v >= 1e6)
+	} else if (v >= 1e6) {
 		snprintf(buf, 32, "$%.1fM", v / 1e6);
-	else if (v >= 100)
+	} else if (v >= 1e3) {
+		long k = lround(v);
+		snprintf(buf, 32, "$%ld,%03ld", k / 1000, k % 1000);
+	} else if (v >= 100) {
 		snprintf(buf, 32, "$%.0f", v);
-	else
+	} else {
 		snprintf(buf, 32, "$%.3f", v);
+	}
 	return buf;
 }
 
@@ -801,8 +805,10 @@ static void largest_parts(rep *r, const double *parts, int nparts, int nsum, con
 }
 
 /* Memory: stacked parts against the chip's capacity. */
-static int memory_section(rep *r, const char *name, const mem_use *const *m)
+static int memory_section(rep *r)
 {
+	const char *name = r->w->mode == WL_INFER ? "serving_memory" : "training_memory";
+	const mem_use *m[REPORT_SYSTEMS_MAX];
 	double *parts = calloc((size_t)r->n * REPORT_MEM_PARTS + 1, sizeof *parts);
 	double *cap = calloc((size_t)r->n + 1, sizeof *cap);
 	const char *names[REPORT_MEM_PARTS];
@@ -817,6 +823,8 @@ static int memory_section(rep *r, const char *name, const mem_use *const *m)
 		names[k] = report_mem_parts_names[k];
 	if (r->w->mode == WL_INFER)
 		names[3] = "workspace";
+	for (int i = 0; i < r->n; i++)
+		m[i] = r->w->mode == WL_INFER ? &r->rows[i].ir.mem : &r->rows[i].tr.mem;
 	for (int i = 0; i < r->n; i++) {
 		report_mem_parts(m[i], parts + i * REPORT_MEM_PARTS);
 		cap[i] = r->rows[i].sys->chip.hbm;
@@ -842,6 +850,50 @@ static int memory_section(rep *r, const char *name, const mem_use *const *m)
 	free(cap);
 	return rc;
 }
+/* The step broken down, one stacked bar per system. */
+static int step_section(rep *r)
+{
+	int train = r->w->mode == WL_TRAIN;
+	const char *name = train ? "training_step" : "serving_step";
+	const char *const *names = train ? report_train_parts_names : report_infer_parts_names;
+	const char *unit = train ? "s" : "ms";
+	double scale = train ? 1 : 1e3;
+	int nsum = train ? 6 : REPORT_PARTS, rc;
+	double *parts = calloc((size_t)r->n * REPORT_PARTS + 1, sizeof *parts);
+	char s[2048] = "", title[256], ylab[32];
+	if (!parts)
+		return oom(r);
+	for (int i = 0; i < r->n; i++) {
+		const rank_row *x = &r->rows[i];
+		if (train)
+			report_train_parts(x->sys, &x->tr, x->cost.result.goodput.goodput, parts + i * REPORT_PARTS);
+		else
+			report_infer_parts(x->sys, &x->ir, parts + i * REPORT_PARTS);
+	}
+	snprintf(title, sizeof title, train ? "%s: one training step broken down, with what failures cost per step"
+					    : "%s: one serving step (decode with its share of prefill) broken down",
+		 r->w->name);
+	snprintf(ylab, sizeof ylab, "%s per step", unit);
+	plot_start(r, name, title, 0);
+	axes(r, 0, "", "", ylab, 0, 0);
+	stacked(r, parts, REPORT_PARTS, names, scale, NULL, train ? "%.2f" : "%.1f");
+	largest_parts(r, parts, REPORT_PARTS, nsum, names, scale, unit, s, sizeof s);
+	rc = heading(r, "step", "Where a step's time goes");
+	if (rc == 0)
+		rc = say(r, HTML_P, "The largest part of a step is %s.", s);
+	if (rc == 0)
+		rc = emit_plot(r, name, train ? "The step at the chosen layout: the micro-batches' compute, communication "
+				    "left exposed on each level (after overlap), the pipeline bubble, the optimizer step, and "
+				    "on top the time failures take per step (checkpoints, restarts, lost work)."
+				  : "The mean serving step at the chosen layout and load: op time by what bounds each op "
+				    "(roofline), communication left exposed on each network level, and the runtime's "
+				    "per-layer overhead.");
+	if (rc == 0)
+		rc = parts_table(r, name, parts, REPORT_PARTS, nsum, names, scale, unit, NULL);
+	free(parts);
+	return rc;
+}
+
 
 /* The roofline: one roof per distinct chip, the ops as points (series per system and
  * group). groups: per system, ngroups op lists with their names. */
@@ -960,7 +1012,6 @@ typedef struct serve_sys {
 	report_load pts[REPORT_LOADS_MAX];
 	int npts;
 	show_cost by_model[PRICE_MODEL_N];
-	double parts[REPORT_PARTS];
 	report_roof_op pre[OPS_MAX], dec[OPS_MAX];
 	int npre, ndec;
 } serve_sys;
@@ -994,7 +1045,6 @@ static int serve_gather(rep *r, serve_sys *sv)
 			rc = rank_price_and_cost(&om, x->sys, &x->w, NULL, &x->ir, &v->by_model[m], r->e);
 			add_price(r, &v->by_model[m]);
 		}
-		report_infer_parts(x->sys, &x->ir, v->parts);
 		infer_eval(x->sys, &x->w, &x->ir.plan, ir, pre, dec);
 		v->npre = report_roof_ops(&x->sys->chip, pre, v->pre);
 		v->ndec = report_roof_ops(&x->sys->chip, dec, v->dec);
@@ -1037,8 +1087,8 @@ static int serve_throughput(rep *r, const serve_sys *sv)
 	const wl_workload *w = r->w;
 	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0;
 	char s[2048] = "", ref[128];
-	int order[REPORT_SYSTEMS_MAX], nb = 0;
-	double best[REPORT_SYSTEMS_MAX];
+	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
+	double best[REPORT_SYSTEMS_MAX] = {0};
 	plot_start(r, "serving_throughput", "", 0);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: throughput per chip against speed per user, over load",
 		 w->name);
@@ -1085,17 +1135,20 @@ static int serve_throughput(rep *r, const serve_sys *sv)
 		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
 	if (heading(r, "throughput", "Throughput against speed per user") != 0)
 		return ERR_DATA;
-	if (nb > 0 && slo_speed > 0) {
-		if (say(r, HTML_P, "At the TPOT limit of %.0f ms (%.0f tokens/s per user) or faster, %s delivers the most "
-			"output tokens/s per chip: %s.", w->tpot_slo * 1e3, slo_speed, sys_name(r, order[0]), s) != 0)
-			return ERR_DATA;
-	} else if (say(r, HTML_P, "%s", nb > 0 ? "Most output tokens/s per chip at any load: " : "No system has a "
-		       "feasible load.") != 0 || (nb > 0 && say(r, HTML_P, "%s.", s) != 0)) {
+	if (nb > 0 && slo_speed > 0)
+		rc = say(r, HTML_P, "At the TPOT limit of %.0f ms (%.0f tokens/s per user) or faster, %s delivers the most "
+			 "output tokens/s per chip: %s.", w->tpot_slo * 1e3, slo_speed, sys_name(r, order[0]), s);
+	else if (nb > 0)
+		rc = say(r, HTML_P, "At any load, the most output tokens/s per chip: %s.", s);
+	else if (slo_speed > 0)
+		rc = say(r, HTML_P, "No system reaches %.0f tokens/s per user (the TPOT limit) at any load.", slo_speed);
+	else
+		rc = say(r, HTML_P, "No system has a feasible load.");
+	if (rc != 0)
 		return ERR_DATA;
-	}
-	if (emit_plot(r, "serving_load", "Each curve is one system at its chosen layout, the load (requests in flight per replica) "
-		      "growing along it from the right; the ringed point is the layout and load the ranking "
-		      "chose at the latency limits.") != 0)
+	if (emit_plot(r, "serving_load", "Each curve is one system at its chosen layout, the load (requests in "
+		      "flight per replica) growing along it from the right; the ringed point is the layout and load "
+		      "the ranking chose at the latency limits.") != 0)
 		return ERR_DATA;
 	return say(r, HTML_NOTE, "Loads run in the `single` scenario with concurrency N (N requests as one "
 		   "static batch: the prompts prefilled together, then decoded together), until the engine's "
@@ -1108,7 +1161,7 @@ static int serve_cost_curve(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
 	const report_load *curves[REPORT_SYSTEMS_MAX];
-	int n[REPORT_SYSTEMS_MAX], any = 0, ns;
+	int n[REPORT_SYSTEMS_MAX], ns;
 	report_span spans[64];
 	char s[2048] = "", ylab[96], ref[96];
 	plot_start(r, "serving_cost_curve", "", 1);
@@ -1126,10 +1179,8 @@ static int serve_cost_curve(rep *r, const serve_sys *sv)
 		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
 		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
 		for (int k = 0; k < sv[i].npts; k++)
-			if (priced(&sv[i].pts[k])) {
+			if (priced(&sv[i].pts[k]))
 				plot_point(sr, sv[i].pts[k].per_user, sv[i].pts[k].usd_per_unit);
-				any = 1;
-			}
 	}
 	for (int i = 0; i < r->n; i++) {
 		plot_series *sr;
@@ -1164,9 +1215,8 @@ static int serve_cost_curve(rep *r, const serve_sys *sv)
 	} else if (say(r, HTML_P, "No system has a priced feasible load.") != 0) {
 		return ERR_DATA;
 	}
-	(void)any;
-	return emit_plot(r, "serving_load", "What a unit costs at each load of the curves above, with the workload's pricing and "
-			 "[cost] terms; a user who needs a given speed can use any point right of it.");
+	return emit_plot(r, "serving_load", "What a unit costs at each load of the curves above, with the workload's "
+			 "pricing and [cost] terms; a user who needs a given speed can use any point right of it.");
 }
 
 /* Cost per unit at the latency limits per system and pricing model. */
@@ -1245,8 +1295,8 @@ static int serve_cost_models(rep *r, const serve_sys *sv)
 		       unit_name(w)) != 0) {
 		return ERR_DATA;
 	}
-	if (emit_plot(r, "serving_cost", "The chosen layout and load of each system, priced with every pricing model the store has "
-		      "for its instance; a missing bar is a pricing model without a price.") != 0) {
+	if (emit_plot(r, "serving_cost", "The chosen layout and load of each system, priced with every pricing "
+		      "model the store has for its instance; a missing bar is a pricing model without a price.") != 0) {
 		out_release(&t);
 		return ERR_DATA;
 	}
@@ -1315,40 +1365,24 @@ static int serve_latency(rep *r, const serve_sys *sv)
 	} else if (say(r, HTML_P, "The workload sets no latency limits.") != 0) {
 		return ERR_DATA;
 	}
-	if (emit_plot(r, "serving_load", tails_differ ? "Mean (solid) and tail (dashed) latency at each load; the dashed line "
-				      "across is the workload's limit."
-				    : "Latency at each load (this scenario has no spread: the tail equals the mean); "
-				      "the dashed line across is the workload's limit.") != 0)
-		return ERR_DATA;
-	return 0;
+	return emit_plot(r, "serving_load", tails_differ ? "Mean (solid) and tail (dashed) latency at each load; the "
+			 "dashed line across is the workload's limit." : "Latency at each load (this scenario has no "
+			 "spread: the tail equals the mean); the dashed line across is the workload's limit.");
 }
 
-static int serve_step(rep *r, const serve_sys *sv)
+
+/* The sections drawn from the load curves and the pricing models. */
+static int serve_curves(rep *r, const serve_sys *sv)
 {
-	double *parts = calloc((size_t)r->n * REPORT_PARTS + 1, sizeof *parts);
-	char s[2048] = "", title[256];
-	int rc;
-	if (!parts)
-		return oom(r);
-	for (int i = 0; i < r->n; i++)
-		memcpy(parts + i * REPORT_PARTS, sv[i].parts, sizeof sv[i].parts);
-	snprintf(title, sizeof title, "%s: one serving step (decode with its share of prefill) broken down",
-		 r->w->name);
-	plot_start(r, "serving_step", title, 0);
-	axes(r, 0, "", "", "ms per step", 0, 0);
-	stacked(r, parts, REPORT_PARTS, report_infer_parts_names, 1e3, NULL, "%.1f");
-	largest_parts(r, parts, REPORT_PARTS, REPORT_PARTS, report_infer_parts_names, 1e3, "ms", s, sizeof s);
-	rc = heading(r, "step", "Where a step's time goes");
+	int rc = serve_load_csv(r, sv);
 	if (rc == 0)
-		rc = say(r, HTML_P, "The largest part of a step is %s.", s);
+		rc = serve_throughput(r, sv);
 	if (rc == 0)
-		rc = emit_plot(r, "serving_step", "The mean serving step at the chosen layout and load: op time by what bounds each op "
-			       "(roofline), communication left exposed on each network level, and the runtime's "
-			       "per-layer overhead.");
+		rc = serve_cost_curve(r, sv);
 	if (rc == 0)
-		rc = parts_table(r, "serving_step", parts, REPORT_PARTS, REPORT_PARTS, report_infer_parts_names, 1e3, "ms",
-				 NULL);
-	free(parts);
+		rc = serve_cost_models(r, sv);
+	if (rc == 0)
+		rc = serve_latency(r, sv);
 	return rc;
 }
 
@@ -1391,47 +1425,6 @@ static int serve_roofline(rep *r, const serve_sys *sv)
 	return rc;
 }
 
-static int serving(rep *r)
-{
-	serve_sys *sv = calloc((size_t)r->n + 1, sizeof *sv);
-	const mem_use **m = calloc((size_t)r->n + 1, sizeof *m);
-	int rc;
-	if (!sv || !m) {
-		free(sv);
-		free(m);
-		return oom(r);
-	}
-	rc = serve_gather(r, sv);
-	for (int i = 0; i < r->n && rc == 0; i++)
-		add_price(r, &r->rows[i].cost);
-	if (rc == 0) {
-		footers(r);
-		rc = ranking(r);
-	}
-	if (rc == 0)
-		rc = assumptions(r);
-	if (rc == 0)
-		rc = serve_load_csv(r, sv);
-	if (rc == 0)
-		rc = serve_throughput(r, sv);
-	if (rc == 0)
-		rc = serve_cost_curve(r, sv);
-	if (rc == 0)
-		rc = serve_cost_models(r, sv);
-	if (rc == 0)
-		rc = serve_latency(r, sv);
-	if (rc == 0)
-		rc = serve_step(r, sv);
-	for (int i = 0; i < r->n; i++)
-		m[i] = &r->rows[i].ir.mem;
-	if (rc == 0)
-		rc = memory_section(r, "serving_memory", m);
-	if (rc == 0)
-		rc = serve_roofline(r, sv);
-	free(sv);
-	free(m);
-	return rc;
-}
 
 /* ------------------------------------------------------------------ training */
 
@@ -1449,7 +1442,6 @@ typedef struct train_sys {
 	int nfront;
 	train_point scale[SCALE_MAX];
 	int nscale;
-	double parts[REPORT_PARTS];
 	report_roof_op ops[OPS_MAX];
 	int nops;
 } train_sys;
@@ -1567,7 +1559,6 @@ static int train_gather(rep *r, train_sys *tv)
 		rc = train_front(r, x, &given, &tv[i]);
 		if (rc == 0)
 			rc = train_scale(r, x, &tv[i]);
-		report_train_parts(x->sys, &x->tr, x->cost.result.goodput.goodput, tv[i].parts);
 		train_eval(x->sys, &x->w, &x->tr.plan, tr, ops);
 		tv[i].nops = report_roof_ops(&x->sys->chip, ops, tv[i].ops);
 	}
@@ -1638,17 +1629,17 @@ static int train_front_section(rep *r, const train_sys *tv)
 	}
 	if (fast >= 0) {
 		const sweep_point *p = &tv[fast].front[fast_k];
-		cat(s, sizeof s, "%s the fastest is %s at %d chips: %.0f days for %s", cheap >= 0 ? "; " : "The fastest "
-		    "run on the fronts is ", cheap >= 0 ? sys_name(r, fast) : sys_name(r, fast), p->plan.chips,
-		    p->run_time / 86400, isfinite(p->usd_per_run) ? usd(b, p->usd_per_run) : "no price");
+		cat(s, sizeof s, "%s%s at %d chips: %.0f days for %s", cheap >= 0 ? "; the fastest is " : "The fastest run "
+		    "on the fronts is ", sys_name(r, fast), p->plan.chips, p->run_time / 86400,
+		    isfinite(p->usd_per_run) ? usd(b, p->usd_per_run) : "no price");
 	}
 	if (heading(r, "front", "Cost against time to train") != 0 ||
 	    say(r, HTML_P, "%s.%s", s[0] ? s : "No layout fits", unpriced ? " Systems without a price are on the "
 		"chip-hours panel only." : "") != 0)
 		return ERR_DATA;
-	if (emit_plot(r, "training_front", "Each line is one system's Pareto front from a sweep of layouts (tp, pp, vpp, sp, "
-		      "micro-batch, ZeRO, recompute) over chip counts from 1/16 to 8 times --chips: every point is "
-		      "faster than all cheaper ones. The ringed point is the layout ranked at --chips.") != 0)
+	if (emit_plot(r, "training_front", "Each line is one system's Pareto front from a sweep of layouts (tp, pp, "
+		      "vpp, sp, micro-batch, ZeRO, recompute) over chip counts from 1/16 to 8 times --chips: every "
+		      "point is faster than all cheaper ones. The ringed point is the layout ranked at --chips.") != 0)
 		return ERR_DATA;
 	if (table_start(r, &t, 11, hdr) != 0)
 		return ERR_DATA;
@@ -1737,9 +1728,9 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 	if (heading(r, "scaling", "Scaling") != 0 || say(r, HTML_P, "From the smallest size that fits to the "
 							  "largest: %s.", s) != 0)
 		return ERR_DATA;
-	if (emit_plot(r, "training_scaling", "Each size gets its own best layout (the same search as the ranking); a curve starts where "
-		      "the model first fits and ends at the system's largest cluster or where the global batch no "
-		      "longer divides.") != 0)
+	if (emit_plot(r, "training_scaling", "Each size gets its own best layout (the same search as the ranking); "
+		      "a curve starts where the model first fits and ends at the system's largest cluster or where "
+		      "the global batch no longer divides.") != 0)
 		return ERR_DATA;
 	if (table_start(r, &t, 12, hdr) != 0)
 		return ERR_DATA;
@@ -1763,33 +1754,6 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 	return table_out(r, "training_scaling", &t, 0);
 }
 
-static int train_step_section(rep *r, const train_sys *tv)
-{
-	double *parts = calloc((size_t)r->n * REPORT_PARTS + 1, sizeof *parts);
-	char s[2048] = "", title[256];
-	int rc;
-	if (!parts)
-		return oom(r);
-	for (int i = 0; i < r->n; i++)
-		memcpy(parts + i * REPORT_PARTS, tv[i].parts, sizeof tv[i].parts);
-	snprintf(title, sizeof title, "%s: one training step broken down, with what failures cost per step",
-		 r->w->name);
-	plot_start(r, "training_step", title, 0);
-	axes(r, 0, "", "", "s per step", 0, 0);
-	stacked(r, parts, REPORT_PARTS, report_train_parts_names, 1, NULL, "%.2f");
-	largest_parts(r, parts, REPORT_PARTS, 6, report_train_parts_names, 1, "s", s, sizeof s);
-	rc = heading(r, "step", "Where a step's time goes");
-	if (rc == 0)
-		rc = say(r, HTML_P, "The largest part of a step is %s.", s);
-	if (rc == 0)
-		rc = emit_plot(r, "training_step", "The step at the chosen layout: the micro-batches' compute, communication left exposed "
-			       "on each level (after overlap), the pipeline bubble, the optimizer step, and on top "
-			       "the time failures take per step (checkpoints, restarts, lost work).");
-	if (rc == 0)
-		rc = parts_table(r, "training_step", parts, REPORT_PARTS, 6, report_train_parts_names, 1, "s", NULL);
-	free(parts);
-	return rc;
-}
 
 static int train_roofline(rep *r, const train_sys *tv)
 {
@@ -1816,17 +1780,18 @@ static int train_roofline(rep *r, const train_sys *tv)
 	return rc;
 }
 
-static int training(rep *r)
+
+/* ------------------------------------------------------------------ both modes */
+
+/* Every section after the opening: the mode's numbers first (they decide which prices are
+ * used, hence the footers), then the ranking and the plots. */
+static int sections(rep *r)
 {
-	train_sys *tv = calloc((size_t)r->n + 1, sizeof *tv);
-	const mem_use **m = calloc((size_t)r->n + 1, sizeof *m);
-	int rc;
-	if (!tv || !m) {
-		free(tv);
-		free(m);
+	int train = r->w->mode == WL_TRAIN, rc;
+	void *v = calloc((size_t)r->n + 1, train ? sizeof(train_sys) : sizeof(serve_sys));
+	if (!v)
 		return oom(r);
-	}
-	rc = train_gather(r, tv);
+	rc = train ? train_gather(r, v) : serve_gather(r, v);
 	for (int i = 0; i < r->n && rc == 0; i++)
 		add_price(r, &r->rows[i].cost);
 	if (rc == 0) {
@@ -1835,20 +1800,19 @@ static int training(rep *r)
 	}
 	if (rc == 0)
 		rc = assumptions(r);
+	if (rc == 0 && train)
+		rc = train_front_section(r, v);
+	if (rc == 0 && train)
+		rc = train_scaling_section(r, v);
+	if (rc == 0 && !train)
+		rc = serve_curves(r, v);
 	if (rc == 0)
-		rc = train_front_section(r, tv);
+		rc = step_section(r);
 	if (rc == 0)
-		rc = train_scaling_section(r, tv);
+		rc = memory_section(r);
 	if (rc == 0)
-		rc = train_step_section(r, tv);
-	for (int i = 0; i < r->n; i++)
-		m[i] = &r->rows[i].tr.mem;
-	if (rc == 0)
-		rc = memory_section(r, "training_memory", m);
-	if (rc == 0)
-		rc = train_roofline(r, tv);
-	free(tv);
-	free(m);
+		rc = train ? train_roofline(r, v) : serve_roofline(r, v);
+	free(v);
 	return rc;
 }
 
@@ -2136,7 +2100,7 @@ int report_write(const report_opts *o, report_result *res, err *e)
 	if (rc == 0)
 		rc = opening(r);
 	if (rc == 0)
-		rc = r->w->mode == WL_INFER ? serving(r) : training(r);
+		rc = sections(r);
 	if (rc == 0)
 		rc = inputs(r);
 	res->plots = r->nplots;

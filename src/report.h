@@ -35,8 +35,8 @@
 #include "train.h"
 #include "wl.h"
 
-enum { REPORT_PATH_MAX = 4096, REPORT_SYSTEMS_MAX = 16, REPORT_INPUTS_MAX = 64, REPORT_LOADS_MAX = 24, REPORT_PARTS = 7,
-       REPORT_MEM_PARTS = 5, REPORT_NOTE_MAX = 1024 };
+enum { REPORT_PATH_MAX = 4096, REPORT_SYSTEMS_MAX = 16, REPORT_INPUTS_MAX = 64, REPORT_LOADS_MAX = 24,
+       REPORT_PARTS = 7, REPORT_MEM_PARTS = 5, REPORT_NOTE_MAX = 1024 };
 
 /* A file echoed into inputs/. */
 typedef struct report_input {

@@ -5,22 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "html.h"
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-	cr_assert(fp, "%s missing", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	return buf;
-}
 
 Test(html, svg_inlined_with_ids_per_figure_and_text_escaped)
 {
@@ -49,7 +35,8 @@ Test(html, svg_inlined_with_ids_per_figure_and_text_escaped)
 	cr_assert_eq(html_add_figure(&p, "b", "/nonexistent.svg", "other", "plot b not drawn"), 0);
 	snprintf(page, sizeof page, "%s/index.html", dir);
 	cr_assert_eq(html_write(&p, page, &e), 0, "%s", e.msg);
-	text = slurp(page);
+	text = fx_slurp(page);
+	cr_assert(text, "%s unreadable", page);
 	cr_assert(strstr(text, "<title>T &amp; U</title>"));
 	cr_assert(strstr(text, "<code>data/x.csv</code> &lt;now&gt;"));
 	cr_assert(strstr(text, "<th>a&lt;b</th>"));

@@ -5,22 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "plot.h"
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-	cr_assert(fp, "%s missing", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	return buf;
-}
 
 static plot_spec *bars(void)
 {
@@ -52,11 +38,13 @@ Test(plot, dat_holds_stacked_totals_and_gp_is_relative)
 	cr_assert(mkdtemp(dir));
 	cr_assert_eq(plot_write(s, dir, &e), 0, "%s", e.msg);
 	snprintf(path, sizeof path, "%s/t_bars.dat", dir);
-	dat = slurp(path);
+	dat = fx_slurp(path);
+	cr_assert(dat, "%s unreadable", path);
 	cr_assert(strstr(dat, "0 1\n1 3\n\n\n"), "%s", dat);
 	cr_assert(strstr(dat, "0 3\n1 7\n"), "%s", dat);
 	snprintf(path, sizeof path, "%s/t_bars.gp", dir);
-	gp = slurp(path);
+	gp = fx_slurp(path);
+	cr_assert(gp, "%s unreadable", path);
 	cr_assert(strstr(gp, "set terminal svg dynamic"));
 	cr_assert(strstr(gp, "pngcairo"));
 	cr_assert(strstr(gp, "noenhanced"));
@@ -71,7 +59,8 @@ Test(plot, dat_holds_stacked_totals_and_gp_is_relative)
 		char svg[128], *text;
 		cr_assert_eq(plot_render(path, dir, "t_bars", &e), 0, "%s", e.msg);
 		snprintf(svg, sizeof svg, "%s/t_bars.svg", dir);
-		text = slurp(svg);
+		text = fx_slurp(svg);
+		cr_assert(text, "%s unreadable", svg);
 		cr_assert(strstr(text, "<desc>Produced by GNUPLOT</desc>"));
 		cr_assert(strstr(text, "x_1"), "labels are not enhanced text");
 		free(text);
