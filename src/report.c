@@ -1629,9 +1629,9 @@ static int train_front_section(rep *r, const train_sys *tv)
 	}
 	if (fast >= 0) {
 		const sweep_point *p = &tv[fast].front[fast_k];
-		cat(s, sizeof s, "%s%s at %d chips: %.0f days for %s", cheap >= 0 ? "; the fastest is " : "The fastest run "
+		cat(s, sizeof s, "%s%s at %d chips: %.0f days %s %s", cheap >= 0 ? "; the fastest is " : "The fastest run "
 		    "on the fronts is ", sys_name(r, fast), p->plan.chips, p->run_time / 86400,
-		    isfinite(p->usd_per_run) ? usd(b, p->usd_per_run) : "no price");
+		    isfinite(p->usd_per_run) ? "for" : "with", isfinite(p->usd_per_run) ? usd(b, p->usd_per_run) : "no price");
 	}
 	if (heading(r, "front", "Cost against time to train") != 0 ||
 	    say(r, HTML_P, "%s.%s", s[0] ? s : "No layout fits", unpriced ? " Systems without a price are on the "
@@ -1933,8 +1933,9 @@ static int inputs(rep *r)
 		r->o->command ? r->o->command : "", r->o->version, buf, r->nprices) != 0)
 		return ERR_DATA;
 	return say(r, HTML_P, "To run it again from the echoed files alone: `ROOFCOST_HOME=inputs ROOFCOST_DB=new.db "
-		   "roofcost report ... -o OTHER` in this folder, with the command above. Every number behind a "
-		   "table or plot is in `data/`, every plot's script and data in `plots/`.");
+		   "roofcost report ... -o OTHER` in this folder, with the command above (systems and workloads "
+		   "named, not given by path). Every number behind a table or plot is in `data/`, every plot's "
+		   "script and data in `plots/`.");
 }
 
 /* report.md: the page, plots linked. */
