@@ -13,6 +13,7 @@
 static const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                     [--price SYS=USD]... [--discount PCT]\n"
 	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
 	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"

@@ -16,6 +16,8 @@ const char *const hw_level_names[] = {"node", "domain", "scaleout", NULL};
 const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather", "all_to_all",
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
+const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
+static const char *const calib_kinds[] = {"infer", "train", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {
@@ -69,6 +71,7 @@ static const cfg_field chip_fields[] = {
 	F_STR("chip", "name", chip_raw, c.name, 1),
 	F_STR("chip", "display", chip_raw, c.display, 1),
 	F_STR("chip", "vendor", chip_raw, c.vendor, 1),
+	F_STR("chip", "family", chip_raw, c.family, 0),
 	F_ENUM("chip", "status", chip_raw, status, 1, chip_status),
 	F_INT("chip", "units", chip_raw, c.units, 1, 1, 100000),
 	F_INT("chip", "tile_m", chip_raw, c.tile_m, 1, 1, 65536),
@@ -93,7 +96,22 @@ static const cfg_field chip_fields[] = {
 	F_NUM("efficiency", "attn", chip_raw, c.attn_eff, UNITS_NONE, 0, 0.01, 1.0),
 	F_NUM("efficiency", "op_overhead", chip_raw, c.op_overhead, UNITS_TIME, 0, 0, 1e-3),
 	F_NUM("efficiency", "layer_overhead", chip_raw, c.layer_overhead, UNITS_TIME, 0, 0, 1e-2),
+	F_NUM("kernels", "elem_fwd", chip_raw, c.elem_eff[0][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "elem_bwd", chip_raw, c.elem_eff[0][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "eager_fwd", chip_raw, c.elem_eff[1][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "eager_bwd", chip_raw, c.elem_eff[1][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("kernels", "overlap_slowdown", chip_raw, c.overlap_slowdown, UNITS_NONE, 0, 0, 0.95),
 	F_SRC("efficiency", chip_raw, c.src_eff),
+	F_NUM("attention", "flash_fwd", chip_raw, c.attn_k[HW_ATTN_FLASH][0], UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("attention", "flash_bwd", chip_raw, c.attn_k[HW_ATTN_FLASH][1], UNITS_NONE, 1, 0.01, 1.0),
+	F_NUM("attention", "flash_seq_half", chip_raw, c.attn_seq_half[HW_ATTN_FLASH], UNITS_NONE, 0, 0, 1e6),
+	F_NUM("attention", "flash2_fwd", chip_raw, c.attn_k[HW_ATTN_FLASH2][0], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("attention", "flash2_bwd", chip_raw, c.attn_k[HW_ATTN_FLASH2][1], UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("attention", "flash2_seq_half", chip_raw, c.attn_seq_half[HW_ATTN_FLASH2], UNITS_NONE, 0, 0, 1e6),
+	F_SRC("kernels", chip_raw, c.src_kernels),
+	F_SRC("attention", chip_raw, c.src_attention),
+	F_NUM("power", "tdp", chip_raw, c.tdp, UNITS_POWER, 1, 1, 1e5),
+	F_SRC("power", chip_raw, c.src_power),
 };
 
 static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
@@ -144,10 +162,29 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
+		if (!r.c.family[0])
+			snprintf(r.c.family, sizeof r.c.family, "%s", r.c.name);
 		if (r.c.ranks_per_chip == 0)
 			r.c.ranks_per_chip = 1;
 		for (int p = 0; p < HW_PREC_N; p++)
 			r.c.gemm_eff[p] = r.eff[p] > 0 ? r.eff[p] : r.eff_default;
+		/* Absent attention figures: the flash class is the chip's attn (else its GEMM
+		 * fraction), the flash2 class is the flash class. */
+		if (r.c.attn_k[HW_ATTN_FLASH][0] <= 0) {
+			double a = r.c.attn_eff > 0 ? r.c.attn_eff : 0;
+			r.c.attn_k[HW_ATTN_FLASH][0] = r.c.attn_k[HW_ATTN_FLASH][1] = a;
+		}
+		for (int k = 0; k < 2; k++)
+			if (r.c.attn_k[HW_ATTN_FLASH2][k] <= 0)
+				r.c.attn_k[HW_ATTN_FLASH2][k] = r.c.attn_k[HW_ATTN_FLASH][k];
+		if (r.c.attn_seq_half[HW_ATTN_FLASH2] <= 0)
+			r.c.attn_seq_half[HW_ATTN_FLASH2] = r.c.attn_seq_half[HW_ATTN_FLASH];
+		for (int f = 0; f < 2; f++)
+			for (int k = 0; k < 2; k++)
+				if (r.c.elem_eff[f][k] <= 0)
+					r.c.elem_eff[f][k] = r.c.hbm_eff;
+		r.c.clock_scale = 1;
+		r.c.train_sustained = 1;
 		*out = r.c;
 	}
 	cfg_release(&d);
@@ -179,6 +216,8 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "provider", sys_raw, s.provider, 1),
 	F_STR("system", "chip", sys_raw, s.chip_name, 1),
 	F_STR("system", "instance", sys_raw, s.instance, 0),
+	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
+	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
 	F_SRC("system", sys_raw, s.src),
 	LEVEL_FIELDS("node", 0),
 	LEVEL_FIELDS("domain", 1),
@@ -283,10 +322,32 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 			err_at(e, path, en ? en->line : 0, "chip: %s", inner);
 		}
 	}
+	if (rc == 0 && r->s.power_limit > 0 && r->s.chip.tdp > 0 && r->s.power_limit < r->s.chip.tdp) {
+		/* Dynamic power ~ f·V² with V roughly proportional to f in the DVFS range, so the
+		 * sustained clock under a cap P scales as (P / TDP)^(1/3). Cross-check: the H100 NVL
+		 * datasheet (400 W) lists 835 dense bf16 TFLOP/s against the SXM's 989 at 700 W,
+		 * 0.84; (400/700)^(1/3) = 0.83. */
+		r->s.chip.clock_scale = cbrt(r->s.power_limit / r->s.chip.tdp);
+	}
 	if (rc == 0) {
 		char algo_path[CFG_PATH_MAX + 64];
 		snprintf(algo_path, sizeof algo_path, "%s/hw/collectives.ini", models_dir);
 		rc = hw_load_algos(algo_path, &r->s.algos, e);
+	}
+	if (rc == 0) {
+		hw_calibs *cs = malloc(sizeof *cs);
+		if (!cs)
+			rc = err_set(e, ERR_DATA, "out of memory");
+		else if ((rc = hw_load_calibs(models_dir, cs, e)) == 0) {
+			for (int i = 0; i < cs->n; i++)
+				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
+					size_t l = strlen(r->s.calib);
+					hw_calib_apply(&cs->c[i], cs->c[i].value, &r->s.chip);
+					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g", l ? ", " : "",
+						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value);
+				}
+		}
+		free(cs);
 	}
 	if (rc == 0)
 		*out = r->s;
@@ -418,6 +479,84 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 	for (int k = 0; k < HW_TOPO_N && rc == 0; k++)
 		if (out->ntopo[k] == 0)
 			rc = err_at(e, path, 0, "no algorithms for topology %s", hw_topo_names[k]);
+	cfg_release(&d);
+	return rc;
+}
+
+void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch)
+{
+	if (strcmp(c->family, ch->family) != 0)
+		return;
+	switch (c->param) {
+	case HW_CAL_TRAIN_SUSTAINED:
+		ch->train_sustained = v;
+		break;
+	case HW_CAL_GEMM:
+		ch->gemm_eff[HW_BF16] = ch->gemm_eff[HW_FP16] = v;
+		break;
+	case HW_CAL_N:
+		break;
+	}
+}
+
+int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
+{
+	cfg_doc d;
+	FILE *f;
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	snprintf(out->path, sizeof out->path, "%s/calibration.ini", models_dir);
+	f = fopen(out->path, "r");
+	if (!f)
+		return 0;
+	fclose(f);
+	if (cfg_load(&d, out->path, e) != 0)
+		return ERR_DATA;
+	for (int s = 0; s < d.nsections && rc == 0; s++) {
+		hw_calib *c;
+		cfg_field fields[] = {
+			F_ENUM("", "parameter", hw_calib, param, 1, hw_calib_param_names),
+			F_STR("", "family", hw_calib, family, 1),
+			F_ENUM("", "kind", hw_calib, train, 1, calib_kinds),
+			F_STR("", "frameworks", hw_calib, frameworks, 0),
+			F_NUM("", "value", hw_calib, value, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "prior", hw_calib, prior, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "min", hw_calib, lo, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "max", hw_calib, hi, UNITS_NONE, 1, 0.01, 10),
+			F_SRC("", hw_calib, src),
+		};
+		int nf = (int)(sizeof fields / sizeof fields[0]);
+		cfg_doc one;
+		if (out->n == HW_CALIB_MAX) {
+			rc = err_at(e, out->path, d.sections[s].line, "more than %d calibrations", HW_CALIB_MAX);
+			break;
+		}
+		c = &out->c[out->n];
+		memset(c, 0, sizeof *c);
+		snprintf(c->name, sizeof c->name, "%s", d.sections[s].name);
+		for (int i = 0; i < nf; i++)
+			fields[i].section = d.sections[s].name;
+		/* Extract this section alone: a view of d holding only its entries. */
+		one = d;
+		one.n = 0;
+		one.entries = malloc(sizeof *one.entries * (size_t)(d.n ? d.n : 1));
+		if (!one.entries) {
+			rc = err_set(e, ERR_DATA, "out of memory");
+			break;
+		}
+		for (int i = 0; i < d.n; i++)
+			if (!strcmp(d.entries[i].section, d.sections[s].name))
+				one.entries[one.n++] = d.entries[i];
+		one.sections[0] = d.sections[s];
+		one.nsections = 1;
+		rc = cfg_extract(&one, fields, nf, NULL, c, e);
+		free(one.entries);
+		if (rc == 0 && !(c->lo <= c->value && c->value <= c->hi && c->lo <= c->prior && c->prior <= c->hi))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value and prior must lie in [min, max]",
+				    c->name);
+		if (rc == 0)
+			out->n++;
+	}
 	cfg_release(&d);
 	return rc;
 }

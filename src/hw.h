@@ -13,6 +13,11 @@
 
 enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3 };
 
+/* Attention kernel classes a framework names: the chip's best fused kernel (FlashAttention-3,
+ * cuDNN, FA4, the compiler's flash kernel), and kernels of the FlashAttention-2 generation
+ * that do not use the newer tensor-core paths (FA2, PyTorch SDPA's flash backend). */
+typedef enum hw_attn { HW_ATTN_FLASH, HW_ATTN_FLASH2, HW_ATTN_N } hw_attn;
+
 /* Numeric precisions, also the index of chip peaks. */
 typedef enum hw_prec {
 	HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4, HW_PREC_N
@@ -34,6 +39,7 @@ typedef struct hw_chip {
 	char name[HW_NAME_MAX];
 	char display[HW_TEXT_MAX];
 	char vendor[HW_NAME_MAX];
+	char family[HW_NAME_MAX];  /* architecture generation (hopper, neuroncore-v3, ...); default the name */
 	int announced;             /* 1: announced, not shipping */
 	int units;                 /* matrix engines working in parallel (SMs, NeuronCores, MXUs) */
 	int tile_m, tile_n;        /* output tile per engine, for wave quantization */
@@ -49,7 +55,22 @@ typedef struct hw_chip {
 	double hbm_eff;            /* achievable fraction of hbm_bw */
 	double op_overhead;        /* s per kernel */
 	double layer_overhead;     /* s per layer per serving step (runtime scheduling, sync) */
-	hw_sourced src_chip, src_peak, src_memory, src_eff;
+	/* Elementwise kernels (norms, activations, residuals, loss, optimizer): achieved fraction
+	 * of hbm_bw, [fused or compiled, eager][forward, backward]; 0 = hbm_eff. */
+	double elem_eff[2][2];
+	double overlap_slowdown;   /* share of compute throughput lost while a collective runs beside
+				      it (SMs and HBM bandwidth taken by the communication kernels) */
+	/* Attention kernels by class (HW_ATTN_*): achieved fraction of the peak forward and
+	 * backward at long sequences, and the key length at which half of that is reached
+	 * (eff(s) = eff · s / (s + seq_half)); 0 = attn_eff (flash) or the flash class (flash2). */
+	double attn_k[HW_ATTN_N][2];
+	double attn_seq_half[HW_ATTN_N];
+	double train_sustained;    /* share of the tensor rate a training loop sustains (calibrated per
+				      family, models/calibration.ini); 1 = none */
+	double tdp;                /* W the peaks hold at; 0 = no power model */
+	double clock_scale;        /* sustained tensor-clock share under the system's power limit,
+				      (limit / tdp)^(1/3); 1 = none (set by hw_load_system) */
+	hw_sourced src_chip, src_peak, src_memory, src_eff, src_kernels, src_attention, src_power;
 } hw_chip;
 
 typedef enum hw_topo {
@@ -122,12 +143,45 @@ typedef struct hw_system {
 	char provider[HW_NAME_MAX];
 	char chip_name[HW_NAME_MAX];
 	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
+	char no_public_price[HW_TEXT_MAX]; /* why the provider publishes no hourly price; "" = not said */
+	double power_limit;          /* W each chip is capped at; 0 = the chip's tdp */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
 	hw_algos algos;              /* collective algorithms (shared data file) */
+	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
 	hw_sourced src;
 } hw_system;
+
+/* A calibrated value (models/calibration.ini): one engine parameter of every chip of a family,
+ * fitted across a family of validation rows (`roofcost validate --fit`); the note names them. */
+enum { HW_CALIB_MAX = 32 };
+
+typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
+
+extern const char *const hw_calib_param_names[];
+
+typedef struct hw_calib {
+	char name[HW_NAME_MAX];
+	hw_calib_param param;
+	char family[HW_NAME_MAX];   /* chips whose family this is */
+	int train;                  /* 1: fitted on training rows, 0: on serving rows */
+	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
+	double value, prior, lo, hi;
+	hw_sourced src;
+} hw_calib;
+
+typedef struct hw_calibs {
+	hw_calib c[HW_CALIB_MAX];
+	int n;
+	char path[HW_TEXT_MAX];
+} hw_calibs;
+
+/* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */
+int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
+
+/* Sets parameter c->param of chip ch to v when ch's family is c's. */
+void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch);
 
 /* Loads one chip file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int hw_load_chip(const char *path, hw_chip *out, err *e);

@@ -172,7 +172,7 @@ static void at_load(const hw_system *s, const wl_workload *w, const plan *p, dou
 	lp->iter_tail = tail.t;
 	lp->ttft_mean = 0.5 * lp->mean.t + own_mean.t;
 	lp->ttft_tail = burst.t + own_tail.t;
-	if (w->scheduler == WL_BATCHED_PREFILL && w->ttft_slo > 0)
+	if (w->scheduler == FW_SCHED_BATCHED_PREFILL && w->ttft_slo > 0)
 		batched_prefill(s, w, p, B, z, ctx, lp);
 }
 
@@ -215,7 +215,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		int ok_any = 0;
 		/* An iteration carries B decode tokens and B·in/out prompt tokens within the token
 		 * budget; beyond it prompts queue and the batch cannot grow. */
-		if (w->scheduler == WL_INFLIGHT) {
+		if (w->scheduler == FW_SCHED_INFLIGHT) {
 			double budget = floor(chunk / (1.0 + (double)w->input_len / w->output_len));
 			if (budget >= 1 && budget < hi) {
 				hi = budget;

@@ -22,6 +22,9 @@ typedef struct lower {
 	double ab, wb;
 	int train;       /* emit backward ops */
 	int in_layer;    /* ops added now belong to a transformer layer */
+	hw_attn attn;    /* attention kernel class */
+	int eager;       /* elementwise ops issued one by one */
+	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 } lower;
 
 static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
@@ -38,6 +41,9 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->prec = c->prec;
 	o->per_layer = c->in_layer;
 	o->batch = 1;
+	o->attn = c->attn;
+	o->eager = c->eager;
+	o->train = c->train;
 	return o;
 }
 
@@ -64,6 +70,23 @@ static void gemm(lower *c, const char *name, double m, double n, double k, doubl
 		 * fp32 main gradient (read + write, Megatron's default). */
 		b->bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
 				   (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
+		if (o->prec == HW_FP8 && c->cast_bytes > 0) {
+			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
+			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
+			 * cast_bytes of HBM traffic per element each (the framework's [fp8]). */
+			ops_op *q = add(c, "fp8_cast", OPS_ELEM, OPS_FWD, count);
+			if (q) {
+				q->m = inst * (m * k + n * k);
+				q->bytes = c->cast_bytes * q->m;
+				q->prec = HW_BF16;
+			}
+			q = add(c, "fp8_cast", OPS_ELEM, OPS_BWD, count);
+			if (q) {
+				q->m = inst * (m * n + m * k + n * k);
+				q->bytes = c->cast_bytes * q->m;
+				q->prec = HW_BF16;
+			}
+		}
 	}
 }
 
@@ -132,6 +155,10 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		return;
 	if (o->prec == HW_FP4) /* attention kernels run fp8 at the narrowest */
 		o->prec = HW_FP8;
+	/* fp8 training recipes quantize the linear layers; attention stays in bf16 (torchao
+	 * float8 converts nn.Linear only; TransformerEngine's fp8 attention is off by default). */
+	if (c->train && (o->prec == HW_FP8 || o->prec == HW_FP4))
+		o->prec = HW_BF16;
 	o->m = sh.s_q;
 	o->n = sh.s_kv;
 	o->k = d;
@@ -264,6 +291,11 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
 	c->train = train;
 	c->in_layer = 0;
+	/* Training runs the framework's attention kernel and host mode; serving engines run
+	 * their fused kernels, compiled or as graphs. */
+	c->attn = train && w->fw.train.attention_kernel == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	c->eager = train && w->fw.has_train && w->fw.train.host == FW_HOST_EAGER;
+	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
 }
 
 void ops_train(const wl_workload *w, const plan *p, ops_list *out)
@@ -282,7 +314,15 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 	if (p->pp == 1) /* the embedding sits on the first stage; the bottleneck is the last */
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 2 * 4, 0, 1);
 	layer(&c, w, p, sh, L, moe_share(n), NULL);
-	gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
+	{
+		/* The output projection stays in 16-bit under fp8 and fp4 training recipes (torchao's
+		 * default filter skips `output`; Megatron's output layer is not a TE layer). */
+		hw_prec keep = c.prec;
+		if (c.prec == HW_FP8 || c.prec == HW_FP4)
+			c.prec = HW_BF16;
+		gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
+		c.prec = keep;
+	}
 	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
 	elem(&c, "loss", OPS_LOSS, T * n->vocab / t, c.ab + 4, 4 + c.ab, 6, 1);
 
@@ -293,9 +333,15 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 		init(&r, &tmp, w, 0);
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
 		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
-			out->op[out->n] = tmp.op[i];
-			out->op[out->n].phase = OPS_RECOMP;
-			out->n++;
+			ops_op *o = &out->op[out->n++];
+			*o = tmp.op[i];
+			o->phase = OPS_RECOMP;
+			/* The recomputed forward runs as the training step does. */
+			o->train = 1;
+			o->eager = c.eager;
+			o->attn = c.attn;
+			if (o->kind == OPS_ATTN && (o->prec == HW_FP8 || o->prec == HW_FP4))
+				o->prec = HW_BF16;
 		}
 	}
 	{

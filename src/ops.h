@@ -36,6 +36,9 @@ typedef struct ops_op {
 	double count;       /* runs per micro-batch (train) or per step (infer) */
 	hw_prec prec;       /* precision of the math */
 	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
+	hw_attn attn;       /* attention: the kernel class that runs it */
+	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
+	int train;          /* 1: part of a training step (runs at the chip's train_sustained share) */
 } ops_op;
 
 typedef struct ops_list {

@@ -54,6 +54,7 @@ void plan_fill(plan *p)
 	if (!p->vpp) p->vpp = 1;
 	if (!p->cp) p->cp = 1;
 	if (!p->ep) p->ep = 1;
+	if (p->sp < 0) p->sp = 0;
 	if (!p->dp) {
 		int inner = p->tp * p->pp * p->cp;
 		p->dp = p->chips && p->chips % inner == 0 ? p->chips / inner : 1;

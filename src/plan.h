@@ -9,7 +9,7 @@
 
 typedef struct plan {
 	int tp, pp, vpp, dp, cp, ep;
-	int sp;            /* sequence parallelism 0|1 */
+	int sp;            /* sequence parallelism 0|1; -1 = not given (the framework's default) */
 	int micro_batch;   /* sequences per micro-batch (train); 0 = the workload's */
 	int chips;         /* total; 0 = tp·pp·dp·cp */
 } plan;

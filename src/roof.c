@@ -40,16 +40,34 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		r.run_prec = HW_FP32;
 	r.peak = c->peak[r.run_prec];
 	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
-		double base = o->kind == OPS_ATTN && c->attn_eff > 0 ? fmin(c->attn_eff, c->gemm_eff[r.run_prec])
-								      : c->gemm_eff[r.run_prec];
-		r.eff = base * roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+		double base = c->gemm_eff[r.run_prec];
+		if (o->kind == OPS_ATTN) {
+			/* The kernel class's forward or backward fraction at this key length
+			 * (calibration notes: FlashAttention-3 paper figures, FA issues). */
+			const double *k = c->attn_k[o->attn];
+			double a = k[o->phase == OPS_BWD ? 1 : 0];
+			double half = c->attn_seq_half[o->attn];
+			if (a > 0)
+				base = fmin(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
+		}
+		/* Tensor work runs at the clock the power limit sustains. */
+		r.eff = base * roof_shape_eff(c, o->m, o->n, o->k, o->batch) *
+			(c->clock_scale > 0 ? c->clock_scale : 1) *
+			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
 		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
 	} else if (c->vector > 0) {
 		r.eff = 1;
 		r.peak = c->vector;
 		r.t_compute = o->flops / c->vector;
 	}
-	r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
+		r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
+	else {
+		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
+		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
+		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
+		r.t_memory = o->bytes / (c->hbm_bw * (e > 0 ? e : c->hbm_eff));
+	}
 	r.t = r.t_compute;
 	r.bound = ROOF_COMPUTE;
 	if (r.t_memory > r.t) {

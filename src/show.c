@@ -111,6 +111,7 @@ static cJSON *price_json(const show_cost *c)
 	cJSON_AddStringToObject(o, "as_of", p->as_of);
 	cJSON_AddStringToObject(o, "source", p->source);
 	cJSON_AddBoolToObject(o, "verified", price_verified(p));
+	cJSON_AddBoolToObject(o, "user", c->user_price);
 	return o;
 }
 
@@ -151,6 +152,8 @@ static cJSON *assumptions_json(const show_cost *c, const wl_workload *w, int chi
 		cJSON_AddStringToObject(o, "as_of", "newest");
 	cJSON_AddStringToObject(o, "region", c->terms.region[0] ? c->terms.region : "cheapest per chip-hour");
 	cJSON_AddItemToObject(o, "price", price_json(c));
+	cJSON_AddStringToObject(o, "price_from", !c->have_price ? "none" : c->user_price ? "user (--price)" : "catalog");
+	cJSON_AddNumberToObject(o, "discount_pct", 100 * c->discount);
 	num_or_null(o, "usd_per_chip_hour", c->usd_per_chip_hour);
 	cJSON_AddStringToObject(o, "billing", billing_note);
 	cJSON_AddNumberToObject(o, "utilization", t->utilization);
@@ -349,10 +352,12 @@ static const char *usd(char *buf, size_t n, double v)
 void show_terms_text(const show_cost *c, int train, char *buf, size_t n)
 {
 	const cost_terms *t = &c->terms.terms;
-	snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
-		 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
-		 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12, t->engineering_hours,
-		 train ? "over the run" : "per month of serving (730 h)");
+	int l = snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
+			 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
+			 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12,
+			 t->engineering_hours, train ? "over the run" : "per month of serving (730 h)");
+	if (c->discount > 0 && l > 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount)", 100 * c->discount);
 }
 
 static void cost_text(const show_eval *r, FILE *fp)
@@ -361,13 +366,19 @@ static void cost_text(const show_eval *r, FILE *fp)
 	const cost_result *x = &c->result;
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
 	char a[SHOW_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
-	if (c->have_price) {
+	if (c->user_price) {
+		line(fp, "price", "%s per chip-hour of %s: the user's own price (--price), not a catalog's",
+		     usd(a, sizeof a, c->usd_per_chip_hour), r->sys->name);
+	} else if (c->have_price) {
 		const price_row *pr = &c->price;
 		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
-		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance, usd(b, sizeof b, c->usd_per_chip_hour),
-		     pr->provider, pr->region, price_model_names[pr->model], pr->as_of,
-		     price_verified(pr) ? "" : " (unverified)");
+		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance,
+		     usd(b, sizeof b, price_per_chip_hour(pr)), pr->provider, pr->region, price_model_names[pr->model],
+		     pr->as_of, price_verified(pr) ? "" : " (unverified)");
 		line(fp, "", "source: %s", pr->source);
+		if (c->discount > 0)
+			line(fp, "", "less %.4g%% (--discount): %s per chip-hour", 100 * c->discount,
+			     usd(b, sizeof b, c->usd_per_chip_hour));
 	} else {
 		line(fp, "price", "none (%s)", price_model_names[c->pricing]);
 	}

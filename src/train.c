@@ -17,7 +17,10 @@ void train_flops_per_token(const wl_workload *w, double *model, double *hardware
 	 * gather), plus the LM head even when tied (it is still a matmul). */
 	double layer_params = c.active - c.embed - c.head;
 	double head = (double)n->vocab * n->hidden;
-	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len;
+	/* Attention scores and values over the whole sequence (MODEL.md); a stack whose reported
+	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
+	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len *
+			  (w->fw.train.flops_causal ? 0.5 : 1.0);
 	double fwd = 2 * (layer_params + head) + attn_fwd;
 	double extra = 0;
 	*model = 3 * fwd;
@@ -36,6 +39,17 @@ static double take(const comm_cost *c, double count, double exposed_frac, double
 	double t = c->t * count * exposed_frac;
 	comm_split(c, per_step * t, level);
 	return t;
+}
+
+/* Time a collective of t_comm adds beside t_compute of work it overlaps: compute slows by the
+ * share sigma while the collective runs (its kernels take SMs and HBM bandwidth, calibration
+ * notes: NVIDIA/nccl#1428, forum thread 337991), so the pair takes max(t_comm, t_compute +
+ * sigma·t_comm) and the communication adds max(t_comm - t_compute, sigma·t_comm). */
+static double hide(double t_comm, double t_compute, double sigma)
+{
+	if (t_comm <= 0)
+		return 0;
+	return fmax(t_comm - fmax(t_compute, 0), sigma * t_comm);
 }
 
 /* a += k·b for roofline summaries. */
@@ -134,19 +148,35 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	 * cores) moves that many copies over its links. */
 	tp_act = act * s->chip.ranks_per_chip;
 	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
-	k->pp_msg = act / (p.sp ? p.tp : 1);
+	/* One pipeline send: with sequence parallelism each rank holds 1/tp of it; Megatron's
+	 * scatter/gather (Narayanan et al. SC21 §4.1) splits it across the tensor ranks anyway
+	 * and all-gathers it over the node's links on the other side. */
+	k->pp_msg = act / (p.sp || w->fw.train.pp_scatter_gather ? p.tp : 1);
 	if (p.tp > 1) {
 		/* Megatron (Shoeybi et al. 2019 §3): 2 all-reduces forward and 2 backward per layer;
 		 * with sequence parallelism each becomes an all-gather + reduce-scatter pair
 		 * (Korthikanti §4.2.2). Full recompute repeats the forward pair. */
 		double per_layer = 4 + (recomp_full ? 2 : 0);
+		/* Async TP (framework [overlap] tp) decomposes each collective and its matmul into
+		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
+		 * GEMMs cannot cover stays, plus the contention. */
+		double frac = 1;
+		if (w->fw.train.overlap_tp) {
+			double raw = 0;
+			if (p.sp)
+				raw = per_layer * (comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1).t +
+						   comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1).t);
+			else
+				raw = per_layer * comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1).t;
+			frac = raw > 0 ? hide(raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw : 1;
+		}
 		if (p.sp) {
 			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
 			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1);
-			k->tp_layer = take(&ag, per_layer, 1, 1, k->tp_level) + take(&rs, per_layer, 1, 1, k->tp_level);
+			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
 		} else {
 			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1);
-			k->tp_layer = take(&ar, per_layer, 1, 1, k->tp_level);
+			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
 		}
 	}
 	if (p.ep > 1 && moe > 0) {
@@ -164,7 +194,8 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		double ring_f = (p.cp - 1) * c.t, ring_b = 2 * ring_f;
 		double t_f = k->layer.t_phase[OPS_FWD];
 		double t_b = k->layer.t_phase[OPS_BWD] + k->layer.t_phase[OPS_RECOMP];
-		k->cp_layer = fmax(0, ring_f - t_f) + fmax(0, ring_b - t_b);
+		double sg = s->chip.overlap_slowdown;
+		k->cp_layer = hide(ring_f, t_f, sg) + hide(ring_b, t_b, sg);
 		if (c.t > 0)
 			take(&c, k->cp_layer / c.t, 1, 1, k->cp_level);
 	}
@@ -239,8 +270,14 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
 				 * last layer; the parameter gather overlaps the next forward the same way. */
-				double e_g = w->overlap_grad_reduce ? fmax(t_g - t_bwd * (L - 1) / L, t_g / L) : t_g;
-				double e_a = t_a > 0 ? (w->overlap_grad_reduce ? fmax(t_a - t_fwd * (L - 1) / L, t_a / L) : t_a)
+				double sg = c->overlap_slowdown;
+				double e_g = w->overlap_grad_reduce
+						     ? fmax(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
+						     : t_g;
+				double e_a = t_a > 0 ? (w->fw.train.overlap_param_gather || w->overlap_grad_reduce
+								? fmax(hide(t_a, t_fwd * (L - 1) / L, sg),
+								       t_a / L + sg * t_a * (L - 1) / L)
+								: t_a)
 						     : 0;
 				cm->dp_total += t_g + t_a;
 				cm->dp += take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
@@ -252,7 +289,10 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 				double Pl = Pp / L;
 				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
 				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
-				double ex3 = fmax(0, a.t - t_fwd / L) + fmax(0, a.t + g.t - t_bwd / L);
+				double sg = c->overlap_slowdown;
+				double ex3 = w->fw.train.overlap_param_gather
+						     ? hide(a.t, t_fwd / L, sg) + hide(a.t + g.t, t_bwd / L, sg)
+						     : 2 * a.t + g.t;
 				double z = ex3 * L + a.t; /* the first gather is never hidden */
 				cm->zero3 += z;
 				cm->dp_total += m * L * (2 * a.t + g.t);

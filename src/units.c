@@ -38,6 +38,7 @@ static const unit_def unit_table[] = {
 	{"TFLOP/s", UNITS_FLOPS, 1e12}, {"PFLOP/s", UNITS_FLOPS, 1e15},
 	{"GFLOPS", UNITS_FLOPS, 1e9}, {"TFLOPS", UNITS_FLOPS, 1e12}, {"PFLOPS", UNITS_FLOPS, 1e15},
 	{"TOPS", UNITS_FLOPS, 1e12}, {"TOP/s", UNITS_FLOPS, 1e12}, {"POPS", UNITS_FLOPS, 1e15},
+	{"W", UNITS_POWER, 1.0}, {"kW", UNITS_POWER, 1e3},
 };
 
 const char *units_kind_name(units_kind kind)
@@ -48,6 +49,7 @@ const char *units_kind_name(units_kind kind)
 	case UNITS_BW: return "a bandwidth (e.g. 2.9 TB/s, 400 Gbps)";
 	case UNITS_TIME: return "a time (e.g. 2 us, 200 ms)";
 	case UNITS_FLOPS: return "a compute rate (e.g. 667 TFLOP/s)";
+	case UNITS_POWER: return "a power (e.g. 700 W)";
 	}
 	return "?";
 }

@@ -11,7 +11,8 @@ typedef enum units_kind {
 	UNITS_BYTES,     /* B */
 	UNITS_BW,        /* B/s */
 	UNITS_TIME,      /* s */
-	UNITS_FLOPS      /* FLOP/s (also OP/s) */
+	UNITS_FLOPS,     /* FLOP/s (also OP/s) */
+	UNITS_POWER      /* W */
 } units_kind;
 
 /* Parses text (a number, optional spaces, a unit of `kind`) into *out in SI.

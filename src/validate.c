@@ -181,58 +181,10 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	return 0;
 }
 
-typedef enum framework { FW_MEGATRON, FW_MAXTEXT, FW_NEURON, FW_MLPERF, FW_VLLM, FW_TRTLLM, FW_OTHER } framework;
-
-static int contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
-static framework detect(const char *fw, const char *src)
-{
-	if (!strncmp(fw, "megatron-lm-20", 14))
-		return FW_MEGATRON;
-	if (!strcmp(fw, "maxtext"))
-		return FW_MAXTEXT;
-	if (strstr(fw, "neuron") || !strcmp(fw, "nxd-training") || !strcmp(fw, "nxd-inference"))
-		return FW_NEURON;
-	if (!strcmp(fw, "vllm"))
-		return FW_VLLM;
-	if (!strcmp(fw, "trt-llm"))
-		return FW_TRTLLM;
-	if (fw[0])
-		return FW_OTHER;
-	if (contains_ci(src, "megatron") || contains_ci(src, "narayanan") || contains_ci(src, "korthikanti"))
-		return FW_MEGATRON;
-	if (contains_ci(src, "maxtext"))
-		return FW_MAXTEXT;
-	if (contains_ci(src, "neuron"))
-		return FW_NEURON;
-	if ((contains_ci(src, "mlperf") || contains_ci(src, "mlcommons")) && contains_ci(src, "AMD"))
-		return FW_VLLM;  /* AMD's MLPerf Inference v4.1 LLM submissions run vLLM */
-	if (contains_ci(src, "mlperf") || contains_ci(src, "mlcommons"))
-		return FW_MLPERF;
-	if (contains_ci(src, "tensorrt"))
-		return FW_TRTLLM;
-	return FW_OTHER;
-}
-
-static const char *const fw_names[] = {"Megatron-LM 2021-22", "MaxText", "Neuron NxD",
-				       "MLPerf TensorRT-LLM", "MLPerf vLLM", "TensorRT-LLM", "unknown"};
-
 #define PICK(...) do { k += snprintf(picked + k, (size_t)(len > k ? len - k : 0), __VA_ARGS__); } while (0)
 
-void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len)
+void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len)
 {
-	framework fw = detect(c->framework, c->source);
 	nn_net *n = &w->net;
 	int k = 0;
 	memset(w, 0, sizeof *w);
@@ -254,19 +206,16 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 	n->expert_ffn = n->experts ? c->ffn : 0;
 	/* GPT-style (GELU) recipes tie the embeddings; Llama-style (SwiGLU) do not. */
 	n->tied_embeddings = c->act == NN_GELU;
-	PICK("framework %s", fw_names[fw]);
+	wl_apply_framework(w, fw);
+	snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
+	PICK("framework %s (%s)", fw->name, fw->path);
 
 	w->prec = c->prec;
 	w->kv_prec = (c->prec == HW_FP8 || c->prec == HW_FP4) ? HW_FP8 : HW_BF16;
-	w->flash_attention = fw != FW_MEGATRON;
-	w->dropout = fw == FW_MEGATRON;
-	/* Megatron-LM's local DDP of 2021-22 reduced gradients after the backward pass. */
-	w->overlap_grad_reduce = fw != FW_MEGATRON;
 	w->optimizer = WL_ADAM;
 	w->slo_percentile = 99;
 	p->tp = c->tp > 0 ? c->tp : 1;
 	p->pp = c->pp > 0 ? c->pp : 1;
-	p->vpp = c->vpp > 0 ? c->vpp : 1;
 	p->cp = c->cp > 0 ? c->cp : 1;
 	p->ep = c->ep > 0 ? c->ep : 1;
 	p->chips = c->chips;
@@ -283,22 +232,19 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 		w->tokens = 1e12;
 		if (c->zero >= 0)
 			w->zero = c->zero;
-		else {
-			w->zero = fw == FW_MAXTEXT ? 3 : fw == FW_MEGATRON ? 0 : 1;
+		else
 			PICK(", ZeRO-%d", w->zero);
-		}
-		if (c->seq_parallel >= 0)
-			p->sp = c->seq_parallel;
-		else {
-			p->sp = fw != FW_MEGATRON && p->tp > 1;
+		p->sp = c->seq_parallel >= 0 ? c->seq_parallel : -1;
+		p->vpp = c->vpp > 0 ? c->vpp : 0;
+		wl_plan_defaults(w, p);
+		if (c->seq_parallel < 0 && p->tp > 1)
 			PICK(", sequence parallelism %s", p->sp ? "on" : "off");
-		}
+		if (c->vpp <= 0 && p->pp > 1)
+			PICK(", vpp %d", p->vpp);
 		if (c->recompute >= 0)
 			w->recompute = (wl_recompute)c->recompute;
-		else {
-			w->recompute = fw == FW_NEURON ? WL_RC_SELECTIVE : WL_RC_FULL;
+		else
 			PICK(", recompute %s", wl_recompute_names[w->recompute]);
-		}
 		PICK(", %s attention%s%s", w->flash_attention ? "flash" : "unfused softmax",
 		     w->dropout ? ", dropout" : "", w->overlap_grad_reduce ? "" : ", gradient all-reduce after backward");
 	} else {
@@ -310,18 +256,19 @@ void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len
 		if (c->scenario < 0)
 			PICK(", scenario %s", wl_scenario_names[w->scenario]);
 		w->concurrency = c->concurrency > 0 ? c->concurrency : 0;
-		w->kv_mem_fraction = 0.9;
-		w->max_num_tokens = 8192;
-		w->scheduler = fw == FW_VLLM ? WL_BATCHED_PREFILL : WL_INFLIGHT;
-		PICK(", %s scheduling", w->scheduler == WL_BATCHED_PREFILL ? "batched-prefill" : "in-flight");
+		p->sp = 0;
+		p->vpp = 1;
+		PICK(", %s scheduling, %d tokens per iteration", fw_scheduler_names[w->scheduler], w->max_num_tokens);
 		w->ttft_slo = c->ttft_slo_ms > 0 ? c->ttft_slo_ms / 1e3 : 0;
 		w->tpot_slo = c->tpot_slo_ms > 0 ? c->tpot_slo_ms / 1e3 : 0;
 		if (c->concurrency <= 0 && w->scenario != WL_SINGLE)
 			PICK(", batch chosen by the scheduler");
 	}
+	plan_fill(p);
 }
 
-int val_predict(const hw_system *s, const val_case *c, double *pred, char *reason, int len)
+int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
+		int len)
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
@@ -331,7 +278,7 @@ int val_predict(const hw_system *s, const val_case *c, double *pred, char *reaso
 		snprintf(reason, (size_t)len, "out of memory");
 		return 0;
 	}
-	val_build(c, w, &p, picked, sizeof picked);
+	val_build(c, fw, w, &p, picked, sizeof picked);
 	snprintf(reason, (size_t)len, "%s", picked);
 	if (c->train) {
 		train_result r;

@@ -2,16 +2,14 @@
  * engine's prediction of each (DESIGN §7 schema).
  *
  * A row names a system, a network's shape, a layout and one metric with its published value.
- * Cells left empty mean "not published": the tool picks what the source's framework would do,
- * found from the source cell (Megatron 2021-22: unfused softmax attention, dropout, tied
- * embeddings, fp32 gradient reduction for fp16; MaxText: splash attention, FSDP; Neuron NxD:
- * flash attention, ZeRO-1, sequence parallelism, selective recompute; MLPerf and TensorRT-LLM:
- * in-flight batching with the scheduler's batch), and says so in `picked`. Parsing is strict:
+ * Cells left empty mean "not published": the tool picks what the row's framework (its
+ * `framework` cell, a file of models/frameworks/) does by default, and says so in `picked`. Parsing is strict:
  * a bad cell is "FILE:LINE: column: reason". Prediction is pure. */
 #ifndef ROOFCOST_VALIDATE_H
 #define ROOFCOST_VALIDATE_H
 
 #include "err.h"
+#include "fw.h"
 #include "hw.h"
 #include "plan.h"
 #include "wl.h"
@@ -61,11 +59,13 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 /* Checks that a header has every column of DESIGN §7 and no other. */
 int val_check_header(const char *path, const char *const *header, int ncols, err *e);
 
-/* Builds the workload (network included) and layout of c; notes what it picked for empty
- * cells in picked. */
-void val_build(const val_case *c, wl_workload *w, plan *p, char *picked, int len);
+/* Builds the workload (network included) and layout of c with the defaults of c's framework
+ * fw for the cells the source left empty; notes what it picked in picked. */
+void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len);
 
-/* Predicts c's metric on s. Returns 1 with *pred set, or 0 with a reason (not modelled). */
-int val_predict(const hw_system *s, const val_case *c, double *pred, char *reason, int len);
+/* Predicts c's metric on s with framework fw. Returns 1 with *pred set, or 0 with a reason
+ * (not modelled). */
+int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
+		int len);
 
 #endif

@@ -11,7 +11,6 @@
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
 const char *const wl_recompute_names[] = {"none", "selective", "full", NULL};
-const char *const wl_scheduler_names[] = {"inflight", "batched_prefill", NULL};
 static const char *const opt_names[] = {"adam", "sgd", NULL};
 
 typedef struct wl_raw {
@@ -35,13 +34,14 @@ static const cfg_field wl_fields[] = {
 	{"workload", "kv_precision", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, w.kv_prec), 0, hw_prec_names},
 	STR("workload", "description", description, 0),
 	STR("workload", "source", source, 0),
+	STR("workload", "framework", framework_name, 0),
 	INT("train", "seq_len", seq_len, 1, 1, 100000000),
 	INT("train", "global_batch", global_batch, 1, 1, 100000000),
 	INT("train", "micro_batch", micro_batch, 1, 1, 1000000),
 	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
 	ENUM("train", "optimizer", optimizer, 1, opt_names),
-	INT("train", "zero", zero, 1, 0, 3),
-	ENUM("train", "recompute", recompute, 1, wl_recompute_names),
+	INT("train", "zero", zero, 0, 0, 3),
+	ENUM("train", "recompute", recompute, 0, wl_recompute_names),
 	BOOL("train", "flash_attention", flash_attention),
 	BOOL("train", "dropout", dropout),
 	BOOL("train", "overlap_grad_reduce", overlap_grad_reduce),
@@ -52,9 +52,11 @@ static const cfg_field wl_fields[] = {
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
-	ENUM("infer", "scheduler", scheduler, 0, wl_scheduler_names),
+	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
 	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
+	INT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
+	NUM("infer", "iter_overhead", iter_overhead, UNITS_TIME, 0, 0, 1),
 	INT("plan", "tp", plan.tp, 0, 1, 1000000),
 	INT("plan", "pp", plan.pp, 0, 1, 100000),
 	INT("plan", "vpp", plan.vpp, 0, 1, 1000),
@@ -173,6 +175,75 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 	return validate_cost(d, w, e);
 }
 
+void wl_apply_framework(wl_workload *w, const fw_framework *fw)
+{
+	const fw_train *t = &fw->train;
+	const fw_serve *v = &fw->serve;
+	w->fw = *fw;
+	/* Serving stacks all run fused attention and no dropout. */
+	w->flash_attention = fw->has_train ? t->flash_attention : 1;
+	w->dropout = fw->has_train ? t->dropout : 0;
+	w->overlap_grad_reduce = t->overlap_dp_reduce;
+	w->zero = t->zero;
+	w->recompute = (wl_recompute)t->recompute;
+	w->scheduler = v->scheduler;
+	w->kv_mem_fraction = v->kv_mem_fraction;
+	w->max_num_tokens = v->max_num_tokens;
+	w->max_num_seqs = v->max_num_seqs;
+	w->iter_overhead = v->iter_overhead;
+}
+
+/* Loads the workload's framework (default "generic") and fills every field the workload left
+ * at -1 with the framework's default. A training workload needs a training framework. */
+static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload *w, err *e)
+{
+	fw_framework *fw = malloc(sizeof *fw);
+	wl_workload mine = *w;
+	const char *name = w->framework_name[0] ? w->framework_name : "generic";
+	int rc;
+	if (!fw)
+		return err_set(e, ERR_DATA, "out of memory");
+	rc = fw_find(name, models_dir, fw, e);
+	if (rc != 0) {
+		char inner[ERR_MSG_MAX];
+		snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+		if (entry_line(d, "workload", "framework"))
+			rc = err_at(e, d->path, entry_line(d, "workload", "framework"), "framework: %s", inner);
+	} else if (w->mode == WL_TRAIN ? !fw->has_train : !fw->has_serve) {
+		rc = key_err(e, d, "workload", "framework",
+			     w->mode == WL_TRAIN ? "is a serving stack; a train workload needs a training one"
+						 : "is a training stack; an infer workload needs a serving one");
+	}
+	if (rc == 0) {
+		wl_apply_framework(w, fw);
+		if (mine.flash_attention >= 0) w->flash_attention = mine.flash_attention;
+		if (mine.dropout >= 0) w->dropout = mine.dropout;
+		if (mine.overlap_grad_reduce >= 0) w->overlap_grad_reduce = mine.overlap_grad_reduce;
+		if (mine.zero >= 0) w->zero = mine.zero;
+		if ((int)mine.recompute >= 0) w->recompute = mine.recompute;
+		if ((int)mine.scheduler >= 0) w->scheduler = mine.scheduler;
+		if (mine.kv_mem_fraction >= 0) w->kv_mem_fraction = mine.kv_mem_fraction;
+		if (mine.max_num_tokens >= 0) w->max_num_tokens = mine.max_num_tokens;
+		if (mine.max_num_seqs >= 0) w->max_num_seqs = mine.max_num_seqs;
+		if (mine.iter_overhead >= 0) w->iter_overhead = mine.iter_overhead;
+		snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
+	}
+	free(fw);
+	return rc;
+}
+
+void wl_plan_defaults(const wl_workload *w, plan *p)
+{
+	int tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1;
+	if (p->sp < 0)
+		p->sp = w->mode == WL_TRAIN && tp > 1 ? w->fw.train.seq_parallel : 0;
+	if (!p->vpp && w->mode == WL_TRAIN && pp > 1) {
+		int v = w->fw.train.vpp;
+		/* Interleaving needs whole virtual stages: fall back to 1 where v does not fit. */
+		p->vpp = v > 1 && w->net.layers % (pp * v) == 0 ? v : 1;
+	}
+}
+
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
 	    const char *const *overrides, int noverrides, wl_workload *out, err *e)
 {
@@ -212,11 +283,16 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	r->w.kv_prec = HW_PREC_N;
-	r->w.flash_attention = 1;
-	r->w.overlap_grad_reduce = 1;
+	/* -1: not given by the workload, so the framework's default applies. */
+	r->w.flash_attention = r->w.dropout = r->w.overlap_grad_reduce = -1;
+	r->w.zero = -1;
+	r->w.recompute = (wl_recompute)-1;
+	r->w.scheduler = (fw_scheduler)-1;
+	r->w.kv_mem_fraction = -1;
+	r->w.max_num_tokens = r->w.max_num_seqs = -1;
+	r->w.iter_overhead = -1;
+	r->w.plan.sp = -1;
 	r->w.slo_percentile = 99;
-	r->w.kv_mem_fraction = 0.9;
-	r->w.max_num_tokens = 8192;
 	r->w.cost.pricing = PRICE_ON_DEMAND;
 	r->w.cost.unit = COST_UNIT_N;
 	r->w.cost.terms.utilization = 1;
@@ -233,6 +309,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 			err_at(e, path, entry_line(&d, "workload", "network"), "network: %s", inner);
 		}
 	}
+	if (rc == 0)
+		rc = load_framework(&d, models_dir, &r->w, e);
 	if (rc == 0)
 		rc = validate(&d, &r->w, e);
 	if (rc == 0) {

@@ -10,6 +10,7 @@
 
 #include "cost.h"
 #include "err.h"
+#include "fw.h"
 #include "hw.h"
 #include "nn.h"
 #include "plan.h"
@@ -21,15 +22,10 @@ typedef enum wl_mode { WL_TRAIN, WL_INFER } wl_mode;
 typedef enum wl_scenario { WL_OFFLINE, WL_SERVER, WL_INTERACTIVE, WL_SINGLE } wl_scenario;
 typedef enum wl_recompute { WL_RC_NONE, WL_RC_SELECTIVE, WL_RC_FULL } wl_recompute;
 typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
-/* How a server mixes new prompts with decoding: in-flight (chunked) batching puts them into
- * the running iterations (TensorRT-LLM); batched prefill collects them and runs separate
- * prefill passes, spending the TTFT budget on larger batches (vLLM's default scheduler). */
-typedef enum wl_scheduler { WL_INFLIGHT, WL_BATCHED_PREFILL } wl_scheduler;
 
 extern const char *const wl_mode_names[];
 extern const char *const wl_scenario_names[];
 extern const char *const wl_recompute_names[];
-extern const char *const wl_scheduler_names[];
 
 /* The [cost] section, defaults filled in by wl_load (workloads/README.md). */
 typedef struct wl_cost {
@@ -47,6 +43,7 @@ typedef struct wl_workload {
 	char description[WL_TEXT_MAX];
 	char source[WL_TEXT_MAX];
 	char path[WL_TEXT_MAX];
+	char framework_name[WL_NAME_MAX]; /* [workload] framework; "" = generic */
 	wl_mode mode;
 	hw_prec prec;             /* weights and GEMM inputs */
 	hw_prec kv_prec;          /* KV-cache elements */
@@ -56,6 +53,7 @@ typedef struct wl_workload {
 	wl_optimizer optimizer;
 	int zero;                 /* 0..3 */
 	wl_recompute recompute;
+	/* The framework's defaults, each overridable by the workload's own key: */
 	int flash_attention;      /* 1: fused attention, no s×s scores in HBM */
 	int dropout;              /* 1: dropout masks are stored (Megatron GPT) */
 	int overlap_grad_reduce;  /* 1: gradient sync overlaps the backward pass (bucketed) */
@@ -64,17 +62,30 @@ typedef struct wl_workload {
 	wl_scenario scenario;
 	double ttft_slo, tpot_slo; /* s; 0 = none */
 	double slo_percentile;
-	wl_scheduler scheduler;
+	fw_scheduler scheduler;   /* framework default, or [infer] scheduler */
 	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
 	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */
+	int max_num_seqs;         /* running-batch limit; 0 = none */
+	double iter_overhead;     /* s of host work per serving iteration */
 	plan plan;                /* as given in [plan]; zeros where absent */
 	wl_cost cost;
 	nn_net net;
+	fw_framework fw;          /* the software stack (models/frameworks/) */
 } wl_workload;
 
 /* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
- * overrides in order, validates, and loads its network from models_dir. */
+ * overrides in order, validates, and loads its network and framework from models_dir. */
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
 	    const char *const *overrides, int noverrides, wl_workload *out, err *e);
+
+/* Sets w's framework-dependent fields (attention, dropout, overlap, ZeRO, recompute, the
+ * serving scheduler and limits) from fw, and copies fw into w->fw. The workload's own keys
+ * are applied after this by wl_load. Pure. */
+void wl_apply_framework(wl_workload *w, const fw_framework *fw);
+
+/* Fills the layout choices the framework makes by default into p before plan_fill: sequence
+ * parallelism (p->sp < 0: not given) when tp > 1, and pipeline interleaving (p->vpp 0) when
+ * pp > 1 and the layers split into whole virtual stages. Pure. */
+void wl_plan_defaults(const wl_workload *w, plan *p);
 
 #endif

@@ -1,0 +1,164 @@
+/* fw: framework files (see fw.h). */
+#include "fw.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cfg.h"
+
+const char *const fw_kind_names[] = {"train", "serve", "both", NULL};
+const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
+const char *const fw_selective_names[] = {"attention", "ops", NULL};
+const char *const fw_scheduler_names[] = {"inflight", "batched_prefill", "prefill_first", NULL};
+const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
+static const char *const reduce_types[] = {"bf16", "fp32", NULL};
+static const char *const flops_conv[] = {"full", "causal", NULL};
+
+#define OFF(m) offsetof(fw_framework, m)
+#define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), sizeof(((fw_framework *)0)->m), NULL}
+#define INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 1, lo, hi, OFF(m), 0, NULL}
+#define NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 1, lo, hi, OFF(m), 0, NULL}
+#define ENUM(sec, key, m, ch) {sec, key, CFG_ENUM, UNITS_NONE, 1, 1, 0, OFF(m), 0, ch}
+#define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 1, 1, 0, OFF(m), 0, NULL}
+#define SRC(sec, m) STR(sec, "source", m.source, 1), \
+	{sec, "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, OFF(m.as_of), sizeof(((fw_framework *)0)->m.as_of), NULL}, \
+	STR(sec, "note", m.note, 0)
+
+static const cfg_field fw_fields[] = {
+	STR("framework", "name", name, 1),
+	STR("framework", "display", display, 1),
+	ENUM("framework", "kind", kind, fw_kind_names),
+	SRC("framework", src),
+	ENUM("attention", "kernel", train.attention_kernel, attn_kernels),
+	BOOL("attention", "dropout", train.dropout),
+	SRC("attention", train.src_attention),
+	INT("sharding", "zero", train.zero, 0, 3),
+	ENUM("sharding", "grad_reduce", train.grad_reduce_fp32, reduce_types),
+	SRC("sharding", train.src_sharding),
+	BOOL("parallel", "seq_parallel", train.seq_parallel),
+	INT("parallel", "vpp", train.vpp, 1, 64),
+	BOOL("parallel", "pp_scatter_gather", train.pp_scatter_gather),
+	SRC("parallel", train.src_parallel),
+	BOOL("overlap", "dp_reduce", train.overlap_dp_reduce),
+	BOOL("overlap", "param_gather", train.overlap_param_gather),
+	BOOL("overlap", "tp", train.overlap_tp),
+	BOOL("overlap", "pp", train.overlap_pp),
+	BOOL("overlap", "ep", train.overlap_ep),
+	SRC("overlap", train.src_overlap),
+	ENUM("recompute", "default", train.recompute, fw_recompute_names),
+	ENUM("recompute", "selective", train.selective, fw_selective_names),
+	SRC("recompute", train.src_recompute),
+	ENUM("flops", "attention", train.flops_causal, flops_conv),
+	SRC("flops", train.src_flops),
+	ENUM("host", "mode", train.host, fw_host_names),
+	NUM("host", "kernel_overhead", train.kernel_overhead, UNITS_TIME, 0, 1e-3),
+	SRC("host", train.src_host),
+	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
+	SRC("fp8", train.src_fp8),
+	ENUM("serve", "scheduler", serve.scheduler, fw_scheduler_names),
+	INT("serve", "max_num_tokens", serve.max_num_tokens, 16, 10000000),
+	INT("serve", "max_num_seqs", serve.max_num_seqs, 0, 10000000),
+	NUM("serve", "kv_mem_fraction", serve.kv_mem_fraction, UNITS_NONE, 0.05, 1),
+	NUM("serve", "iter_overhead", serve.iter_overhead, UNITS_TIME, 0, 1),
+	SRC("serve", serve.src_serve),
+};
+
+enum { NFIELDS = (int)(sizeof fw_fields / sizeof fw_fields[0]) };
+
+static const char *const always[] = {"framework", NULL};
+static const char *const train_sections[] = {"attention", "sharding", "parallel", "overlap",
+					     "recompute", "flops", "host", "fp8", NULL};
+
+/* "models/frameworks/vllm.ini" -> "vllm". */
+static void stem_of(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	const char *dot;
+	size_t n;
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	n = dot ? (size_t)(dot - b) : strlen(b);
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, b, n);
+	out[n] = '\0';
+}
+
+static int line_of(const cfg_doc *d, const char *sec, const char *key)
+{
+	const cfg_entry *en = cfg_find(d, sec, key);
+	return en ? en->line : 0;
+}
+
+/* The sections a kind needs are present, and the other kind's are absent. */
+static int check_sections(const cfg_doc *d, const fw_framework *f, err *e)
+{
+	int train = f->kind != FW_KIND_SERVE, serve = f->kind != FW_KIND_TRAIN, line;
+	for (int i = 0; train_sections[i]; i++) {
+		int has = cfg_has_section(d, train_sections[i], &line);
+		if (train && !has)
+			return err_at(e, d->path, line_of(d, "framework", "kind"),
+				      "kind: %s needs a [%s] section", fw_kind_names[f->kind], train_sections[i]);
+		if (!train && has)
+			return err_at(e, d->path, line, "section [%s] does not apply to kind serve",
+				      train_sections[i]);
+	}
+	{
+		int has = cfg_has_section(d, "serve", &line);
+		if (serve && !has)
+			return err_at(e, d->path, line_of(d, "framework", "kind"),
+				      "kind: %s needs a [serve] section", fw_kind_names[f->kind]);
+		if (!serve && has)
+			return err_at(e, d->path, line, "section [serve] does not apply to kind train");
+	}
+	return 0;
+}
+
+int fw_load(const char *path, fw_framework *out, err *e)
+{
+	cfg_doc d;
+	fw_framework f;
+	char stem[FW_NAME_MAX];
+	int rc;
+	memset(&f, 0, sizeof f);
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	rc = cfg_extract(&d, fw_fields, NFIELDS, always, &f, e);
+	if (rc == 0) {
+		stem_of(path, stem, sizeof stem);
+		if (strcmp(stem, f.name) != 0)
+			rc = err_at(e, path, line_of(&d, "framework", "name"),
+				    "name: '%s' differs from the file name '%s'", f.name, stem);
+	}
+	if (rc == 0)
+		rc = check_sections(&d, &f, e);
+	if (rc == 0) {
+		f.train.flash_attention = f.train.attention_kernel > 0;
+		f.has_train = f.kind != FW_KIND_SERVE;
+		f.has_serve = f.kind != FW_KIND_TRAIN;
+		snprintf(f.path, sizeof f.path, "%s", path);
+		*out = f;
+	}
+	cfg_release(&d);
+	return rc;
+}
+
+int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e)
+{
+	char path[HW_TEXT_MAX];
+	size_t n = strlen(name_or_path);
+	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
+		snprintf(path, sizeof path, "%s", name_or_path);
+	} else {
+		FILE *fp;
+		snprintf(path, sizeof path, "%s/frameworks/%s.ini", models_dir, name_or_path);
+		fp = fopen(path, "r");
+		if (!fp)
+			return err_set(e, ERR_DATA, "unknown framework '%s' (see 'roofcost list frameworks')",
+				       name_or_path);
+		fclose(fp);
+	}
+	return fw_load(path, out, e);
+}

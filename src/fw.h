@@ -1,0 +1,92 @@
+/* fw: software stacks (frameworks) as data, and their strict loader.
+ *
+ * A framework file (models/frameworks/NAME.ini, format in models/README.md) says what a
+ * training or serving stack does by default and how much it overlaps: the attention kernel,
+ * optimizer-state sharding, sequence parallelism, which collectives hide behind compute,
+ * recompute policy, pipeline interleaving, the FLOP convention its reported MFU uses, host and
+ * launch overhead (eager, compiled, graphs), what an fp8 recipe costs, and for serving the
+ * scheduler, its token budget and batch limits and its per-iteration cost. Every section keeps
+ * its source and as_of. A workload names its framework; its own keys override the defaults.
+ * No framework name appears in src/: the engine reads these fields only. Plain values. */
+#ifndef ROOFCOST_FW_H
+#define ROOFCOST_FW_H
+
+#include "err.h"
+#include "hw.h"
+
+enum { FW_NAME_MAX = 48 };
+
+typedef enum fw_kind { FW_KIND_TRAIN, FW_KIND_SERVE, FW_KIND_BOTH } fw_kind;
+
+/* How kernels are issued: one by one from Python (eager), fused by a compiler (compiled:
+ * torch.compile, XLA, the Neuron compiler), or replayed as CUDA graphs. */
+typedef enum fw_host { FW_HOST_EAGER, FW_HOST_COMPILED, FW_HOST_GRAPHS } fw_host;
+
+/* What selective recompute re-runs: the attention core (Korthikanti et al. 2022 §5), or the
+ * elementwise ops and every other matmul output (per-op selective checkpointing). */
+typedef enum fw_selective { FW_SEL_ATTENTION, FW_SEL_OPS } fw_selective;
+
+/* Serving schedulers: in-flight (chunked) batching puts new prompts into running iterations;
+ * batched prefill runs them in separate prefill passes; prefill-first runs each waiting
+ * prompt's whole prefill before the next decode iteration. */
+typedef enum fw_scheduler { FW_SCHED_INFLIGHT, FW_SCHED_BATCHED_PREFILL, FW_SCHED_PREFILL_FIRST } fw_scheduler;
+
+extern const char *const fw_kind_names[];
+extern const char *const fw_host_names[];
+extern const char *const fw_selective_names[];
+extern const char *const fw_scheduler_names[];
+extern const char *const fw_recompute_names[];   /* "none", "selective", "full": wl_recompute order */
+
+typedef struct fw_train {
+	int attention_kernel;     /* 0 unfused, 1 flash (the chip's best fused kernel), 2 flash2
+				     (FlashAttention-2 generation) */
+	int flash_attention;      /* 1: fused (flash) attention, no s×s scores in HBM */
+	int dropout;              /* 1: dropout masks are stored and applied */
+	int zero;                 /* default optimizer-state sharding stage 0..3 (FSDP = 3) */
+	int grad_reduce_fp32;     /* 1: gradients are reduced in fp32 */
+	int seq_parallel;         /* default sequence parallelism when tp > 1 */
+	int vpp;                  /* default virtual stages per pipeline rank when pp > 1 */
+	int pp_scatter_gather;    /* 1: pipeline sends are split across the tensor ranks */
+	int overlap_dp_reduce;    /* 1: bucketed gradient reduce overlaps the backward */
+	int overlap_param_gather; /* 1: parameter all-gathers are prefetched behind compute */
+	int overlap_tp;           /* 1: tensor-parallel collectives overlap their matmuls (async TP) */
+	int overlap_pp;           /* 1: pipeline sends overlap compute */
+	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
+	int recompute;            /* default: index into fw_recompute_names */
+	fw_selective selective;   /* what selective recompute re-runs */
+	int flops_causal;         /* 1: reported MFU counts the causal half of attention */
+	fw_host host;
+	double kernel_overhead;   /* s of host time per kernel launched (0: hidden) */
+	double fp8_cast_bytes;    /* B of HBM traffic per fp8 GEMM input element for scaling/casts */
+	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
+		src_host, src_fp8;
+} fw_train;
+
+typedef struct fw_serve {
+	fw_scheduler scheduler;
+	int max_num_tokens;       /* tokens one iteration may process (decode + prefill) */
+	int max_num_seqs;         /* running-batch limit; 0 = none */
+	double kv_mem_fraction;   /* share of memory left after weights that the KV cache gets */
+	double iter_overhead;     /* s of host work per iteration (scheduling, sampling) */
+	hw_sourced src_serve;
+} fw_serve;
+
+typedef struct fw_framework {
+	char name[FW_NAME_MAX];
+	char display[HW_TEXT_MAX];
+	char path[HW_TEXT_MAX];   /* the file it was loaded from */
+	fw_kind kind;
+	int has_train, has_serve;
+	fw_train train;
+	fw_serve serve;
+	hw_sourced src;
+} fw_framework;
+
+/* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
+int fw_load(const char *path, fw_framework *out, err *e);
+
+/* Finds a framework by name (models_dir/frameworks/<name>.ini) or by path (contains '/' or
+ * ends in .ini) and loads it. An unknown name is an error naming 'roofcost list frameworks'. */
+int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e);
+
+#endif
