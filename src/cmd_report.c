@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -90,7 +91,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	hw_system *sys[REPORT_SYSTEMS_MAX] = {0};
 	plan plans[REPORT_SYSTEMS_MAX];
 	echo_list *el = calloc(1, sizeof *el);
-	char **names = NULL, command[4096];
+	char **names = NULL, command[4096], pricing_note[1024];
 	int nnames = 0, nsys = 0, c, rc = 0;
 	const char *dir = NULL;
 	cli_pricer pricer;
@@ -168,6 +169,12 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		echo(el, path, "models/nn");
 		snprintf(path, sizeof path, "%s/hw/collectives.ini", paths->models);
 		echo(el, path, "models/hw");
+		snprintf(dir2, sizeof dir2, "%s/frameworks", paths->models);
+		resolve(dir2, w->framework_name, path, sizeof path);
+		echo(el, path, "models/frameworks");
+		snprintf(path, sizeof path, "%s/calibration.ini", paths->models);
+		if (access(path, R_OK) == 0)
+			echo(el, path, "models");
 	}
 	command_text(argc, argv, command, sizeof command);
 	memset(&ro, 0, sizeof ro);
@@ -181,6 +188,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	ro.nsys = nsys;
 	ro.version = cli_version;
 	ro.command = command;
+	cli_price_terms(&o, pricing_note, sizeof pricing_note);
+	ro.pricing_note = pricing_note;
 	ro.inputs = el->in;
 	ro.ninputs = el->n;
 	if (report_write(&ro, &res, &e) != 0) {

@@ -262,11 +262,6 @@ void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
 	sweep_parse_list("0-2:1", &sp->recompute);
 }
 
-int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
-{
-	return price_only(o, s, w, out, e);
-}
-
 /* Training: the cheapest layout of a sweep at the chip count. */
 static int best_training(const plan *given, const rank_opts *o, rank_row *r, err *e)
 {

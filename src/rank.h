@@ -88,10 +88,6 @@ int rank_slo_met(const wl_workload *w, const infer_result *r);
  * recompute policy, ep 1 to the experts for MoE. */
 void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp);
 
-/* The price of s for o->pricing at o->as_of into out (no cost yet): out->have_price and the
- * price fields, or out->note saying why there is none. Returns 0, or nonzero with e set. */
-int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out, err *e);
-
 /* Finds r->sys's best layout for w (plan `given` filled: the chips, and the layout when
  * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,
  * or no serving layout within o->cmin..o->cmax). */

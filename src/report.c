@@ -387,9 +387,10 @@ static void date_range(char *lo, char *hi, const char *d)
 		snprintf(hi, HW_DATE_MAX, "%s", d);
 }
 
+/* Records a catalog row used (the user's own prices are in the command, not a catalog). */
 static void add_price(rep *r, const show_cost *c)
 {
-	if (!c->have_price)
+	if (!c->have_price || c->user_price)
 		return;
 	for (int i = 0; i < r->nprices; i++) {
 		const price_row *p = &r->prices[i];
@@ -655,14 +656,20 @@ static int assumptions(rep *r)
 	show_terms_text(&r->rows[0].cost, r->w->mode == WL_TRAIN, terms, sizeof terms);
 	for (int i = 0; i < r->n; i++) {
 		const show_cost *c = &r->rows[i].cost;
-		if (c->have_price)
-			cat(buf, sizeof buf, "%s%s: $%.4g per chip-hour (%s %s %s, as_of %s%s)", i ? "; " : "",
+		if (c->have_price && c->user_price)
+			cat(buf, sizeof buf, "%s%s: $%.4g per chip-hour (your own, --price)", i ? "; " : "",
+			    r->rows[i].sys->name, c->usd_per_chip_hour);
+		else if (c->have_price)
+			cat(buf, sizeof buf, "%s%s: $%.4g per chip-hour (%s %s %s, as_of %s%s%s)", i ? "; " : "",
 			    r->rows[i].sys->name, c->usd_per_chip_hour, c->price.instance, c->price.region,
-			    price_model_names[c->price.model], c->price.as_of, price_verified(&c->price) ? "" : ", unverified");
+			    price_model_names[c->price.model], c->price.as_of, price_verified(&c->price) ? "" : ", unverified",
+			    c->discount > 0 ? ", after the discount" : "");
 		else
 			cat(buf, sizeof buf, "%s%s: no price (%s)", i ? "; " : "", r->rows[i].sys->name, c->note);
 	}
-	if (say(r, HTML_NOTE, "Assumptions: %s. Prices: %s. Communication: %s.", terms, buf, show_comm_note) != 0)
+	if (say(r, HTML_NOTE, "Assumptions: %s. Prices: %s%s%s. Communication: %s.", terms, buf,
+		r->o->pricing_note && r->o->pricing_note[0] ? "; " : "", r->o->pricing_note ? r->o->pricing_note : "",
+		show_comm_note) != 0)
 		return ERR_DATA;
 	if (r->w->mode == WL_TRAIN) {
 		const cost_failures *f = &r->rows[0].cost.terms.failures;
@@ -1983,13 +1990,15 @@ static int opening(rep *r)
 	if (html_init(&r->page, title) != 0 || html_add(&r->page, HTML_H1, NULL, title) != 0)
 		return oom(r);
 	if (w->mode == WL_INFER)
-		snprintf(what, sizeof what, "%s serving in %s: %d-token prompts, %d output tokens, scenario %s with %d "
-			 "concurrent requests, TTFT %.0f ms and TPOT %.0f ms at p%g", w->net.display, hw_prec_names[w->prec],
+		snprintf(what, sizeof what, "%s serving in %s on the `%s` stack: %d-token prompts, %d output tokens, "
+			 "scenario %s with %d concurrent requests, TTFT %.0f ms and TPOT %.0f ms at p%g", w->net.display,
+			 hw_prec_names[w->prec], w->framework_name,
 			 w->input_len, w->output_len, wl_scenario_names[w->scenario], w->concurrency, w->ttft_slo * 1e3,
 			 w->tpot_slo * 1e3, w->slo_percentile);
 	else
-		snprintf(what, sizeof what, "%s training in %s: %.4g trillion tokens, %d sequences of %d tokens per step, "
-			 "at %d chips", w->net.display, hw_prec_names[w->prec], w->tokens / 1e12, w->global_batch, w->seq_len,
+		snprintf(what, sizeof what, "%s training in %s on the `%s` stack: %.4g trillion tokens, %d sequences of "
+			 "%d tokens per step, at %d chips", w->net.display, hw_prec_names[w->prec], w->framework_name,
+			 w->tokens / 1e12, w->global_batch, w->seq_len,
 			 r->o->nsys ? r->o->plans[0].chips : 0);
 	if (say(r, HTML_P, "%s.", what) != 0)
 		return ERR_DATA;

@@ -53,6 +53,7 @@ typedef struct report_opts {
 	rank_opts rank;             /* pricing model, date, fixed plan, the pricer */
 	const char *version;        /* the tool's version */
 	const char *command;        /* the command line without -o DIR, for inputs/command.txt */
+	const char *pricing_note;   /* the user's pricing (--price, --discount) in one line; "" = none */
 	const report_input *inputs;
 	int ninputs;
 	const char *gnuplot;        /* the gnuplot to run; NULL: look on $PATH */
