@@ -508,7 +508,10 @@ static int ranking_row(rep *r, out_table *d, int i)
 		snprintf(v[4], 48, "%.1f", 100 * cr->goodput.goodput);
 		snprintf(v[5], 48, "%.1f", days);
 	}
-	snprintf(v[6], 48, isfinite(cr->usd_per_hour) ? "%.2f" : "-", cr->usd_per_hour);
+	if (isfinite(cr->usd_per_hour) && cr->usd_per_hour < 1000)
+		snprintf(v[6], 48, "%.2f", cr->usd_per_hour);
+	else
+		usd(v[6], cr->usd_per_hour);
 	usd(v[7], cr->ok ? cr->usd_per_unit : NAN);
 	cells[0] = v[0];
 	cells[1] = x->sys->name;
@@ -1709,7 +1712,7 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 	if (r->n > 0) {
 		snprintf(ref, sizeof ref, "--chips %d", r->rows[0].tr.plan.chips);
 		for (int k = 0; k < 4; k++)
-			plot_ref_line(r->ps, k, 1, r->rows[0].tr.plan.chips, k == 0 ? ref : "");
+			plot_ref_line(r->ps, k, 1, r->rows[0].tr.plan.chips, k == 1 ? ref : "");
 	}
 	for (int i = 0; i < r->n; i++) {
 		const train_point *a = NULL, *b = NULL, *c = NULL;
