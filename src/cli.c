@@ -16,6 +16,12 @@
 #ifndef ROOFCOST_DATADIR
 #define ROOFCOST_DATADIR "/usr/local/share/roofcost"
 #endif
+#ifndef ROOFCOST_BUILD
+#define ROOFCOST_BUILD "unknown"
+#endif
+
+const char cli_version[] = ROOFCOST_VERSION;
+const char cli_build[] = ROOFCOST_BUILD;
 
 typedef struct command {
 	const char *name;
@@ -32,9 +38,8 @@ static const command commands[] = {
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
 	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs"},
+	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify"},
 };
-
-const char cli_version[] = ROOFCOST_VERSION;
 
 static int is_dir(const char *p)
 {

@@ -18,6 +18,10 @@
 
 enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64, CLI_PRICE_MAX = 32 };
 
+/* The tool's version and build (the commit it was built from, "-dirty" with local changes). */
+extern const char cli_version[];
+extern const char cli_build[];
+
 typedef struct cli_paths {
 	char home[CLI_PATH_MAX];        /* folder holding models/, workloads/, catalogs/ */
 	char models[CLI_PATH_MAX];
@@ -164,8 +168,6 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
 int cmd_report(int argc, char **argv, const cli_paths *paths);
-
-/* The tool's version ("0.1.0"). */
-extern const char cli_version[];
+int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 
 #endif

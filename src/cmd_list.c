@@ -273,7 +273,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 				rcp = fw_recompute_names[tr->recompute];
 				host = fw_host_names[tr->host];
 				snprintf(ov, sizeof ov, "%s%s%s%s%s", tr->overlap_dp_reduce ? "dp " : "",
-					 tr->overlap_param_gather ? "gather " : "", tr->overlap_tp ? "tp " : "",
+					 tr->overlap_param_gather ? "gather " : "", tr->overlap_tp > 0 ? "tp " : "",
 					 tr->overlap_pp ? "pp " : "", tr->overlap_ep ? "ep " : "");
 				if (ov[0] && ov[strlen(ov) - 1] == ' ')
 					ov[strlen(ov) - 1] = '\0';

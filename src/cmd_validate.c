@@ -35,12 +35,13 @@ typedef struct result {
 	const fw_framework *fw;
 	char family[48];            /* the system's chip family */
 	int ok;
+	int mem_miss;               /* predicted although the memory model rejects the layout */
 	double pred, err_pct;
 	char reason[768];
 } result;
 
 typedef struct stats {
-	int n, skipped;
+	int n, skipped, mem_misses;
 	double median, mean, max;
 	double signed_median;       /* median of the signed errors: the bias */
 } stats;
@@ -76,7 +77,7 @@ static double median_of(double *v, int n)
 
 static stats summarize(const result *r, int n, const row_filter *f)
 {
-	stats s = {0, 0, NAN, NAN, NAN, NAN};
+	stats s = {0, 0, 0, NAN, NAN, NAN, NAN};
 	double *v = malloc(sizeof *v * (size_t)(n ? n : 1)), *sv = malloc(sizeof *sv * (size_t)(n ? n : 1));
 	double sum = 0;
 	if (!v || !sv) {
@@ -91,6 +92,7 @@ static stats summarize(const result *r, int n, const row_filter *f)
 			s.skipped++;
 			continue;
 		}
+		s.mem_misses += r[i].mem_miss;
 		sv[s.n] = r[i].err_pct;
 		v[s.n++] = fabs(r[i].err_pct);
 		sum += fabs(r[i].err_pct);
@@ -164,6 +166,7 @@ static cJSON *stats_json(stats s)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "n", s.n);
 	cJSON_AddNumberToObject(o, "skipped", s.skipped);
+	cJSON_AddNumberToObject(o, "memory_misses", s.mem_misses);
 	if (s.n > 0) {
 		cJSON_AddNumberToObject(o, "median_abs_error_pct", s.median);
 		cJSON_AddNumberToObject(o, "mean_abs_error_pct", s.mean);
@@ -286,7 +289,7 @@ static int predict_with(const result *r, const hw_calibs *ks, const double *vals
 	*s = *r->sys;
 	for (int i = 0; i < ks->n; i++)
 		hw_calib_apply(&ks->c[i], vals[i], &s->chip);
-	ok = val_predict(s, r->fw, &r->c, pred, why, sizeof why);
+	ok = val_predict(s, r->fw, &r->c, pred, why, sizeof why, NULL);
 	free(s);
 	return ok;
 }
@@ -551,7 +554,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		snprintf(r->family, sizeof r->family, "%s", sc->sys->chip.family);
 		r->sys = sc->sys;
 		r->fw = fc->fw;
-		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason);
+		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
 		if (r->ok)
 			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
 		if (explain && !strcmp(explain, r->c.id))
@@ -572,7 +575,13 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		printf("%s: %d calibrations\n", ks->path, ks->n);
 		for (int i = 0; i < ks->n; i++) {
 			int n;
-			double v = fit_one(res, nres, ks, vals, i, NULL, &n);
+			double v;
+			if (ks->c[i].train == 2) {
+				printf("  %-20s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", ks->c[i].name,
+				       hw_calib_param_names[ks->c[i].param], ks->c[i].family, ks->c[i].value, ks->c[i].src.source);
+				continue;
+			}
+			v = fit_one(res, nres, ks, vals, i, NULL, &n);
 			printf("  %-20s %s of %s (%s rows%s%s): fitted %.4f on %d rows, file %.4f, prior %.4f\n",
 			       ks->c[i].name, hw_calib_param_names[ks->c[i].param], ks->c[i].family,
 			       ks->c[i].train ? "training" : "serving", ks->c[i].frameworks[0] ? " of " : "",
@@ -673,8 +682,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 							       lf[i].s.max, lf[i].refits[0] ? "; refitted " : "", lf[i].refits);
 				}
 				for (int k = 0; k < 3; k++)
-					printf("%-5s n=%d skipped=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
-					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->median, ss[k]->mean, ss[k]->max);
+					printf("%-5s n=%d skipped=%d memory-misses=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
+					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->mem_misses, ss[k]->median, ss[k]->mean,
+					       ss[k]->max);
 			}
 		}
 		for (int kind = 0; kind < 2; kind++) {

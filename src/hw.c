@@ -17,7 +17,7 @@ const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
-static const char *const calib_kinds[] = {"infer", "train", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {
@@ -185,6 +185,7 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 					r.c.elem_eff[f][k] = r.c.hbm_eff;
 		r.c.clock_scale = 1;
 		r.c.train_sustained = 1;
+		snprintf(r.c.path, sizeof r.c.path, "%s", path);
 		*out = r.c;
 	}
 	cfg_release(&d);
@@ -339,6 +340,8 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		if (!cs)
 			rc = err_set(e, ERR_DATA, "out of memory");
 		else if ((rc = hw_load_calibs(models_dir, cs, e)) == 0) {
+			if (cs->read)
+				snprintf(r->s.calib_path, sizeof r->s.calib_path, "%s", cs->path);
 			for (int i = 0; i < cs->n; i++)
 				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
 					size_t l = strlen(r->s.calib);
@@ -349,8 +352,10 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		}
 		free(cs);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		snprintf(r->s.path, sizeof r->s.path, "%s", path);
 		*out = r->s;
+	}
 	cfg_release(&d);
 	free(r);
 	return rc;
@@ -479,6 +484,7 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 	for (int k = 0; k < HW_TOPO_N && rc == 0; k++)
 		if (out->ntopo[k] == 0)
 			rc = err_at(e, path, 0, "no algorithms for topology %s", hw_topo_names[k]);
+	snprintf(out->path, sizeof out->path, "%s", path);
 	cfg_release(&d);
 	return rc;
 }
@@ -512,6 +518,7 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 	fclose(f);
 	if (cfg_load(&d, out->path, e) != 0)
 		return ERR_DATA;
+	out->read = 1;
 	for (int s = 0; s < d.nsections && rc == 0; s++) {
 		hw_calib *c;
 		cfg_field fields[] = {

@@ -37,6 +37,7 @@ typedef struct hw_sourced {
 
 typedef struct hw_chip {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char vendor[HW_NAME_MAX];
 	char family[HW_NAME_MAX];  /* architecture generation (hopper, neuroncore-v3, ...); default the name */
@@ -114,6 +115,7 @@ typedef struct hw_algos {
 	int nalgo;
 	int topo[HW_TOPO_N][HW_ALGOS_MAX];  /* indexes into algo, per topology */
 	int ntopo[HW_TOPO_N];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 } hw_algos;
 
 /* Value of form f at n ranks. */
@@ -139,6 +141,7 @@ typedef struct hw_level {
 
 typedef struct hw_system {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];      /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char provider[HW_NAME_MAX];
 	char chip_name[HW_NAME_MAX];
@@ -150,6 +153,7 @@ typedef struct hw_system {
 	int nlevels;
 	hw_algos algos;              /* collective algorithms (shared data file) */
 	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
+	char calib_path[HW_TEXT_MAX];/* the calibration file read; "" = none */
 	hw_sourced src;
 } hw_system;
 
@@ -165,7 +169,8 @@ typedef struct hw_calib {
 	char name[HW_NAME_MAX];
 	hw_calib_param param;
 	char family[HW_NAME_MAX];   /* chips whose family this is */
-	int train;                  /* 1: fitted on training rows, 0: on serving rows */
+	int train;                  /* 1: fitted on training rows, 0: on serving rows, 2: not fitted
+				       (derived from a measurement, which the source names) */
 	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
 	double value, prior, lo, hi;
 	hw_sourced src;
@@ -175,6 +180,7 @@ typedef struct hw_calibs {
 	hw_calib c[HW_CALIB_MAX];
 	int n;
 	char path[HW_TEXT_MAX];
+	int read;                   /* 1: the file exists and was read */
 } hw_calibs;
 
 /* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */

@@ -78,6 +78,11 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		r.t = c->op_overhead;
 		r.bound = ROOF_OVERHEAD;
 	}
+	if (o->host > r.t) {
+		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
+		r.t = o->host;
+		r.bound = ROOF_OVERHEAD;
+	}
 	return r;
 }
 

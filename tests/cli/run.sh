@@ -228,6 +228,8 @@ sed '3s/,fp16,/,fp17,/' tests/validation/public.csv > "$out.csv"
 check validate-bad-cell 1 "$out.csv:3: precision: 'fp17' is not a known value" -- $R validate "$out.csv"
 rm -f "$out.csv"
 
+. tests/cli/baseline.sh
+
 # --- report (issue 10)
 . tests/cli/report.sh
 
