@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -26,16 +25,6 @@ static const char report_usage[] =
 	"index.html.\n\n" CLI_EVAL_USAGE CLI_COST_USAGE
 	"  -o, --output DIR       the folder to write (new or empty)\n"
 	"(--format has no effect here.)\n";
-
-/* name_or_path as the loaders resolve it: a path as is, else dir/NAME.ini. */
-static void resolve(const char *dir, const char *name_or_path, char *out, size_t n)
-{
-	size_t l = strlen(name_or_path);
-	if (strchr(name_or_path, '/') || (l > 4 && !strcmp(name_or_path + l - 4, ".ini")))
-		snprintf(out, n, "%s", name_or_path);
-	else
-		snprintf(out, n, "%s/%s.ini", dir, name_or_path);
-}
 
 /* Echoed files: where to read them and their names under inputs/ (folder/stem.ini). */
 typedef struct echo_list {
@@ -140,7 +129,6 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	for (int i = 0; i < nnames; i++) {
-		char path[CLI_PATH_MAX + 64], dir2[CLI_PATH_MAX + 32];
 		if (!(sys[i] = malloc(sizeof *sys[i]))) {
 			rc = err_set(&e, ERR_DATA, "out of memory");
 			break;
@@ -150,32 +138,20 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 			rc = e.code;
 			break;
 		}
-		snprintf(dir2, sizeof dir2, "%s/hw/systems", paths->models);
-		resolve(dir2, names[i], path, sizeof path);
-		echo(el, path, "models/hw/systems");
-		snprintf(dir2, sizeof dir2, "%s/hw/chips", paths->models);
-		resolve(dir2, sys[i]->chip_name, path, sizeof path);
-		echo(el, path, "models/hw/chips");
+		/* The files the loaders read, as they kept their paths. */
+		echo(el, sys[i]->path, "models/hw/systems");
+		echo(el, sys[i]->chip.path, "models/hw/chips");
+		echo(el, sys[i]->algos.path, "models/hw");
+		if (sys[i]->calib_path[0])
+			echo(el, sys[i]->calib_path, "models");
 	}
 	if (rc != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
-	{
-		char path[CLI_PATH_MAX + 64], dir2[CLI_PATH_MAX + 32];
-		echo(el, w->path, "workloads");
-		snprintf(dir2, sizeof dir2, "%s/nn", paths->models);
-		resolve(dir2, w->network_name, path, sizeof path);
-		echo(el, path, "models/nn");
-		snprintf(path, sizeof path, "%s/hw/collectives.ini", paths->models);
-		echo(el, path, "models/hw");
-		snprintf(dir2, sizeof dir2, "%s/frameworks", paths->models);
-		resolve(dir2, w->framework_name, path, sizeof path);
-		echo(el, path, "models/frameworks");
-		snprintf(path, sizeof path, "%s/calibration.ini", paths->models);
-		if (access(path, R_OK) == 0)
-			echo(el, path, "models");
-	}
+	echo(el, w->path, "workloads");
+	echo(el, w->net.path, "models/nn");
+	echo(el, w->fw.path, "models/frameworks");
 	command_text(argc, argv, command, sizeof command);
 	memset(&ro, 0, sizeof ro);
 	cli_rank_opts(&pricer, paths, &store, &o, w, &ro.rank);
