@@ -11,7 +11,8 @@
 
 static const char report_usage[] =
 	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N] [--plan ...]\n"
-	"                       [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n\n"
+	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
+	"                       [--price SYS=USD]... [--discount PCT]\n\n"
 	"Ranks each system's best layout for the workload as compare does and writes a folder: DIR/index.html\n"
 	"(one self-contained page, plots inlined, opens offline), DIR/report.md (the same, plots linked),\n"
 	"DIR/plots/NAME.gp, .dat, .svg and .png, DIR/data/*.csv (every number behind every table and plot)\n"
@@ -173,7 +174,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	if (res.note[0])
-		fprintf(stderr, "roofcost: report: %s\n", res.note);
+		fprintf(stderr, "roofcost report: %s\n", res.note);
 	printf("%s\n", res.index);
 done:
 	if (store)
