@@ -37,6 +37,7 @@ static const command commands[] = {
 	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs"},
 	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify"},
 };
 

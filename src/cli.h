@@ -167,6 +167,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
+int cmd_report(int argc, char **argv, const cli_paths *paths);
 int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 
 #endif

@@ -239,5 +239,8 @@ rm -f "$out.csv"
 
 . tests/cli/baseline.sh
 
+# --- report (issue 10)
+. tests/cli/report.sh
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
