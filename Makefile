@@ -25,7 +25,7 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox sqlite3
+	libcjson-dev nettle-dev gnuplot-nox sqlite3 libxml2-utils
 STAMP ?= build/.deps-ok
 APT_GET ?= apt-get
 # Seconds make waits while another apt or dpkg holds the package lock (an unattended upgrade on
@@ -38,7 +38,7 @@ DOCS := build/roofcost.1 build/roofcost.bash
 # changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all run test check bench asan lint install clean deps unit cli readme FORCE
+.PHONY: all run test check bench asan lint install clean deps unit cli readme example FORCE
 
 all: roofcost $(DOCS)
 
@@ -123,6 +123,13 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 ./$(TESTBIN) --jobs 1
 	sh tests/cli/run.sh
 	$(MAKE) --no-print-directory clean
+
+# The committed example report (README): regenerate it when the engine's numbers change.
+example: roofcost
+	rm -rf reports/example
+	ROOFCOST_DB=build/example.db ./roofcost report -w llama3-70b-serve -s trn2.48xlarge,p5en.48xlarge \
+		-o reports/example
+	rm -f build/example.db build/example.db-wal build/example.db-shm
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \

@@ -43,6 +43,7 @@ static const command commands[] = {
 	{"new", cmd_new, "write a commented template of a network or workload file", new_usage, NULL},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k", sweep_usage, NULL},
 	{"validate", cmd_validate, "predictions against published measurements", validate_usage, NULL},
+	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs", report_usage, NULL},
 	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify",
 	 baseline_usage, baseline_options_usage},
 };

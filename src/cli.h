@@ -172,7 +172,7 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 
 /* Subcommands, and their --help texts (also the man page and the completion). */
 extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
-	sweep_usage[], import_usage[], new_usage[], baseline_usage[], baseline_options_usage[];
+	sweep_usage[], import_usage[], new_usage[], report_usage[], baseline_usage[], baseline_options_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
@@ -181,6 +181,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
 int cmd_new(int argc, char **argv, const cli_paths *paths);
+int cmd_report(int argc, char **argv, const cli_paths *paths);
 int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 
 #endif

@@ -266,6 +266,29 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 	return 0;
 }
 
+void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
+{
+	char tps[16];
+	int node = hw_node_chips(s);
+	memset(sp, 0, sizeof *sp);
+	snprintf(tps, sizeof tps, "1-%d", node < 64 ? node : 64);
+	sweep_parse_list(tps, &sp->tp);
+	sweep_parse_list("1-64", &sp->pp);
+	sweep_parse_list("1,2", &sp->vpp);
+	sweep_parse_list("1", &sp->cp);
+	if (w->net.experts > 1) {
+		char eps[16];
+		snprintf(eps, sizeof eps, "1-%d", w->net.experts);
+		sweep_parse_list(eps, &sp->ep);
+	} else {
+		sweep_parse_list("1", &sp->ep);
+	}
+	sweep_parse_list("0,1", &sp->sp);
+	sweep_parse_list("1,2,4", &sp->mb);
+	sweep_parse_list("0-3:1", &sp->zero);
+	sweep_parse_list("0-2:1", &sp->recompute);
+}
+
 /* Training: the cheapest layout of a sweep at the chip count. */
 static int best_training(const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
@@ -280,37 +303,19 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 		sweep_job job;
 		sweep_result *res = malloc(sizeof *res);
 		show_cost pc;
-		char tps[16];
-		int node = hw_node_chips(s);
 		if (!res)
 			return err_set(e, ERR_DATA, "out of memory");
 		if (rank_price(o, s, w, &pc, e) != 0) {
 			free(res);
 			return e->code;
 		}
-		memset(&sp, 0, sizeof sp);
+		rank_train_space(s, w, &sp);
 		if (o->cmax >= RANK_CHIPS_OPEN) {
 			sp.chips.v[sp.chips.n++] = given->chips;
 		} else {
 			for (long c = o->cmin; c <= o->cmax && sp.chips.n < SWEEP_VALUES_MAX; c *= 2)
 				sp.chips.v[sp.chips.n++] = (int)c;
 		}
-		snprintf(tps, sizeof tps, "1-%d", node < 64 ? node : 64);
-		sweep_parse_list(tps, &sp.tp);
-		sweep_parse_list("1-64", &sp.pp);
-		sweep_parse_list("1,2", &sp.vpp);
-		sweep_parse_list("1", &sp.cp);
-		if (w->net.experts > 1) {
-			char eps[16];
-			snprintf(eps, sizeof eps, "1-%d", w->net.experts);
-			sweep_parse_list(eps, &sp.ep);
-		} else {
-			sweep_parse_list("1", &sp.ep);
-		}
-		sweep_parse_list("0,1", &sp.sp);
-		sweep_parse_list("1,2,4", &sp.mb);
-		sweep_parse_list("0-3:1", &sp.zero);
-		sweep_parse_list("0-2:1", &sp.recompute);
 		of.sys = s;
 		of.system = 0;
 		of.pricing = (int)pc.pricing;

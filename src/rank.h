@@ -22,6 +22,7 @@
 #include "infer.h"
 #include "plan.h"
 #include "show.h"
+#include "sweep.h"
 #include "train.h"
 #include "wl.h"
 
@@ -96,6 +97,11 @@ int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workloa
 
 /* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits. */
 int rank_slo_met(const wl_workload *w, const infer_result *r);
+
+/* The layouts a training search tries on s (every list but chips, which the caller sets):
+ * tp 1 to a node (at most 64), pp 1-64, vpp 1,2, sp 0,1, micro-batch 1,2,4, ZeRO 0-3, each
+ * recompute policy, ep 1 to the experts for MoE. */
+void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp);
 
 /* Finds r->sys's best layout for w (plan `given` filled: the chips, and the layout when
  * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,

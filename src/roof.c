@@ -101,6 +101,7 @@ roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 		s.bytes += o->bytes * o->count;
 		s.t_bound[r.bound] += t;
 		s.t_phase[o->phase] += t;
+		s.t_kind[o->kind] += t;
 	}
 	return s;
 }

@@ -452,6 +452,38 @@ static void cost_text(const show_eval *r, FILE *fp)
 		line(fp, "note", "%s", c->note);
 }
 
+/* What the framework and the chip's sustained figures made of a training step. */
+static void stack_text(const show_eval *r, FILE *fp)
+{
+	const fw_framework *f = &r->w->fw;
+	const fw_train *ft = &f->train;
+	const hw_chip *c = &r->sys->chip;
+	const train_result *t = r->train;
+	int k = fw_attention_kernel(ft, c->family);
+	hw_attn a = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	double m = t->micro_batches;
+	const double *tk = t->micro.t_kind;
+	if (!f->has_train)
+		return;
+	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d, "
+	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, f->path,
+	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
+	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
+	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
+	     r->w->zero, ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
+	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
+	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
+	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
+	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],
+	     c->clock_scale > 0 ? c->clock_scale : 1, 100 * c->elem_eff[ft->eager_elementwise][0],
+	     100 * c->elem_eff[ft->eager_elementwise][1], c->train_sustained > 0 ? c->train_sustained : 1,
+	     r->sys->calib[0] ? " (calibrated: " : "", r->sys->calib[0] ? r->sys->calib : "",
+	     r->sys->calib[0] ? ", models/calibration.ini)" : "");
+	line(fp, "time by kind", "per step: GEMM %.3f s, attention %.3f s, norms %.3f s, elementwise %.3f s, loss %.3f s, "
+	     "embedding %.3f s, optimizer %.3f s", m * tk[OPS_GEMM], m * tk[OPS_ATTN], m * tk[OPS_NORM],
+	     m * tk[OPS_ELEM], m * tk[OPS_LOSS], m * tk[OPS_EMBED], t->t_optimizer);
+}
+
 void show_text(const show_eval *r, FILE *fp)
 {
 	const hw_system *s = r->sys;
@@ -488,6 +520,7 @@ void show_text(const show_eval *r, FILE *fp)
 		     100 * t->t_bound[2] / (t->t_compute + t->t_optimizer));
 		line(fp, "throughput", "%.0f tokens/s, %.1f model TFLOP/s per chip, MFU %.1f%%, HFU %.1f%%",
 		     t->tokens_per_s, t->model_tflops_per_chip, 100 * t->mfu, 100 * t->hfu);
+		stack_text(r, fp);
 		line(fp, "communication", "exposed %.3f s per step: per micro-batch TP %.4f, PP %.4f, EP %.4f, CP %.4f, ZeRO-3 %.4f; DP sync %.3f of %.3f s",
 		     t->t_comm_exposed, t->comm.tp, t->comm.pp, t->comm.ep, t->comm.cp, t->comm.zero3, t->comm.dp,
 		     t->comm.dp_total);

@@ -245,7 +245,7 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 			w->recompute = (wl_recompute)c->recompute;
 		else
 			PICK(", recompute %s", wl_recompute_names[w->recompute]);
-		PICK(", %s attention%s%s", w->flash_attention ? "flash" : "unfused softmax",
+		PICK(", %s attention%s%s", w->flash_attention ? (w->fw.train.attention_kernel == 2 ? "flash2-class" : "flash") : "unfused softmax",
 		     w->dropout ? ", dropout" : "", w->overlap_grad_reduce ? "" : ", gradient all-reduce after backward");
 	} else {
 		w->mode = WL_INFER;

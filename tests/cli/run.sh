@@ -241,7 +241,16 @@ if [ -f ../shared/data/validation/public.csv ] && ! cmp -s ../shared/data/valida
 	echo "FAIL validation-copy: tests/validation/public.csv differs from ../shared/data/validation/public.csv"; fail=$((fail + 1))
 fi
 check validate 0 "median |error|" -- $R validate $V
-# validate-thresholds: restored with issues 8 and 9 (the 259-row file skips rows today)
+# Training rows (issue 8): median within 10 %. The worst rows are the three torchao B200 rows of
+# an unpublished power cap (+100..145 %, see models/calibration.ini [blackwell-train]); the
+# rest hold within 40 %.
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 10:150
+check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
+check validate-fit 0 "hopper-train" -- $R validate $V --fit
+check validate-lofo 0 "leave-one-framework-out" -- $R validate $V
+check list-frameworks 0 "torchtitan" -- $R list frameworks
+check framework-unknown 1 "unknown framework 'nope'" -- $R eval -s dgx-h100 -w llama3-8b-train --framework nope
+check framework-wrong-kind 2 "is a serving stack" -- $R eval -s dgx-h100 -w llama3-8b-train --framework vllm
 check validate-json 0 '"median_abs_error_pct":' -- $R validate $V --format json
 check validate-explain 0 "picked: framework" -- $R validate $V --explain MEG-SC21-T1-1.7B
 check validate-missing 1 "cannot open" -- $R validate /nonexistent.csv
@@ -418,6 +427,9 @@ if command -v bash >/dev/null 2>&1; then
 	check completion-list 0 "networks" -- bash -c ". '$C'; COMP_WORDS=(roofcost list net); COMP_CWORD=2; _roofcost; echo \"\${COMPREPLY[*]}\""
 fi
 . tests/cli/baseline.sh
+
+# --- report (issue 10)
+. tests/cli/report.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
