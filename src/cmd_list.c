@@ -263,6 +263,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 	out_init(t, 10, hdr);
 	out_right(t, 3);
 	out_right(t, 8);
+	out_fit_col(t, 9, OUT_FIT_CLIP); /* the display name is the one text that may be cut */
 	for (int i = 0; i < n; i++) {
 		char path[CLI_PATH_MAX + 64];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
@@ -274,7 +275,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 			const char *attn = "-", *rcp = "-", *host = "-", *sched = "-";
 			if (f->has_train) {
 				snprintf(zero, sizeof zero, "%d", tr->zero);
-				attn = tr->flash_attention ? "flash" : "unfused";
+				attn = tr->attention_kernel == 2 ? "flash2" : tr->flash_attention ? "flash" : "unfused";
 				rcp = fw_recompute_names[tr->recompute];
 				host = fw_host_names[tr->host];
 				snprintf(ov, sizeof ov, "%s%s%s%s%s", tr->overlap_dp_reduce ? "dp " : "",

@@ -644,7 +644,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		}
 		for (int i = 0; i < ks->n; i++)
 			vals[i] = ks->c[i].value;
-		printf("%s: %d calibrations\n", ks->path, ks->n);
+		printf("%s: %d calibrations\n", fw_shown_path(ks->path), ks->n);
 		for (int i = 0; i < ks->n; i++) {
 			int n;
 			double v;

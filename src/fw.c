@@ -171,6 +171,12 @@ int fw_load(const char *path, fw_framework *out, err *e)
 	return rc;
 }
 
+const char *fw_shown_path(const char *path)
+{
+	const char *m = strstr(path, "/models/");
+	return m ? m + 1 : path;
+}
+
 int fw_attention_kernel(const fw_train *t, const char *family)
 {
 	size_t fl = strlen(family);

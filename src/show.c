@@ -466,7 +466,7 @@ static void stack_text(const show_eval *r, FILE *fp)
 	if (!f->has_train)
 		return;
 	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d, "
-	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, f->path,
+	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
 	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
 	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
 	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
