@@ -100,6 +100,10 @@ typedef struct fw_framework {
  * its kernel_by_family entry for the family, else its kernel. */
 int fw_attention_kernel(const fw_train *t, const char *family);
 
+/* path as a reader knows it: from its "models/" component on when it has one (the data
+ * folder's own files), else path itself. Returns a pointer into path. */
+const char *fw_shown_path(const char *path);
+
 /* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int fw_load(const char *path, fw_framework *out, err *e);
 

@@ -196,7 +196,12 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
 		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
 		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
-		k->ep_layer = take(&c, moe * (4 + (recomp_full ? 2 : 0)), 1, 1, k->ep_level);
+		double cnt = moe * (4 + (recomp_full ? 2 : 0)), frac = 1;
+		/* A stack that overlaps the expert all-to-alls (framework [overlap] ep) hides them
+		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap). */
+		if (w->fw.train.overlap_ep && c.t > 0)
+			frac = hide(cnt * c.t, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / (cnt * c.t);
+		k->ep_layer = take(&c, cnt, frac, 1, k->ep_level);
 	}
 	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
@@ -261,7 +266,11 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 		/* One activation forward and one gradient backward per micro-batch and model chunk;
 		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
 		comm_cost cc = memo_comm(mm, s, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
-		cm->pp = take(&cc, 2.0 * p->vpp, 1, m, lv);
+		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
+		double frac = w->fw.train.overlap_pp && cc.t > 0
+				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
+				      : 1;
+		cm->pp = take(&cc, 2.0 * p->vpp, frac, m, lv);
 	}
 	P = r->mem.params_local;
 	{

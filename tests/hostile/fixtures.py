@@ -29,7 +29,7 @@ put('nul-in-comment.ini', serve.replace(b'[infer]\n', b'[infer]\n; tuned\x00\ntp
 put('nul-in-value.ini', h100.replace(b'\nname = h100-sxm', b'\nname = nul-in-value', 1)
     .replace(b'TB/s', b'TB/s\x00junk', 1))
 put('nul-value-system.ini', p5.replace(b'name = p5.48xlarge', b'name = nul-value-system', 1)
-    .replace(b'chip = h100-sxm', b'chip = tests/hostile/nul-in-value.ini', 1))
+    .replace(b'chip = h100-sxm', b'chip = nul-in-value.ini', 1))
 # Class 5: a BOM before a section that comes again; an unclosed header; a long section name.
 put('bom-dup-section.ini', b'\xef\xbb\xbf' + p5.replace(b'name = p5.48xlarge', b'name = bom-dup-section', 1)
     + b'\n[system]\nname = again\n')
