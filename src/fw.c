@@ -10,7 +10,11 @@
 const char *const fw_kind_names[] = {"train", "serve", "both", NULL};
 const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
 const char *const fw_selective_names[] = {"attention", "ops", NULL};
-const char *const fw_scheduler_names[] = {"inflight", "batched_prefill", "prefill_first", NULL};
+const char *const fw_scheduler_names[] = {"inflight", "prefill_first", "static", NULL};
+const char *const fw_kv_share_names[] = {"free", "total", "static", NULL};
+const char *const fw_kv_alloc_names[] = {"completion", "current", NULL};
+const char *const fw_preempt_names[] = {"none", "recompute", "swap", NULL};
+const char *const fw_allreduce_names[] = {"custom", "library", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"bf16", "fp32", NULL};
@@ -20,6 +24,8 @@ static const char *const flops_conv[] = {"full", "causal", NULL};
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), sizeof(((fw_framework *)0)->m), NULL}
 #define INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 1, lo, hi, OFF(m), 0, NULL}
 #define NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 1, lo, hi, OFF(m), 0, NULL}
+#define OPT_NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 0, lo, hi, OFF(m), 0, NULL}
+#define OPT_INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 0, lo, hi, OFF(m), 0, NULL}
 #define ENUM(sec, key, m, ch) {sec, key, CFG_ENUM, UNITS_NONE, 1, 1, 0, OFF(m), 0, ch}
 #define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 1, 1, 0, OFF(m), 0, NULL}
 #define SRC(sec, m) STR(sec, "source", m.source, 1), \
@@ -58,10 +64,21 @@ static const cfg_field fw_fields[] = {
 	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
 	SRC("fp8", train.src_fp8),
 	ENUM("serve", "scheduler", serve.scheduler, fw_scheduler_names),
+	BOOL("serve", "chunked_prefill", serve.chunked_prefill),
 	INT("serve", "max_num_tokens", serve.max_num_tokens, 16, 10000000),
 	INT("serve", "max_num_seqs", serve.max_num_seqs, 0, 10000000),
+	INT("serve", "max_prefill_seqs", serve.max_prefill_seqs, 0, 10000000),
+	ENUM("serve", "kv_share", serve.kv_share, fw_kv_share_names),
 	NUM("serve", "kv_mem_fraction", serve.kv_mem_fraction, UNITS_NONE, 0.05, 1),
+	OPT_NUM("serve", "reserve", serve.reserve, UNITS_BYTES, 0, 1e13),
+	INT("serve", "kv_block", serve.kv_block, 0, 10000000),
+	ENUM("serve", "kv_alloc", serve.kv_alloc, fw_kv_alloc_names),
+	ENUM("serve", "preempt", serve.preempt, fw_preempt_names),
+	BOOL("serve", "overlap", serve.overlap),
 	NUM("serve", "iter_overhead", serve.iter_overhead, UNITS_TIME, 0, 1),
+	ENUM("serve", "allreduce", serve.allreduce, fw_allreduce_names),
+	OPT_NUM("serve", "allreduce_max", serve.allreduce_max, UNITS_BYTES, 0, 1e12),
+	OPT_INT("serve", "pp_microbatches", serve.pp_microbatches, 0, 4096),
 	SRC("serve", serve.src_serve),
 };
 

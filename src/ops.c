@@ -34,7 +34,8 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 		return NULL;
 	o = &c->l->op[c->l->n++];
 	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "%s", name);
+	for (size_t i = 0; i + 1 < sizeof o->name && name[i]; i++) /* a bounded copy: hot path */
+		o->name[i] = name[i];
 	o->kind = kind;
 	o->phase = phase;
 	o->count = count;
@@ -360,27 +361,16 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 	}
 }
 
+/* Serving ops run at the chip's serving rates (roof_op: [decode] curves, paged attention). */
+static void mark_serve(ops_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->op[i].serve = 1;
+}
+
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
 {
-	lower c;
-	const nn_net *n = &w->net;
-	shape sh = {batch, w->input_len, w->input_len, 0.5, 0};
-	double L = ops_layers_per_stage(n, p->pp);
-	init(&c, out, w, 0);
-	out->layers_stage = L;
-	if (p->pp == 1)
-		elem(&c, "embedding", OPS_EMBED, (double)batch * w->input_len * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n), NULL);
-	/* Logits for the last position of each prompt only. */
-	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
-	{
-		/* Writing the prompt's K/V into the cache. */
-		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
-		if (o) {
-			o->m = (double)batch * w->input_len * kv_elems_local(n, p->tp);
-			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
-		}
-	}
+	ops_iter(w, p, 0, 0, (double)batch * w->input_len, out);
 }
 
 void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out)
@@ -401,14 +391,20 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	/* A prefill-only pass (batch 0) has the prompts as its only attention. */
+	if (batch > 0)
+		layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	else
+		layer(&c, w, p, pre, L, moe_share(n), NULL);
 	/* Logits for the decoded tokens and the last position of each new prompt. */
 	gemm(&c, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
+		/* Writing the prompts' K/V into the cache. */
 		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
 		if (o) {
 			o->m = prefill_tokens * kv_elems_local(n, p->tp);
 			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
 		}
 	}
+	mark_serve(out);
 }

@@ -38,6 +38,7 @@ typedef struct ops_op {
 	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
 	hw_attn attn;       /* attention: the kernel class that runs it */
 	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
+	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
 } ops_op;
 
 typedef struct ops_list {

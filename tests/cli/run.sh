@@ -60,6 +60,8 @@ check sys-bad-unit 1 "$B/sys-bad-unit.ini:13: bw: unit 'GB' does not fit" -- $R 
 check sys-bad-dims 1 "$B/sys-bad-dims.ini:12: dims: 4x3 makes 12 chips, [node] has 16" -- $R eval -s $B/sys-bad-dims.ini -w llama3-8b-serve
 check sys-no-as-of 1 "$B/sys-no-as-of.ini:9: as_of: missing in [node]" -- $R eval -s $B/sys-no-as-of.ini -w llama3-8b-serve
 check sys-bad-chip 1 "$B/chip-bad-peak.ini:23: fp8: unit 'GB/s' does not fit" -- $R eval -s $B/sys-bad-chip.ini -w llama3-8b-serve
+check chip-bad-curve 1 "$B/chip-bad-curve.ini:87: gemm_fp8: point 3: M must be >= 1 and increasing" -- $R eval -s $B/sys-bad-curve.ini -w llama3-8b-serve
+check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of free, total, static" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $B/fw-bad-share.ini
 
 # --- what is known
 out_sys=$($R list systems)
@@ -87,6 +89,15 @@ check eval-md 0 "| field | value |" -- $R eval -s trn2.48xlarge -w llama3-70b-se
 check eval-chips 0 '"chips":	32' -- $R eval -s trn2.48xlarge -w llama3-8b-train --chips 32 --format json
 check eval-path 0 "llama3-8b-serve on" -- $R eval -s models/hw/systems/p5.48xlarge.ini -w workloads/llama3-8b-serve.ini
 check eval-fp8-on-a100 0 '"run_precision":	"bf16"' -- $R eval -s dgx-a100-80g -w llama2-70b-serve --format json
+# --- serving under load (issue 9): a closed loop past the KV cache, the load curve in every format
+check eval-wait 0 "wait" -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --set concurrency=150
+check eval-loads 0 "the rest wait for admission, so TTFT grows" -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --loads 1-250
+check eval-loads-json 0 '"load_curve":' -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --loads 1,2,4,8,16,32,64,128,256 --format json
+check eval-loads-csv 0 "load,running,waiting,wait_ms,ttft_ms" -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --loads 8-256:8 --format csv
+check eval-loads-md 0 "| load | running |" -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --loads 1,100 --format md
+check eval-loads-bad 2 "--loads: '0,5' is not a list of loads" -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --loads 0,5
+check eval-loads-train 2 "--loads: applies to serving" -- $R eval -s dgx-h100 -w llama3-8b-train --loads 1,2
+check eval-percentiles 0 '"ttft_p99_ms":' -- $R eval -s dgx-h100 -w llama3-70b-fp8-tp2 --format json
 check roofline 0 "ffn_up" -- $R roofline -s trn2.48xlarge -w llama3-70b-serve --plan tp=16
 check roofline-json 0 '"bound":' -- $R roofline -s p5.48xlarge -w llama3-8b-train --format json
 check compare 0 "rank" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
