@@ -25,10 +25,14 @@ TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox
+	libcjson-dev nettle-dev gnuplot-nox sqlite3 libxml2-utils
 STAMP := build/.deps-ok
 
-.PHONY: all run test check bench asan lint install clean deps unit cli
+# The build a release record freezes (baseline record): the commit, "-dirty" with local
+# changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
+BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+.PHONY: all run test check bench asan lint install clean deps unit cli example FORCE
 
 all: roofcost
 
@@ -49,6 +53,12 @@ $(STAMP): | build
 
 build/%.o: src/%.c | build
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/cli.o: build/build-id
+build/build-id: FORCE | build
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
+FORCE:
 
 roofcost: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
@@ -88,6 +98,13 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 ./$(TESTBIN) --jobs 1
 	sh tests/cli/run.sh
 	$(MAKE) --no-print-directory clean
+
+# The committed example report (README): regenerate it when the engine's numbers change.
+example: roofcost
+	rm -rf reports/example
+	ROOFCOST_DB=build/example.db ./roofcost report -w llama3-70b-serve -s trn2.48xlarge,p5en.48xlarge \
+		-o reports/example
+	rm -f build/example.db build/example.db-wal build/example.db-shm
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \

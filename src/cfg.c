@@ -180,7 +180,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
-int cfg_load(cfg_doc *d, const char *path, err *e)
+/* Parses f (closed here) into d, naming it path in errors. */
+static int load_stream(cfg_doc *d, const char *path, FILE *f, err *e)
 {
 	reader_state st;
 	int rc;
@@ -190,9 +191,7 @@ int cfg_load(cfg_doc *d, const char *path, err *e)
 	memset(&st, 0, sizeof st);
 	st.d = d;
 	st.e = e;
-	st.f = fopen(path, "r");
-	if (!st.f)
-		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+	st.f = f;
 	rc = ini_parse_stream(reader, &st, handler, &st);
 	fclose(st.f);
 	if (st.failed) {
@@ -207,6 +206,30 @@ int cfg_load(cfg_doc *d, const char *path, err *e)
 		return ERR_DATA;
 	}
 	return 0;
+}
+
+int cfg_load(cfg_doc *d, const char *path, err *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		memset(d, 0, sizeof *d);
+		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+	}
+	return load_stream(d, path, f, e);
+}
+
+int cfg_load_text(cfg_doc *d, const char *name, const char *text, err *e)
+{
+	FILE *f;
+	memset(d, 0, sizeof *d);
+	snprintf(d->path, sizeof d->path, "%s", name);
+	/* fmemopen of an empty buffer fails on some C libraries: an empty text is an empty doc. */
+	if (!text[0])
+		return 0;
+	f = fmemopen((void *)text, strlen(text), "r");
+	if (!f)
+		return err_set(e, ERR_DATA, "%s: cannot read the text: %s", name, strerror(errno));
+	return load_stream(d, name, f, e);
 }
 
 void cfg_release(cfg_doc *d)

@@ -62,6 +62,9 @@ typedef struct cfg_field {
  * released. The caller releases d with cfg_release. */
 int cfg_load(cfg_doc *d, const char *path, err *e);
 
+/* Like cfg_load, from the NUL-terminated text of a file; errors name it `name`. */
+int cfg_load_text(cfg_doc *d, const char *name, const char *text, err *e);
+
 /* Frees what d owns; d may be zeroed or released already. */
 void cfg_release(cfg_doc *d);
 

@@ -16,6 +16,12 @@
 #ifndef ROOFCOST_DATADIR
 #define ROOFCOST_DATADIR "/usr/local/share/roofcost"
 #endif
+#ifndef ROOFCOST_BUILD
+#define ROOFCOST_BUILD "unknown"
+#endif
+
+const char cli_version[] = ROOFCOST_VERSION;
+const char cli_build[] = ROOFCOST_BUILD;
 
 typedef struct command {
 	const char *name;
@@ -31,6 +37,8 @@ static const command commands[] = {
 	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
 	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
 	{"validate", cmd_validate, "predictions against published measurements"},
+	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs"},
+	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify"},
 };
 
 static int is_dir(const char *p)
@@ -142,6 +150,35 @@ int cli_fail(const err *e)
 	return e->code == ERR_USAGE ? 2 : 1;
 }
 
+/* --price SYSTEM=USD_PER_CHIP_HOUR into o->prices. Returns 1, or -1 with e set. */
+static int parse_price(const char *arg, cli_eval_opts *o, err *e)
+{
+	const char *eq = strrchr(arg, '=');
+	rank_user_price *u = &o->prices[o->nprices];
+	char *end;
+	size_t l = eq ? (size_t)(eq - arg) : 0;
+	double v = eq ? strtod(eq + 1, &end) : 0;
+	if (!eq || l == 0 || l >= sizeof u->system || end == eq + 1 || *end || !(v > 0 && v < 1e6)) {
+		err_set(e, ERR_USAGE, "--price: '%s' is not SYSTEM=USD_PER_CHIP_HOUR (a number > 0, e.g. "
+			"trn2-ultraserver=4.5)", arg);
+		return -1;
+	}
+	if (o->nprices == CLI_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--price: at most %d systems", CLI_PRICE_MAX);
+		return -1;
+	}
+	memcpy(u->system, arg, l);
+	u->system[l] = '\0';
+	for (int i = 0; i < o->nprices; i++)
+		if (!strcmp(o->prices[i].system, u->system)) {
+			err_set(e, ERR_USAGE, "--price: %s is priced twice", u->system);
+			return -1;
+		}
+	u->usd_per_chip_hour = v;
+	o->nprices++;
+	return 1;
+}
+
 int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 {
 	char *end;
@@ -187,6 +224,19 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 		}
 		o->as_of = arg;
 		return 1;
+	case CLI_OPT_PRICE:
+		return parse_price(arg, o, e);
+	case CLI_OPT_DISCOUNT: {
+		double pct = strtod(arg, &end);
+		if (end != arg && *end == '%')
+			end++;
+		if (end == arg || *end || !(pct >= 0 && pct < 100)) {
+			err_set(e, ERR_USAGE, "--discount: '%s' is not a percentage from 0 to below 100", arg);
+			return -1;
+		}
+		o->discount = pct / 100;
+		return 1;
+	}
 	case CLI_OPT_CHIPS:
 		v = strtol(arg, &end, 10);
 		if (end == arg || *end || v < 1 || v > 100000000) {
@@ -200,9 +250,96 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	}
 }
 
+/* Edit distance of a and b (Levenshtein), for suggesting a name; b at most 63 characters. */
+static int edit_distance(const char *a, const char *b)
+{
+	int row[64], lb = (int)strlen(b);
+	if (lb > 63)
+		return 1 << 20;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; a[i - 1]; i++) {
+		int diag = row[0];
+		row[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* 1 if name is the file stem of one item of the -s list (a name or a path to a .ini). */
+static int in_system_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ','), *stem = p, *q;
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		for (q = p; q < p + l; q++)
+			if (*q == '/')
+				stem = q + 1;
+		l -= (size_t)(stem - p);
+		if (l > 4 && !strncmp(stem + l - 4, ".ini", 4))
+			l -= 4;
+		if (l == n && !strncmp(stem, name, n))
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e)
+{
+	for (int i = 0; i < o->nprices; i++) {
+		const char *name = o->prices[i].system;
+		char path[CLI_PATH_MAX + 96], dir[CLI_PATH_MAX + 32], **names = NULL;
+		struct stat st;
+		int n, best = -1, bestd = 1 << 20;
+		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
+		snprintf(path, sizeof path, "%s/%s.ini", dir, name);
+		if (stat(path, &st) == 0 || (o->system && in_system_list(o->system, name)))
+			continue;
+		n = cli_ini_stems(dir, &names, e);
+		for (int k = 0; k < n; k++) {
+			int d = edit_distance(name, names[k]);
+			if (d < bestd) {
+				bestd = d;
+				best = k;
+			}
+		}
+		if (best >= 0 && bestd <= 1 + (int)strlen(name) / 3)
+			err_set(e, ERR_USAGE, "--price: unknown system '%s' (did you mean %s? see 'roofcost list "
+				"systems')", name, names[best]);
+		else
+			err_set(e, ERR_USAGE, "--price: unknown system '%s' (see 'roofcost list systems')", name);
+		cli_free_names(names, n > 0 ? n : 0);
+		return ERR_USAGE;
+	}
+	return 0;
+}
+
+void cli_price_terms(const cli_eval_opts *o, char *buf, size_t n)
+{
+	size_t l = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < o->nprices && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s $%.4g", i ? ", " : "user prices (--price, per chip-hour): ",
+				      o->prices[i].system, o->prices[i].usd_per_chip_hour);
+	if (o->discount > 0 && l < n)
+		snprintf(buf + l, n - l, "%scatalog prices less %.4g%% (--discount)", l ? "; " : "", 100 * o->discount);
+}
+
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e)
 {
+	if (cli_check_prices(paths, o, e) != 0)
+		return ERR_USAGE;
 	if (!o->workload)
 		return err_set(e, ERR_USAGE, "missing -w WORKLOAD (see 'roofcost list workloads')");
 	if (!system)
@@ -260,8 +397,12 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	int found, have[PRICE_MODEL_N];
 	char where[160] = "", models[160] = "";
 	if (!s->instance[0]) {
-		snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
-			 "not rented by the hour, so it has no price", s->name);
+		if (s->no_public_price[0])
+			snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
+				 s->no_public_price, s->name);
+		else
+			snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
+				 "not rented by the hour, so it has no price", s->name);
 		return 0;
 	}
 	if (!*store && cli_open_db(paths, store, e) != 0)
@@ -287,6 +428,11 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 		if (have[i])
 			snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
 				 models[0] ? ", " : "", price_model_names[i]);
+	if (!models[0] && s->no_public_price[0]) {
+		snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
+			 s->no_public_price, s->name);
+		return 0;
+	}
 	if (w->cost.region[0])
 		snprintf(where, sizeof where, " in %s", w->cost.region);
 	if (out->as_of[0])
@@ -301,14 +447,10 @@ int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const h
 	     const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out,
 	     err *e)
 {
-	memset(out, 0, sizeof *out);
-	out->pricing = o->pricing >= 0 ? (price_model)o->pricing : w->cost.pricing;
-	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
-	out->usd_per_chip_hour = NAN;
-	if (cli_price(paths, store, s, w, out, e) != 0)
-		return ERR_DATA;
-	rank_cost(w, tr, ir, out);
-	return 0;
+	cli_pricer pr;
+	rank_opts ro;
+	cli_rank_opts(&pr, paths, store, o, w, &ro);
+	return rank_price_and_cost(&ro, s, w, tr, ir, out, e);
 }
 
 /* rank_price_fn over the store. */
@@ -331,6 +473,9 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 	ro->as_of = o->as_of ? o->as_of : "";
 	ro->price = price_cb;
 	ro->price_ctx = pr;
+	ro->user_prices = o->prices;
+	ro->nuser_prices = o->nprices;
+	ro->discount = o->discount;
 }
 
 static void usage(FILE *fp)

@@ -16,7 +16,11 @@
 #include "train.h"
 #include "wl.h"
 
-enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64 };
+enum { CLI_PATH_MAX = 1024, CLI_SET_MAX = 64, CLI_PRICE_MAX = 32 };
+
+/* The tool's version and build (the commit it was built from, "-dirty" with local changes). */
+extern const char cli_version[];
+extern const char cli_build[];
 
 typedef struct cli_paths {
 	char home[CLI_PATH_MAX];        /* folder holding models/, workloads/, catalogs/ */
@@ -38,6 +42,9 @@ typedef struct cli_eval_opts {
 	int pricing;                   /* --pricing: a price_model, -1 = the workload's */
 	const char *as_of;             /* --as-of DATE; NULL = the newest price */
 	char framework[80];            /* --framework NAME as the override "framework=NAME"; "" = none */
+	rank_user_price prices[CLI_PRICE_MAX]; /* --price SYSTEM=USD_PER_CHIP_HOUR, in order */
+	int nprices;
+	double discount;               /* --discount PCT as a share [0, 1) of catalog prices */
 } cli_eval_opts;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
@@ -58,15 +65,25 @@ int cli_fail(const err *e);
  * not one of them, -1 on a usage error (e set). */
 int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
 
+/* Checks that every --price names a known system: a file in models/hw/systems or one named in
+ * -s. Returns 0, or ERR_USAGE with e set ("unknown system ... did you mean ..."). */
+int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e);
+
+/* The user's pricing in one line for table footers ("user prices (--price): trn3-ultraserver
+ * $4.50 per chip-hour; catalog prices less 10% (--discount)"), "" when there is none. */
+void cli_price_terms(const cli_eval_opts *o, char *buf, size_t n);
+
 /* Loads the workload (with --set overrides) and the system, and builds the plan: the
- * workload's [plan], then --plan, then --chips, then defaults (plan_fill). */
+ * workload's [plan], then --plan, then --chips, then defaults (plan_fill). Checks --price
+ * (cli_check_prices). */
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
 
-/* Prices one evaluation (exactly one of tr / ir set): looks up the system's instance in the
- * store (opened into *store on first need, NULL until then), then costs a delivered unit with
- * the workload's [cost] terms. A missing instance or price is not an error: out->note says
- * why the USD figures are null. Returns 0, or nonzero with e set (the store failed). */
+/* Prices one evaluation (exactly one of tr / ir set): the user's --price for the system, else
+ * its instance's price in the store (opened into *store on first need, NULL until then) less
+ * --discount, then costs a delivered unit with the workload's [cost] terms. A missing instance
+ * or price is not an error: out->note says why the USD figures are null. Returns 0, or nonzero
+ * with e set (the store failed). */
 int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
 	     const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out,
 	     err *e);
@@ -78,14 +95,17 @@ typedef struct cli_pricer {
 } cli_pricer;
 
 /* Fills ro for ranking w's systems: the pricing of o (or the workload's), --as-of, --plan as a
- * fixed layout, and prices from the store (opened into *store on first need) through pr,
- * which must outlive ro. cmin/cmax/budget are left open for the caller. */
+ * fixed layout, --price and --discount, and prices from the store (opened into *store on first
+ * need) through pr, which must outlive ro (and so must o). cmin/cmax/budget are left open for
+ * the caller. */
 void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli_eval_opts *o,
 		   const wl_workload *w, rank_opts *ro);
 
-/* Looks up the price of s's instance for out->pricing at out->as_of (the caller sets both):
- * out->have_price, out->price and out->usd_per_chip_hour, or out->note saying why there is
- * none. Returns 0, or nonzero with e set (the store failed). */
+/* Looks up the price of s's instance in the store for out->pricing at out->as_of (the caller
+ * sets both): out->have_price, out->price and out->usd_per_chip_hour, or out->note saying why
+ * there is none ("no public price: ..." where the system file says so and the store has no
+ * price for it). Neither --price nor --discount: see rank_price. Returns 0, or nonzero with e
+ * set (the store failed). */
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
 	      show_cost *out, err *e);
 
@@ -102,7 +122,7 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK };
+       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -124,15 +144,20 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --format FMT       table | csv | json | md (default table)\n" \
 	"  -h, --help             this text\n"
 
-/* The pricing options of eval and compare (handled by cli_eval_option). */
+/* The pricing options of eval, compare, sweep, report and baseline (handled by cli_eval_option). */
 #define CLI_COST_LONGOPTS \
 	{"pricing", required_argument, NULL, CLI_OPT_PRICING}, \
-	{"as-of", required_argument, NULL, CLI_OPT_AS_OF}
+	{"as-of", required_argument, NULL, CLI_OPT_AS_OF}, \
+	{"price", required_argument, NULL, CLI_OPT_PRICE}, \
+	{"discount", required_argument, NULL, CLI_OPT_DISCOUNT}
 
 #define CLI_COST_USAGE \
 	"      --pricing MODEL    on-demand (default, or the workload's [cost] pricing), capacity-block,\n" \
 	"                         reserved-1y, reserved-3y, committed-1y, committed-3y, spot\n" \
-	"      --as-of DATE       the newest price at or before YYYY-MM-DD (default: the newest)\n"
+	"      --as-of DATE       the newest price at or before YYYY-MM-DD (default: the newest)\n" \
+	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable); it\n" \
+	"                         replaces the catalog's for every pricing model, --discount aside\n" \
+	"      --discount PCT     take PCT percent (0-99.99) off every catalog price\n"
 
 /* Subcommands. */
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
@@ -142,5 +167,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
+int cmd_report(int argc, char **argv, const cli_paths *paths);
+int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 
 #endif

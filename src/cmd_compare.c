@@ -18,6 +18,7 @@
 static const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--plan ...] [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                        [--price SYS=USD]... [--discount PCT]\n"
 	"                        [--format table|csv|json|md]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
@@ -206,6 +207,9 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			show_terms_text(&rows[0].cost, w0->mode == WL_TRAIN, terms, sizeof terms);
 			printf("prices: the newest%s%s in the store %s, per chip-hour; assumptions: %s\n",
 			       o.as_of ? " at or before " : "", o.as_of ? o.as_of : "", paths->db, terms);
+			cli_price_terms(&o, terms, sizeof terms);
+			if (terms[0])
+				printf("%s\n", terms);
 			if (w0->mode == WL_TRAIN) {
 				const cost_failures *f = &rows[0].cost.terms.failures;
 				printf("failures: chip MTBF %.0f h, checkpoints %.3g TB at %.4g GB/s, restart %.0f s "

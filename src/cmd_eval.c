@@ -13,7 +13,8 @@
 static const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
-	"                     [--loads LIST] [--format table|csv|json|md]\n\n"
+	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST]\n"
+	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
 	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"
 	"and the goodput under failures; for inference TTFT, TPOT and output tokens/s; which bound\n"

@@ -23,7 +23,8 @@ static const char list_usage[] =
 	"(models/frameworks/): attention, ZeRO stage, recompute, what overlaps, host mode, serving\n"
 	"scheduler and token budget. prices: the store's prices ($ROOFCOST_DB, else\n"
 	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
-	"with the price per chip-hour and whether the price is verified.\n\n"
+	"with the price per chip-hour and whether the price is verified; then the systems whose provider\n"
+	"publishes no hourly price (\"no public price\" in the source column, the system file's reason).\n\n"
 	"  --provider P   prices of one provider (aws, gcp, azure, ...)\n"
 	"  --as-of DATE   the newest price of each offer at or before YYYY-MM-DD\n"
 	"  --all          every stored price, history included\n"
@@ -35,12 +36,11 @@ static void gbps(char *b, size_t n, double v)
 	snprintf(b, n, "%.4g", v / 1e9);
 }
 
-static int list_systems(const cli_paths *p, out_table *t, err *e)
+/* Loads every system file of models/hw/systems in name order and calls fn on each; stops at
+ * the first file that does not load. Returns 0, or 1 with e set. */
+static int each_system(const cli_paths *p, void (*fn)(const hw_system *s, void *ctx), void *ctx, err *e)
 {
 	char dir[CLI_PATH_MAX + 32], **names;
-	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
-					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
-					  "instance"};
 	int n, rc = 0;
 	hw_system *s = malloc(sizeof *s);
 	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
@@ -49,33 +49,53 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 		free(s);
 		return 1;
 	}
-	out_init(t, 10, hdr);
-	for (int i = 3; i < 9; i++)
-		out_right(t, i);
-	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"};
+	for (int i = 0; i < n && rc == 0; i++) {
+		char path[CLI_PATH_MAX + 64];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
-		if (!rc && hw_load_system(path, p->models, s, e) != 0)
+		if (hw_load_system(path, p->models, s, e) != 0)
 			rc = 1;
-		if (!rc) {
-			snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
-			snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
-			for (int k = 0; k < s->nlevels; k++) {
-				gbps(bw[s->levels[k].kind], 16, s->levels[k].bw);
-				if (s->levels[k].kind == HW_LEVEL_DOMAIN)
-					snprintf(dc, sizeof dc, "%d", s->levels[k].chips);
-			}
-			{
-				const char *cells[10] = {s->name, s->provider, s->chip.name, nc, dc, mc,
-							 bw[0], bw[1], bw[2], s->instance};
-				out_row(t, cells);
-			}
-		}
-		free(names[i]);
+		else
+			fn(s, ctx);
 	}
-	free(names);
+	cli_free_names(names, n);
 	free(s);
 	return rc;
+}
+
+/* each_system: one row of `list systems`. */
+static void system_row(const hw_system *s, void *ctx)
+{
+	char nc[16], dc[16] = "-", mc[16], bw[3][16] = {"-", "-", "-"}, hier[160] = "";
+	snprintf(nc, sizeof nc, "%d", hw_node_chips(s));
+	snprintf(mc, sizeof mc, "%d", hw_max_chips(s));
+	for (int k = 0; k < s->nlevels; k++) {
+		const hw_level *lv = &s->levels[k];
+		size_t l = strlen(hier);
+		gbps(bw[lv->kind], 16, lv->bw);
+		if (lv->kind == HW_LEVEL_DOMAIN)
+			snprintf(dc, sizeof dc, "%d", lv->chips);
+		/* "16 torus2d 4x4 > 64 ring 4 > 100000 fattree": chips and topology per level. */
+		l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d %s", k ? " > " : "", lv->chips,
+				      hw_topo_names[lv->topo]);
+		for (int d = 0; d < 3 && lv->dims[d] && l < sizeof hier; d++)
+			l += (size_t)snprintf(hier + l, sizeof hier - l, "%s%d", d ? "x" : " ", lv->dims[d]);
+	}
+	{
+		const char *cells[11] = {s->name, s->provider, s->chip.name, nc, dc, mc,
+					 bw[0], bw[1], bw[2], s->instance, hier};
+		out_row(ctx, cells);
+	}
+}
+
+static int list_systems(const cli_paths *p, out_table *t, err *e)
+{
+	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
+					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
+					  "instance", "hierarchy"};
+	out_init(t, 11, hdr);
+	for (int i = 3; i < 9; i++)
+		out_right(t, i);
+	return each_system(p, system_row, t, e);
 }
 
 static int list_chips(const cli_paths *p, out_table *t, err *e)
@@ -194,6 +214,34 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
+typedef struct gap_ctx {
+	const char *provider;   /* NULL = every provider */
+	const price_row *rows;  /* the store's rows being listed */
+	int nrows;
+	out_table *t;
+} gap_ctx;
+
+/* each_system: a row for a system whose file says the provider publishes no price and whose
+ * instance has no row in the store (a private catalog's price wins), so that `list prices`
+ * shows the gap. */
+static void gap_row(const hw_system *s, void *ctx)
+{
+	const gap_ctx *g = ctx;
+	char acc[16], src[HW_TEXT_MAX + 64];
+	if (!s->no_public_price[0] || (g->provider && strcmp(g->provider, s->provider) != 0))
+		return;
+	for (int k = 0; k < g->nrows && s->instance[0]; k++)
+		if (!strcmp(g->rows[k].instance, s->instance))
+			return;
+	snprintf(acc, sizeof acc, "%d", hw_node_chips(s));
+	snprintf(src, sizeof src, "no public price (system %s): %s", s->name, s->no_public_price);
+	{
+		const char *cells[11] = {s->provider, s->instance[0] ? s->instance : s->name, "-", "-", "-", "-",
+					 acc, "-", s->src.as_of, "-", src};
+		out_row(g->t, cells);
+	}
+}
+
 static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 {
 	char dir[CLI_PATH_MAX + 32], **names;
@@ -225,7 +273,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 				rcp = fw_recompute_names[tr->recompute];
 				host = fw_host_names[tr->host];
 				snprintf(ov, sizeof ov, "%s%s%s%s%s", tr->overlap_dp_reduce ? "dp " : "",
-					 tr->overlap_param_gather ? "gather " : "", tr->overlap_tp ? "tp " : "",
+					 tr->overlap_param_gather ? "gather " : "", tr->overlap_tp > 0 ? "tp " : "",
 					 tr->overlap_pp ? "pp " : "", tr->overlap_ep ? "ep " : "");
 				if (ov[0] && ov[strlen(ov) - 1] == ' ')
 					ov[strlen(ov) - 1] = '\0';
@@ -282,8 +330,12 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 			out_row(t, cells);
 		}
 	}
-	free(rows);
-	return 0;
+	{
+		gap_ctx g = {provider, rows, n, t};
+		int rc = each_system(p, gap_row, &g, e);
+		free(rows);
+		return rc;
+	}
 }
 
 static void print_json(const out_table *t)

@@ -123,7 +123,7 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 		cJSON *root = NULL, *arr = NULL;
 		const char *s1, *s2 = NULL;
 		if (w->mode == WL_TRAIN) {
-			ops_train(w, &p, a);
+			ops_train(w, &p, sys->chip.family, a);
 			s1 = "micro-batch";
 		} else {
 			ops_prefill(w, &p, w->concurrency, a);

@@ -20,7 +20,8 @@ static const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
-	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--format table|csv|json|md]\n"
+	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--price SYS=USD]...\n"
+	"                      [--discount PCT] [--format table|csv|json|md]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
 	"micro-batch, ZeRO stage, recompute) over chip counts, systems and pricing models, prunes what\n"
@@ -41,6 +42,8 @@ static const char sweep_usage[] =
 	"      --set KEY=VALUE    override a workload key (repeatable)\n"
 	"      --pricing LIST     pricing models, or all\n"
 	"      --as-of DATE       the newest prices at or before DATE\n"
+	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
+	"      --discount PCT     take PCT percent off every catalog price\n"
 	"      --format FMT       table | csv | json | md\n"
 	"  -h, --help             this text\n";
 
@@ -539,28 +542,41 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				models[nmodels++] = (int)m;
 			}
 		}
+		cli_pricer pr;
+		rank_opts ro;
+		if (cli_check_prices(paths, &o, &e) != 0) {
+			rc = cli_fail(&e);
+			goto done;
+		}
+		cli_rank_opts(&pr, paths, &store, &o, w, &ro);
 		for (int i = 0; i < nnames; i++)
-			for (int k = 0; k < nmodels; k++) {
+			for (int k = 0, first = nm->n; k < nmodels; k++) {
 				show_cost rcst;
 				if (nm->n == SWEEP_OFFERS_MAX)
 					break;
-				memset(&rcst, 0, sizeof rcst);
-				rcst.pricing = (price_model)models[k];
-				snprintf(rcst.as_of, sizeof rcst.as_of, "%s", o.as_of ? o.as_of : "");
-				rcst.usd_per_chip_hour = NAN;
-				if (cli_price(paths, &store, &systems[i], w, &rcst, &e) != 0) {
+				ro.pricing = (price_model)models[k];
+				if (rank_price(&ro, &systems[i], w, &rcst, &e) != 0) {
 					rc = cli_fail(&e);
 					goto done;
 				}
-				/* Several pricing models of one system without a price are one offer. */
-				if (!rcst.have_price && nmodels > 1)
+				/* Pricing models without a price drop out while one has a price (the last
+				 * model tried stands for them all); the user's own price is one offer. */
+				if ((!rcst.have_price && (k + 1 < nmodels || nm->n > first)) ||
+				    (rcst.user_price && k > 0))
 					continue;
 				offers[nm->n].sys = &systems[i];
 				offers[nm->n].system = i;
 				offers[nm->n].pricing = models[k];
 				offers[nm->n].usd_per_chip_hour = rcst.have_price ? rcst.usd_per_chip_hour : NAN;
 				snprintf(nm->system[nm->n], HW_NAME_MAX, "%s", systems[i].name);
-				snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]] : "no price");
+				if (rcst.user_price)
+					snprintf(nm->pricing[nm->n], 24, "user (--price)");
+				else if (rcst.have_price && rcst.discount > 0)
+					snprintf(nm->pricing[nm->n], 24, "%s -%.3g%%", price_model_names[models[k]],
+						 100 * rcst.discount);
+				else
+					snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]]
+						 : !strncmp(rcst.note, "no public price", 15) ? "no public price" : "no price");
 				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
 				nm->n++;
 			}
@@ -653,6 +669,12 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		if (job.progress)
 			fprintf(stderr, "\r%60s\r", "");
 		print_result(res, nm, w->name, o.format, secs, threads, shard, nshards);
+		if (o.format == OUT_TABLE) {
+			char terms[512];
+			cli_price_terms(&o, terms, sizeof terms);
+			if (terms[0])
+				printf("%s\n", terms);
+		}
 	}
 done:
 	if (store)

@@ -26,18 +26,22 @@ static const char validate_usage[] =
 	"  --check-train M:X   thresholds for training rows\n"
 	"  --check-infer M:X   thresholds for inference rows\n"
 	"  --explain ID        print the full breakdown of case ID (every row with that id)\n"
+	"  --fit               refit every calibrated value of models/calibration.ini on its rows\n"
 	"  -h, --help          this text\n";
 
 typedef struct result {
 	val_case c;
+	const hw_system *sys;       /* loaded system and framework (owned by the caches) */
+	const fw_framework *fw;
 	char family[48];            /* the system's chip family */
 	int ok;
+	int mem_miss;               /* predicted although the memory model rejects the layout */
 	double pred, err_pct;
 	char reason[768];
 } result;
 
 typedef struct stats {
-	int n, skipped;
+	int n, skipped, mem_misses;
 	double median, mean, max;
 	double signed_median;       /* median of the signed errors: the bias */
 } stats;
@@ -73,7 +77,7 @@ static double median_of(double *v, int n)
 
 static stats summarize(const result *r, int n, const row_filter *f)
 {
-	stats s = {0, 0, NAN, NAN, NAN, NAN};
+	stats s = {0, 0, 0, NAN, NAN, NAN, NAN};
 	double *v = malloc(sizeof *v * (size_t)(n ? n : 1)), *sv = malloc(sizeof *sv * (size_t)(n ? n : 1));
 	double sum = 0;
 	if (!v || !sv) {
@@ -88,6 +92,7 @@ static stats summarize(const result *r, int n, const row_filter *f)
 			s.skipped++;
 			continue;
 		}
+		s.mem_misses += r[i].mem_miss;
 		sv[s.n] = r[i].err_pct;
 		v[s.n++] = fabs(r[i].err_pct);
 		sum += fabs(r[i].err_pct);
@@ -161,6 +166,7 @@ static cJSON *stats_json(stats s)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "n", s.n);
 	cJSON_AddNumberToObject(o, "skipped", s.skipped);
+	cJSON_AddNumberToObject(o, "memory_misses", s.mem_misses);
 	if (s.n > 0) {
 		cJSON_AddNumberToObject(o, "median_abs_error_pct", s.median);
 		cJSON_AddNumberToObject(o, "mean_abs_error_pct", s.mean);
@@ -228,14 +234,178 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const resul
 	free(w);
 }
 
+/* Calibrated values and their leave-one-framework-out check.
+ *
+ * A calibration of models/calibration.ini is fitted on the rows of its kind whose chip family
+ * is its family (and whose framework is in its list, when it has one): the value at which the
+ * median of the log errors, taken in the sense of speed (predicted / measured for rates,
+ * measured / predicted for times), is zero. Speed grows with the calibrated efficiency, so the
+ * median is monotone and bisection finds it. Leave-one-framework-out refits every calibration
+ * without one framework's rows (its prior when no row is left) and predicts that framework's
+ * rows with the refitted values: the error a stack the calibration never saw would get. */
+
+static int metric_is_time(val_metric m)
+{
+	return m == VAL_STEP_TIME || m == VAL_TTFT_MS || m == VAL_TPOT_MS;
+}
+
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		while (l > 0 && *p == ' ') {
+			p++;
+			l--;
+		}
+		while (l > 0 && p[l - 1] == ' ')
+			l--;
+		if (l == n && !strncmp(p, name, n))
+			return 1;
+		p = q ? q + 1 : NULL;
+	}
+	return 0;
+}
+
+/* 1 if row r takes part in fitting k (and is not of framework `left_out`). */
+static int fits_on(const hw_calib *k, const result *r, const char *left_out)
+{
+	if (!r->ok || r->c.train != k->train || strcmp(r->family, k->family) != 0)
+		return 0;
+	if (k->frameworks[0] && !in_list(k->frameworks, r->c.framework))
+		return 0;
+	return !left_out || strcmp(r->c.framework, left_out) != 0;
+}
+
+/* Predicts row r with the calibrations of ks set to vals (r->sys copied). */
+static int predict_with(const result *r, const hw_calibs *ks, const double *vals, double *pred)
+{
+	hw_system *s = malloc(sizeof *s);
+	char why[768];
+	int ok;
+	if (!s)
+		return 0;
+	*s = *r->sys;
+	for (int i = 0; i < ks->n; i++)
+		hw_calib_apply(&ks->c[i], vals[i], &s->chip);
+	ok = val_predict(s, r->fw, &r->c, pred, why, sizeof why, NULL);
+	free(s);
+	return ok;
+}
+
+static double speed_log_err(const result *r, double pred)
+{
+	double l = log(pred / r->c.value);
+	return metric_is_time(r->c.metric) ? -l : l;
+}
+
+/* Fits calibration i (others at vals) on its rows without framework left_out. Returns the
+ * value, the prior when no row is left; *n gets the row count. */
+static double fit_one(const result *res, int nres, const hw_calibs *ks, const double *vals, int i,
+		      const char *left_out, int *n)
+{
+	const hw_calib *k = &ks->c[i];
+	double lo = k->lo, hi = k->hi, v[GROUPS_MAX * 8];
+	double *cur = malloc(sizeof *cur * (size_t)(ks->n ? ks->n : 1));
+	int cnt = 0;
+	for (int r = 0; r < nres; r++)
+		cnt += fits_on(k, &res[r], left_out);
+	*n = cnt;
+	if (!cur || cnt == 0) {
+		free(cur);
+		return k->prior;
+	}
+	memcpy(cur, vals, sizeof *cur * (size_t)ks->n);
+	for (int it = 0; it < 40 && hi - lo > 1e-4; it++) {
+		double mid = (lo + hi) / 2, m;
+		int nv = 0;
+		cur[i] = mid;
+		for (int r = 0; r < nres && nv < (int)(sizeof v / sizeof v[0]); r++) {
+			double p;
+			if (fits_on(k, &res[r], left_out) && predict_with(&res[r], ks, cur, &p) && p > 0)
+				v[nv++] = speed_log_err(&res[r], p);
+		}
+		m = nv ? median_of(v, nv) : 0;
+		if (m < 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	free(cur);
+	return (lo + hi) / 2;
+}
+
+typedef struct lofo {
+	char framework[48];
+	int kind;
+	stats s;            /* the framework's rows predicted with calibrations refitted without them */
+	char refits[512];   /* "name=value" of each refitted calibration */
+} lofo;
+
+/* Leave-one-framework-out over every framework of every kind; returns the count in out. */
+static int lofo_all(const result *res, int nres, const hw_calibs *ks, lofo *out, int max)
+{
+	int nout = 0;
+	double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+	result *copy = malloc(sizeof *copy * (size_t)(nres ? nres : 1));
+	if (!vals || !copy) {
+		free(vals);
+		free(copy);
+		return 0;
+	}
+	for (int kind = 1; kind >= 0; kind--) {
+		const char *names[GROUPS_MAX];
+		int k = distinct(res, nres, kind, 0, names, GROUPS_MAX);
+		for (int f = 0; f < k && nout < max; f++) {
+			lofo *L = &out[nout++];
+			row_filter flt = {kind, names[f], NULL};
+			int touched = 0;
+			memset(L, 0, sizeof *L);
+			snprintf(L->framework, sizeof L->framework, "%s", names[f]);
+			L->kind = kind;
+			for (int i = 0; i < ks->n; i++)
+				vals[i] = ks->c[i].value;
+			for (int i = 0; i < ks->n; i++) {
+				int uses = 0, n;
+				for (int r = 0; r < nres && !uses; r++)
+					uses = fits_on(&ks->c[i], &res[r], NULL) && !strcmp(res[r].c.framework, names[f]);
+				if (!uses)
+					continue;
+				vals[i] = fit_one(res, nres, ks, vals, i, names[f], &n);
+				touched = 1;
+				{
+					size_t l = strlen(L->refits);
+					snprintf(L->refits + l, sizeof L->refits - l, "%s%s=%.3g%s", l ? ", " : "",
+						 ks->c[i].name, vals[i], n ? "" : " (prior: no other rows)");
+				}
+			}
+			memcpy(copy, res, sizeof *copy * (size_t)nres);
+			if (touched)
+				for (int r = 0; r < nres; r++) {
+					double p;
+					if (!row_in(&copy[r], &flt) || !copy[r].ok)
+						continue;
+					if (predict_with(&copy[r], ks, vals, &p))
+						copy[r].err_pct = 100 * (p - copy[r].c.value) / copy[r].c.value;
+				}
+			L->s = summarize(copy, nres, &flt);
+		}
+	}
+	free(vals);
+	free(copy);
+	return nout;
+}
+
 int cmd_validate(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_EXPLAIN };
+	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_EXPLAIN, OPT_FIT };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
 		{"check-train", required_argument, NULL, OPT_TRAIN},
 		{"check-infer", required_argument, NULL, OPT_INFER},
 		{"explain", required_argument, NULL, OPT_EXPLAIN},
+		{"fit", no_argument, NULL, OPT_FIT},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	out_format f = OUT_TABLE;
@@ -247,48 +417,72 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	fw_cache *fcache = NULL;
 	int nres = 0, ncache = 0, nfcache = 0, c, rc = 0;
 	const char *explain = NULL;
+	int fit = 0;
+	hw_calibs *ks = malloc(sizeof *ks);
+	lofo *lf = NULL;
+	int nlf = 0;
 
+	if (!ks) {
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	if (hw_load_calibs(paths->models, ks, &e) != 0) {
+		free(ks);
+		return cli_fail(&e);
+	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(validate_usage, stdout);
+			free(ks);
 			return 0;
 		case CLI_OPT_FORMAT:
 			if (out_parse_format(optarg, &f) != 0) {
 				fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n", optarg);
+				free(ks);
 				return 2;
 			}
 			break;
 		case OPT_EXPLAIN:
 			explain = optarg;
 			break;
+		case OPT_FIT:
+			fit = 1;
+			break;
 		case OPT_TRAIN:
 		case OPT_INFER:
 			if (parse_check(optarg, &chk[c == OPT_TRAIN][0], &chk[c == OPT_TRAIN][1]) != 0) {
 				fprintf(stderr, "roofcost: --check-%s: '%s' is not MEDIAN:MAX\n",
 					c == OPT_TRAIN ? "train" : "infer", optarg);
+				free(ks);
 				return 2;
 			}
 			break;
 		default:
 			fputs(validate_usage, stderr);
+			free(ks);
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
 		fputs(validate_usage, stderr);
+		free(ks);
 		return 2;
 	}
-	if (csvin_load(&d, argv[optind], &e) != 0)
+	if (csvin_load(&d, argv[optind], &e) != 0) {
+		free(ks);
 		return cli_fail(&e);
+	}
 	if (d.nrows < 1) {
 		err_at(&e, argv[optind], 0, "empty file");
 		csvin_release(&d);
+		free(ks);
 		return cli_fail(&e);
 	}
 	if (val_check_header(argv[optind], (const char *const *)d.rows[0].fields, d.rows[0].n, &e) != 0) {
 		csvin_release(&d);
+		free(ks);
 		return cli_fail(&e);
 	}
 	res = calloc((size_t)d.nrows, sizeof *res);
@@ -358,7 +552,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			continue;
 		}
 		snprintf(r->family, sizeof r->family, "%s", sc->sys->chip.family);
-		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason);
+		r->sys = sc->sys;
+		r->fw = fc->fw;
+		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
 		if (r->ok)
 			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
 		if (explain && !strcmp(explain, r->c.id))
@@ -366,6 +562,37 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	}
 	if (explain)
 		goto done;
+	if (fit) {
+		/* Each calibration refitted on all its rows, beside the value its file holds. */
+		double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+		if (!vals) {
+			err_set(&e, ERR_DATA, "out of memory");
+			rc = cli_fail(&e);
+			goto done;
+		}
+		for (int i = 0; i < ks->n; i++)
+			vals[i] = ks->c[i].value;
+		printf("%s: %d calibrations\n", ks->path, ks->n);
+		for (int i = 0; i < ks->n; i++) {
+			int n;
+			double v;
+			if (ks->c[i].train == 2) {
+				printf("  %-20s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", ks->c[i].name,
+				       hw_calib_param_names[ks->c[i].param], ks->c[i].family, ks->c[i].value, ks->c[i].src.source);
+				continue;
+			}
+			v = fit_one(res, nres, ks, vals, i, NULL, &n);
+			printf("  %-20s %s of %s (%s rows%s%s): fitted %.4f on %d rows, file %.4f, prior %.4f\n",
+			       ks->c[i].name, hw_calib_param_names[ks->c[i].param], ks->c[i].family,
+			       ks->c[i].train ? "training" : "serving", ks->c[i].frameworks[0] ? " of " : "",
+			       ks->c[i].frameworks, v, n, ks->c[i].value, ks->c[i].prior);
+		}
+		free(vals);
+		goto done;
+	}
+	lf = calloc(2 * GROUPS_MAX, sizeof *lf);
+	if (lf)
+		nlf = lofo_all(res, nres, ks, lf, 2 * GROUPS_MAX);
 	{
 		stats all = summarize_kind(res, nres, -1), tr = summarize_kind(res, nres, 1),
 		      in = summarize_kind(res, nres, 0);
@@ -397,6 +624,16 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 				cJSON *g = cJSON_CreateObject();
 				cJSON_AddItemToObject(g, "by_framework", group_json(res, nres, kind, 0));
 				cJSON_AddItemToObject(g, "by_family", group_json(res, nres, kind, 1));
+				{
+					cJSON *lo = cJSON_CreateObject();
+					for (int i = 0; i < nlf; i++)
+						if (lf[i].kind == kind) {
+							cJSON *o = stats_json(lf[i].s);
+							cJSON_AddStringToObject(o, "refitted", lf[i].refits);
+							cJSON_AddItemToObject(lo, lf[i].framework, o);
+						}
+					cJSON_AddItemToObject(g, "leave_one_framework_out", lo);
+				}
 				cJSON_AddItemToObject(sum, kind ? "train_groups" : "infer_groups", g);
 			}
 			cJSON_AddItemToObject(root, "summary", sum);
@@ -436,10 +673,18 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 				for (int kind = 1; kind >= 0; kind--) {
 					group_table(res, nres, kind, 0, stdout);
 					group_table(res, nres, kind, 1, stdout);
+					printf("%s leave-one-framework-out (calibrations refitted without the framework's rows):\n",
+					       kind ? "train" : "infer");
+					for (int i = 0; i < nlf; i++)
+						if (lf[i].kind == kind)
+							printf("  %-22s n=%-3d median |error| %5.1f %%, bias %+6.1f %%, max %6.1f %%%s%s\n",
+							       lf[i].framework, lf[i].s.n, lf[i].s.median, lf[i].s.signed_median,
+							       lf[i].s.max, lf[i].refits[0] ? "; refitted " : "", lf[i].refits);
 				}
 				for (int k = 0; k < 3; k++)
-					printf("%-5s n=%d skipped=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
-					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->median, ss[k]->mean, ss[k]->max);
+					printf("%-5s n=%d skipped=%d memory-misses=%d median |error| %.1f %%, mean %.1f %%, max %.1f %%\n",
+					       nm[k], ss[k]->n, ss[k]->skipped, ss[k]->mem_misses, ss[k]->median, ss[k]->mean,
+					       ss[k]->max);
 			}
 		}
 		for (int kind = 0; kind < 2; kind++) {
@@ -463,6 +708,8 @@ done:
 		free(fcache[k].fw);
 	free(fcache);
 	free(res);
+	free(lf);
+	free(ks);
 	csvin_release(&d);
 	return rc;
 }

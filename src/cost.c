@@ -117,3 +117,44 @@ void cost_infer(const cost_infer_in *in, cost_result *r)
 		r->usd_per_mtok_input = usd_per_mtok * in->prefill_share / in->input_per_output;
 	r->ok = 1;
 }
+
+void cost_interrupt_train(const cost_train_in *in, const cost_result *run, cost_interrupt *out)
+{
+	const cost_failures *f = &in->failures;
+	const cost_goodput *g = &run->goodput;
+	memset(out, 0, sizeof *out);
+	out->restart = f->restart;
+	out->reload = f->checkpoint_bw > 0 ? f->checkpoint_bytes / f->checkpoint_bw : 0;
+	out->redo = isfinite(g->interval) ? g->interval + g->checkpoint_write : run->ideal_time;
+	out->added = out->restart + out->reload + out->redo;
+	out->usd = out->added / 3600 * in->chips * in->usd_per_chip_hour;
+	out->count = g->finishes ? run->interruptions : INFINITY;
+	out->run_added = out->count > 0 ? out->count * out->added : 0;
+	out->run_usd = out->count > 0 ? out->count * out->usd : isnan(out->usd) ? NAN : 0;
+	out->loss_pct = run->ideal_time > 0 ? 100 * out->run_added / run->ideal_time : NAN;
+	out->meets_slo = 1;
+	out->standby_replicas = out->standby_chips = out->standby_usd_per_hour = NAN;
+	out->load = out->capacity_after = NAN;
+}
+
+void cost_interrupt_serve(const cost_interrupt_serve_in *in, cost_interrupt *out)
+{
+	double need;
+	memset(out, 0, sizeof *out);
+	out->restart = out->reload = out->redo = out->added = out->usd = NAN;
+	out->count = out->run_added = out->run_usd = NAN;
+	out->load = in->load;
+	out->capacity_after = in->replicas > 1 ? (in->replicas - 1) * in->replica_capacity : 0;
+	/* Relative slack 1e-9: a load equal to the capacity meets it despite rounding. */
+	out->meets_slo = in->load > 0 && out->capacity_after >= in->load * (1 - 1e-9);
+	out->loss_pct = in->load > 0 ? 100 * fmax(0, in->load - out->capacity_after) / in->load : 0;
+	if (in->replica_capacity <= 0) {
+		out->standby_replicas = out->standby_chips = out->standby_usd_per_hour = NAN;
+		return;
+	}
+	/* Replicas needed for the load, plus the one lost, beyond those serving now. */
+	need = ceil(in->load / in->replica_capacity * (1 - 1e-9));
+	out->standby_replicas = fmax(0, need + 1 - in->replicas);
+	out->standby_chips = out->standby_replicas * in->chips_per_replica;
+	out->standby_usd_per_hour = out->standby_chips * in->usd_per_chip_hour;
+}

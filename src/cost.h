@@ -98,6 +98,48 @@ typedef struct cost_result {
 	double usd_per_mtok_output; /* decode share, per million output tokens */
 } cost_result;
 
+/* The interruption test of a release record (baseline): what one failure at the worst moment
+ * costs. Training, one node lost: detection and replacement (restart_time R), the checkpoint
+ * reloaded at checkpoint_bw (reload = checkpoint bytes / bandwidth, on top of R), and the work
+ * since the last durable checkpoint redone: at the worst moment, just before the next checkpoint
+ * is written, a whole interval plus the write in progress, τ + δ (the whole run so far when no
+ * failures are modelled and nothing is checkpointed). The job's chips all wait meanwhile. Over
+ * the run: the expected interruptions (run time / M), each taken at the worst moment, an upper
+ * bound. Serving, one replica lost: the others carry the same load (output tokens/s); they meet
+ * the latency limits if their capacity within the limits covers it, and the replicas that must
+ * stand by are those that make (replicas + k - 1) × capacity >= load. */
+typedef struct cost_interrupt {
+	/* training */
+	double restart, reload, redo; /* s: detection and replacement, checkpoint reload, work redone */
+	double added;                 /* s per interruption: restart + reload + redo */
+	double usd;                   /* per interruption: added × chips × USD per chip-hour */
+	double count;                 /* interruptions expected over the run */
+	double run_added, run_usd;    /* s and USD over the run: count × added, count × usd */
+	/* serving */
+	int meets_slo;                /* the other replicas carry the load within the limits */
+	double load;                  /* output tokens/s served now */
+	double capacity_after;        /* output tokens/s the other replicas serve within the limits */
+	double standby_replicas;      /* replicas to keep ready; NaN if no replica meets the limits */
+	double standby_chips, standby_usd_per_hour;
+	/* both */
+	double loss_pct;              /* train: run_added / ideal time; serve: load share not served */
+} cost_interrupt;
+
+typedef struct cost_interrupt_serve_in {
+	double replicas;              /* data-parallel replicas serving now */
+	double chips_per_replica;
+	double usd_per_chip_hour;     /* NaN: no price */
+	double load;                  /* output tokens/s of all replicas now */
+	double replica_capacity;      /* output tokens/s one replica serves at most within the
+					 workload's latency limits; 0 = none */
+} cost_interrupt_serve_in;
+
+/* One node of the training job is lost at the worst moment; run is cost_train(in)'s result. */
+void cost_interrupt_train(const cost_train_in *in, const cost_result *run, cost_interrupt *out);
+
+/* One replica of a serving deployment lost. */
+void cost_interrupt_serve(const cost_interrupt_serve_in *in, cost_interrupt *out);
+
 /* Goodput of a job of `chips` chips under f. */
 void cost_goodput_eval(const cost_failures *f, double chips, cost_goodput *g);
 

@@ -41,6 +41,36 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  UNIQUE (provider, instance, region, pricing_model, as_of));",
 	/* 2: lookups go by instance and pricing model, not by provider first. */
 	"CREATE INDEX price_by_instance ON price (instance, pricing_model, region, as_of);",
+	/* 3: frozen release records, immutable and hash-chained, and the log of their checks. */
+	"CREATE TABLE baseline ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  workload TEXT NOT NULL,"
+	"  system TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL,"
+	"  criteria TEXT NOT NULL,"
+	"  tolerance TEXT NOT NULL,"
+	"  record TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL,"
+	"  prev_sha256 TEXT NOT NULL,"
+	"  chain_sha256 TEXT NOT NULL);"
+	"CREATE TABLE baseline_check ("
+	"  id INTEGER PRIMARY KEY,"
+	"  baseline_id INTEGER NOT NULL REFERENCES baseline(id),"
+	"  checked_at TEXT NOT NULL,"
+	"  frozen INTEGER NOT NULL,"
+	"  passed INTEGER NOT NULL,"
+	"  failed INTEGER NOT NULL,"
+	"  tool TEXT NOT NULL);"
+	"CREATE INDEX baseline_check_by_record ON baseline_check (baseline_id, id);"
+	"CREATE TRIGGER baseline_no_update BEFORE UPDATE ON baseline "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline records are immutable'); END;"
+	"CREATE TRIGGER baseline_no_delete BEFORE DELETE ON baseline "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline records are immutable'); END;"
+	"CREATE TRIGGER baseline_check_no_update BEFORE UPDATE ON baseline_check "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;"
+	"CREATE TRIGGER baseline_check_no_delete BEFORE DELETE ON baseline_check "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;",
 };
 
 static int fail(db *d, err *e, const char *what)
@@ -458,4 +488,229 @@ int db_check(db *d, err *e)
 		bad = fail(d, e, "foreign key check");
 	sqlite3_finalize(st);
 	return bad;
+}
+
+int db_price_catalog(db *d, const price_row *r, char *path, size_t n, char sha256[DB_SHA_HEX],
+		     int *found, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	*found = 0;
+	if (prepare(d, "SELECT c.path, c.sha256 FROM price p JOIN catalog c ON c.id = p.catalog_id "
+		       "WHERE p.provider = ?1 AND p.instance = ?2 AND p.region = ?3 AND p.pricing_model = ?4 "
+		       "AND p.as_of = ?5", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, r->provider);
+	bind_text(st, 2, r->instance);
+	bind_text(st, 3, r->region);
+	bind_text(st, 4, r->model < PRICE_MODEL_N ? price_model_names[r->model] : "");
+	bind_text(st, 5, r->as_of);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		text_col(st, 0, path, n);
+		text_col(st, 1, sha256, DB_SHA_HEX);
+		*found = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+}
+
+/* Columns of a baseline row and its newest check, as read_baseline reads them. */
+#define BASELINE_COLS \
+	"b.id, b.name, b.workload, b.system, b.created_at, b.criteria, b.tolerance, b.record, " \
+	"b.sha256, b.prev_sha256, b.chain_sha256, " \
+	"(SELECT COUNT(*) FROM baseline_check k WHERE k.baseline_id = b.id), k.checked_at, " \
+	"k.passed, k.frozen, k.failed FROM baseline b LEFT JOIN baseline_check k ON k.id = " \
+	"(SELECT MAX(id) FROM baseline_check WHERE baseline_id = b.id)"
+
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	size_t n = s ? strlen((const char *)s) : 0;
+	char *p = malloc(n + 1);
+	if (p) {
+		memcpy(p, s ? (const char *)s : "", n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static int read_baseline(db *d, sqlite3_stmt *st, db_baseline *b, err *e)
+{
+	memset(b, 0, sizeof *b);
+	b->id = sqlite3_column_int(st, 0);
+	text_col(st, 1, b->name, sizeof b->name);
+	text_col(st, 2, b->workload, sizeof b->workload);
+	text_col(st, 3, b->system, sizeof b->system);
+	text_col(st, 4, b->created_at, sizeof b->created_at);
+	b->criteria = dup_col(st, 5);
+	b->tolerance = dup_col(st, 6);
+	b->record = dup_col(st, 7);
+	text_col(st, 8, b->sha256, sizeof b->sha256);
+	text_col(st, 9, b->prev_sha256, sizeof b->prev_sha256);
+	text_col(st, 10, b->chain_sha256, sizeof b->chain_sha256);
+	b->checks = sqlite3_column_int(st, 11);
+	text_col(st, 12, b->checked_at, sizeof b->checked_at);
+	b->check_passed = sqlite3_column_int(st, 13);
+	b->check_frozen = sqlite3_column_int(st, 14);
+	b->check_failed = sqlite3_column_int(st, 15);
+	if (!b->criteria || !b->tolerance || !b->record) {
+		db_baseline_release(b);
+		return err_set(e, ERR_DATA, "%s: out of memory", d->path);
+	}
+	return 0;
+}
+
+void db_baseline_release(db_baseline *b)
+{
+	free(b->criteria);
+	free(b->tolerance);
+	free(b->record);
+	b->criteria = b->tolerance = b->record = NULL;
+}
+
+void db_baseline_free(db_baseline *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		db_baseline_release(&rows[i]);
+	free(rows);
+}
+
+static int add_baseline(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(d, "SELECT created_at, sha256 FROM baseline WHERE name = ?1", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, b->name);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		err_set(e, ERR_DATA, "%s: baseline '%s' exists (recorded %s, sha256 %.12s): records are never "
+			"overwritten; record under a new name", d->path, b->name,
+			(const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+		sqlite3_finalize(st);
+		return ERR_DATA;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(d, e, "baseline");
+	if (prepare(d, "SELECT chain_sha256 FROM baseline ORDER BY id DESC LIMIT 1", &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		text_col(st, 0, b->prev_sha256, sizeof b->prev_sha256);
+	else
+		snprintf(b->prev_sha256, sizeof b->prev_sha256, "%s", genesis);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(d, e, "baseline");
+	chain(b->prev_sha256, b->sha256, b->chain_sha256);
+	if (prepare(d, "INSERT INTO baseline (name, workload, system, created_at, criteria, tolerance, "
+		       "record, sha256, prev_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+		       "?9, ?10) RETURNING id", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, b->name);
+	bind_text(st, 2, b->workload);
+	bind_text(st, 3, b->system);
+	bind_text(st, 4, b->created_at);
+	bind_text(st, 5, b->criteria);
+	bind_text(st, 6, b->tolerance);
+	bind_text(st, 7, b->record);
+	bind_text(st, 8, b->sha256);
+	bind_text(st, 9, b->prev_sha256);
+	bind_text(st, 10, b->chain_sha256);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		b->id = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(d, e, "baseline");
+}
+
+int db_baseline_add(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+{
+	/* BEGIN IMMEDIATE: the name check, the chain's newest link and the insert see one state,
+	 * and a second recorder waits for the lock (busy timeout) instead of forking the chain. */
+	if (exec(d, "BEGIN IMMEDIATE", e) != 0)
+		return ERR_DATA;
+	if (add_baseline(d, b, genesis, chain, e) != 0 || exec(d, "COMMIT", e) != 0) {
+		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+		return ERR_DATA;
+	}
+	return 0;
+}
+
+int db_baseline_get(db *d, const char *name, db_baseline *b, int *found, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	*found = 0;
+	memset(b, 0, sizeof *b);
+	if (prepare(d, "SELECT " BASELINE_COLS " WHERE b.name = ?1", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, name);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (read_baseline(d, st, b, e) != 0) {
+			sqlite3_finalize(st);
+			return ERR_DATA;
+		}
+		*found = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "baseline");
+}
+
+int db_baseline_list(db *d, db_baseline **rows, int *n, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+	*rows = NULL;
+	*n = 0;
+	if (prepare(d, "SELECT " BASELINE_COLS " ORDER BY b.id", &st, e) != 0)
+		return ERR_DATA;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			db_baseline *nr;
+			cap = cap ? 2 * cap : 16;
+			nr = realloc(*rows, (size_t)cap * sizeof *nr);
+			if (!nr) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*rows = nr;
+		}
+		if (read_baseline(d, st, &(*rows)[*n], e) != 0) {
+			sqlite3_finalize(st);
+			db_baseline_free(*rows, *n);
+			*rows = NULL;
+			*n = 0;
+			return ERR_DATA;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_baseline_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		return rc == SQLITE_NOMEM ? err_set(e, ERR_DATA, "out of memory") : fail(d, e, "baseline list");
+	}
+	return 0;
+}
+
+int db_baseline_check_add(db *d, int id, int frozen, int passed, int failed, const char *tool,
+			  err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(d, "INSERT INTO baseline_check (baseline_id, checked_at, frozen, passed, failed, tool) "
+		       "VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?2, ?3, ?4, ?5)", &st, e) != 0)
+		return ERR_DATA;
+	sqlite3_bind_int(st, 1, id);
+	sqlite3_bind_int(st, 2, frozen != 0);
+	sqlite3_bind_int(st, 3, passed != 0);
+	sqlite3_bind_int(st, 4, failed);
+	bind_text(st, 5, tool);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(d, e, "baseline check");
 }

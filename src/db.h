@@ -2,18 +2,22 @@
  *
  * One file ($ROOFCOST_DB, else ./roofcost.db: the caller chooses), WAL mode, a busy timeout,
  * the schema versioned with PRAGMA user_version and migrated forward on open (DESIGN §8).
- * Tables: catalog (one row per imported file: path, sha256, imported_at, rows, added) and
- * price (one row per offer and as_of, foreign key to its catalog). An import is one
+ * Tables: catalog (one row per imported file: path, sha256, imported_at, rows, added),
+ * price (one row per offer and as_of, foreign key to its catalog), baseline (frozen release
+ * records, hash-chained; triggers refuse UPDATE and DELETE) and baseline_check (an
+ * append-only log of checks, which is where a record's "last check" lives). An import is one
  * transaction: a file is stored whole or not at all. Prices are append-only history: a newer
  * as_of for the same offer adds a row, and a lookup takes the newest at or before a date.
  * Opaque handle: db_open / db_close. Errors name the store's path and SQLite's reason. */
 #ifndef ROOFCOST_DB_H
 #define ROOFCOST_DB_H
 
+#include <stddef.h>
+
 #include "err.h"
 #include "price.h"
 
-enum { DB_SCHEMA_VERSION = 2, DB_TIME_MAX = 32 };
+enum { DB_SCHEMA_VERSION = 3, DB_TIME_MAX = 32, DB_NAME_MAX = 128, DB_SHA_HEX = 65 };
 
 typedef struct db db;
 
@@ -70,6 +74,52 @@ int db_price_list(db *d, const char *provider, const char *as_of, int all, price
 
 /* Counts the catalogs and price rows stored. Returns 0 or nonzero. */
 int db_counts(db *d, int *catalogs, int *prices, err *e);
+
+/* The catalog a stored price row came from: its path and SHA-256. *found 0 if the row is
+ * not stored. Returns 0 or nonzero. */
+int db_price_catalog(db *d, const price_row *r, char *path, size_t n, char sha256[DB_SHA_HEX],
+		     int *found, err *e);
+
+/* A release record as stored (baseline.h and cmd_baseline.c say what is in it). */
+typedef struct db_baseline {
+	int id;                         /* order of recording in this store */
+	char name[DB_NAME_MAX];
+	char workload[PRICE_PATH_MAX], system[PRICE_PATH_MAX];
+	char created_at[DB_TIME_MAX];   /* UTC, YYYY-MM-DDTHH:MM:SSZ */
+	char *criteria, *tolerance;     /* canonical rule texts; owned */
+	char *record;                   /* the record's canonical JSON; owned */
+	char sha256[DB_SHA_HEX];        /* of record */
+	char prev_sha256[DB_SHA_HEX];   /* chain_sha256 of the record before (the genesis first) */
+	char chain_sha256[DB_SHA_HEX];  /* chain(prev_sha256, sha256) */
+	/* the newest check (db_baseline_get and db_baseline_list) */
+	int checks;                     /* checks logged */
+	char checked_at[DB_TIME_MAX];
+	int check_passed, check_frozen, check_failed;
+} db_baseline;
+
+/* How a record is chained: out = f(prev chain hash, the record's sha256). */
+typedef void (*db_chain_fn)(const char *prev, const char *sha256, char out[DB_SHA_HEX]);
+
+/* Appends b (name, workload, system, created_at, criteria, tolerance, record, sha256 set) in
+ * one write transaction, linked to the newest record's chain_sha256 (genesis for the first):
+ * fills b->id, prev_sha256 and chain_sha256. A name already stored is an error naming it,
+ * and nothing is written. Safe against other processes adding at the same time. */
+int db_baseline_add(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e);
+
+/* The record called name into *b (*found 0 if none; release b with db_baseline_release).
+ * Returns 0 or nonzero. */
+int db_baseline_get(db *d, const char *name, db_baseline *b, int *found, err *e);
+
+/* Every record in the order recorded into *rows (malloc'd: db_baseline_free). */
+int db_baseline_list(db *d, db_baseline **rows, int *n, err *e);
+
+void db_baseline_release(db_baseline *b);
+void db_baseline_free(db_baseline *rows, int n);
+
+/* Logs one check of record id (now, UTC): from the frozen inputs or today's, passed or with
+ * `failed` figures short, by tool (version and build). Returns 0 or nonzero. */
+int db_baseline_check_add(db *d, int id, int frozen, int passed, int failed, const char *tool,
+			  err *e);
 
 /* SQLite's integrity and foreign-key checks. Returns 0 if both pass, else nonzero with the
  * first problem in e. */

@@ -9,7 +9,7 @@
 
 const char *const fw_kind_names[] = {"train", "serve", "both", NULL};
 const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
-const char *const fw_selective_names[] = {"attention", "ops", NULL};
+const char *const fw_selective_names[] = {"attention", "ops", "matmuls", NULL};
 const char *const fw_scheduler_names[] = {"inflight", "prefill_first", "static", NULL};
 const char *const fw_kv_share_names[] = {"free", "total", "static", NULL};
 const char *const fw_kv_alloc_names[] = {"completion", "current", NULL};
@@ -17,8 +17,9 @@ const char *const fw_preempt_names[] = {"none", "recompute", "swap", NULL};
 const char *const fw_allreduce_names[] = {"custom", "library", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
-static const char *const reduce_types[] = {"bf16", "fp32", NULL};
+static const char *const reduce_types[] = {"half", "fp32", "auto", NULL};
 static const char *const flops_conv[] = {"full", "causal", NULL};
+static const char *const elem_kinds[] = {"fused", "eager", NULL};
 
 #define OFF(m) offsetof(fw_framework, m)
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), sizeof(((fw_framework *)0)->m), NULL}
@@ -39,9 +40,11 @@ static const cfg_field fw_fields[] = {
 	SRC("framework", src),
 	ENUM("attention", "kernel", train.attention_kernel, attn_kernels),
 	BOOL("attention", "dropout", train.dropout),
+	{"attention", "kernel_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(train.kernel_by_family),
+	 sizeof(((fw_framework *)0)->train.kernel_by_family), NULL},
 	SRC("attention", train.src_attention),
 	INT("sharding", "zero", train.zero, 0, 3),
-	ENUM("sharding", "grad_reduce", train.grad_reduce_fp32, reduce_types),
+	ENUM("sharding", "grad_reduce", train.grad_reduce, reduce_types),
 	SRC("sharding", train.src_sharding),
 	BOOL("parallel", "seq_parallel", train.seq_parallel),
 	INT("parallel", "vpp", train.vpp, 1, 64),
@@ -49,7 +52,7 @@ static const cfg_field fw_fields[] = {
 	SRC("parallel", train.src_parallel),
 	BOOL("overlap", "dp_reduce", train.overlap_dp_reduce),
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
-	BOOL("overlap", "tp", train.overlap_tp),
+	NUM("overlap", "tp", train.overlap_tp, UNITS_NONE, 0, 1),
 	BOOL("overlap", "pp", train.overlap_pp),
 	BOOL("overlap", "ep", train.overlap_ep),
 	SRC("overlap", train.src_overlap),
@@ -59,10 +62,14 @@ static const cfg_field fw_fields[] = {
 	ENUM("flops", "attention", train.flops_causal, flops_conv),
 	SRC("flops", train.src_flops),
 	ENUM("host", "mode", train.host, fw_host_names),
+	ENUM("host", "elementwise", train.eager_elementwise, elem_kinds),
 	NUM("host", "kernel_overhead", train.kernel_overhead, UNITS_TIME, 0, 1e-3),
 	SRC("host", train.src_host),
 	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
 	SRC("fp8", train.src_fp8),
+	NUM("memory", "logits_bytes", train.logits_bytes, UNITS_NONE, 1, 8),
+	BOOL("memory", "offload_remat", train.offload_remat),
+	SRC("memory", train.src_memory),
 	ENUM("serve", "scheduler", serve.scheduler, fw_scheduler_names),
 	BOOL("serve", "chunked_prefill", serve.chunked_prefill),
 	INT("serve", "max_num_tokens", serve.max_num_tokens, 16, 10000000),
@@ -86,7 +93,7 @@ enum { NFIELDS = (int)(sizeof fw_fields / sizeof fw_fields[0]) };
 
 static const char *const always[] = {"framework", NULL};
 static const char *const train_sections[] = {"attention", "sharding", "parallel", "overlap",
-					     "recompute", "flops", "host", "fp8", NULL};
+					     "recompute", "flops", "host", "fp8", "memory", NULL};
 
 /* "models/frameworks/vllm.ini" -> "vllm". */
 static void stem_of(const char *path, char *out, size_t len)
@@ -151,6 +158,24 @@ int fw_load(const char *path, fw_framework *out, err *e)
 	}
 	if (rc == 0)
 		rc = check_sections(&d, &f, e);
+	if (rc == 0 && f.train.kernel_by_family[0]) {
+		/* "family:kernel[,family:kernel]" with kernel one of the attention kernels. */
+		char buf[HW_TEXT_MAX], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", f.train.kernel_by_family);
+		for (char *tok = strtok_r(buf, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+			char *colon = strchr(tok, ':');
+			int ok = 0;
+			while (*tok == ' ')
+				tok++;
+			if (colon) {
+				for (int k = 0; attn_kernels[k]; k++)
+					ok |= !strcmp(colon + 1, attn_kernels[k]);
+			}
+			if (!colon || colon == tok || !ok)
+				rc = err_at(e, path, line_of(&d, "attention", "kernel_by_family"),
+					    "kernel_by_family: '%s' is not FAMILY:KERNEL (kernel unfused, flash or flash2)", tok);
+		}
+	}
 	if (rc == 0) {
 		f.train.flash_attention = f.train.attention_kernel > 0;
 		f.has_train = f.kind != FW_KIND_SERVE;
@@ -160,6 +185,25 @@ int fw_load(const char *path, fw_framework *out, err *e)
 	}
 	cfg_release(&d);
 	return rc;
+}
+
+int fw_attention_kernel(const fw_train *t, const char *family)
+{
+	size_t fl = strlen(family);
+	for (const char *p = t->kernel_by_family; p && *p;) {
+		const char *q = strchr(p, ',');
+		const char *c = strchr(p, ':');
+		while (*p == ' ')
+			p++;
+		if (c && (!q || c < q) && (size_t)(c - p) == fl && !strncmp(p, family, fl)) {
+			size_t kl = q ? (size_t)(q - c - 1) : strlen(c + 1);
+			for (int k = 0; attn_kernels[k]; k++)
+				if (strlen(attn_kernels[k]) == kl && !strncmp(c + 1, attn_kernels[k], kl))
+					return k;
+		}
+		p = q ? q + 1 : NULL;
+	}
+	return t->attention_kernel;
 }
 
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e)

@@ -18,13 +18,20 @@ enum { FW_NAME_MAX = 48 };
 
 typedef enum fw_kind { FW_KIND_TRAIN, FW_KIND_SERVE, FW_KIND_BOTH } fw_kind;
 
+/* Gradient reduction dtype: 16-bit, fp32, or Megatron's rule (the parameter dtype for fp16,
+ * fp32 for bf16 and the rest). */
+typedef enum fw_reduce { FW_REDUCE_HALF, FW_REDUCE_FP32, FW_REDUCE_AUTO } fw_reduce;
+
 /* How kernels are issued: one by one from Python (eager), fused by a compiler (compiled:
  * torch.compile, XLA, the Neuron compiler), or replayed as CUDA graphs. */
 typedef enum fw_host { FW_HOST_EAGER, FW_HOST_COMPILED, FW_HOST_GRAPHS } fw_host;
 
-/* What selective recompute re-runs: the attention core (Korthikanti et al. 2022 §5), or the
- * elementwise ops and every other matmul output (per-op selective checkpointing). */
-typedef enum fw_selective { FW_SEL_ATTENTION, FW_SEL_OPS } fw_selective;
+/* What selective recompute keeps and re-runs: `attention` keeps everything but the attention
+ * core (Korthikanti et al. 2022 §5, Megatron's core_attn); `ops` keeps the outputs of every
+ * other matmul and of attention and re-runs the rest (torchtitan's per-op checkpointing);
+ * `matmuls` keeps every matmul output and the attention output and re-runs only the
+ * elementwise ops (MaxText's minimal / minimal_with_context policies). */
+typedef enum fw_selective { FW_SEL_ATTENTION, FW_SEL_OPS, FW_SEL_MATMULS } fw_selective;
 
 /* Serving schedulers (what one iteration holds; notes/fw-serve.md §8):
  * - inflight: iteration-level batching; every iteration runs all running decodes and, within
@@ -70,23 +77,30 @@ typedef struct fw_train {
 	int flash_attention;      /* 1: fused (flash) attention, no s×s scores in HBM */
 	int dropout;              /* 1: dropout masks are stored and applied */
 	int zero;                 /* default optimizer-state sharding stage 0..3 (FSDP = 3) */
-	int grad_reduce_fp32;     /* 1: gradients are reduced in fp32 */
+	int grad_reduce;          /* FW_REDUCE_*: the dtype gradients are reduced in */
 	int seq_parallel;         /* default sequence parallelism when tp > 1 */
 	int vpp;                  /* default virtual stages per pipeline rank when pp > 1 */
 	int pp_scatter_gather;    /* 1: pipeline sends are split across the tensor ranks */
 	int overlap_dp_reduce;    /* 1: bucketed gradient reduce overlaps the backward */
 	int overlap_param_gather; /* 1: parameter all-gathers are prefetched behind compute */
-	int overlap_tp;           /* 1: tensor-parallel collectives overlap their matmuls (async TP) */
+	double overlap_tp;        /* share of the tensor-parallel collectives that overlap matmuls
+				     (1: async TP; Megatron's backward async all-reduce: a part) */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */
 	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
 	int recompute;            /* default: index into fw_recompute_names */
 	fw_selective selective;   /* what selective recompute re-runs */
 	int flops_causal;         /* 1: reported MFU counts the causal half of attention */
 	fw_host host;
-	double kernel_overhead;   /* s of host time per kernel launched (0: hidden) */
+	int eager_elementwise;    /* 1: norms, activations and the loss run as PyTorch's own kernels,
+				     op by op; 0: fused kernels (jit, Apex, TE, Liger, a compiler) */
+	double kernel_overhead;   /* s of host time per kernel launched: a floor on each kernel's time
+				     (eager stacks issue several kernels per elementwise op) */
 	double fp8_cast_bytes;    /* B of HBM traffic per fp8 GEMM input element for scaling/casts */
+	double logits_bytes;      /* B per logit element kept for the loss backward (4: fp32) */
+	int offload_remat;        /* 1: the tensors recompute keeps go to host memory */
+	char kernel_by_family[HW_TEXT_MAX]; /* "family:kernel,..." attention kernel per chip family */
 	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
-		src_host, src_fp8;
+		src_host, src_fp8, src_memory;
 } fw_train;
 
 typedef struct fw_serve {
@@ -120,6 +134,10 @@ typedef struct fw_framework {
 	fw_serve serve;
 	hw_sourced src;
 } fw_framework;
+
+/* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
+ * its kernel_by_family entry for the family, else its kernel. */
+int fw_attention_kernel(const fw_train *t, const char *family);
 
 /* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int fw_load(const char *path, fw_framework *out, err *e);

@@ -16,6 +16,8 @@ const char *const hw_level_names[] = {"node", "domain", "scaleout", NULL};
 const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather", "all_to_all",
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
+const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {
@@ -230,6 +232,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 				if (r.c.elem_eff[f][k] <= 0)
 					r.c.elem_eff[f][k] = r.c.hbm_eff;
 		r.c.clock_scale = 1;
+		r.c.train_sustained = 1;
+		snprintf(r.c.path, sizeof r.c.path, "%s", path);
 		for (int p = 0; p < HW_PREC_N && rc == 0; p++) {
 			char why[128], key[16];
 			snprintf(key, sizeof key, "gemm_%s", hw_prec_names[p]);
@@ -272,6 +276,7 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "provider", sys_raw, s.provider, 1),
 	F_STR("system", "chip", sys_raw, s.chip_name, 1),
 	F_STR("system", "instance", sys_raw, s.instance, 0),
+	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
 	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
 	F_SRC("system", sys_raw, s.src),
 	LEVEL_FIELDS("node", 0),
@@ -391,8 +396,27 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		snprintf(algo_path, sizeof algo_path, "%s/hw/collectives.ini", models_dir);
 		rc = hw_load_algos(algo_path, &r->s.algos, e);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		hw_calibs *cs = malloc(sizeof *cs);
+		if (!cs)
+			rc = err_set(e, ERR_DATA, "out of memory");
+		else if ((rc = hw_load_calibs(models_dir, cs, e)) == 0) {
+			if (cs->read)
+				snprintf(r->s.calib_path, sizeof r->s.calib_path, "%s", cs->path);
+			for (int i = 0; i < cs->n; i++)
+				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
+					size_t l = strlen(r->s.calib);
+					hw_calib_apply(&cs->c[i], cs->c[i].value, &r->s.chip);
+					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g", l ? ", " : "",
+						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value);
+				}
+		}
+		free(cs);
+	}
+	if (rc == 0) {
+		snprintf(r->s.path, sizeof r->s.path, "%s", path);
 		*out = r->s;
+	}
 	cfg_release(&d);
 	free(r);
 	return rc;
@@ -529,6 +553,86 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 	for (int k = 0; k < HW_TOPO_N && rc == 0; k++)
 		if (out->ntopo[k] == 0)
 			rc = err_at(e, path, 0, "no algorithms for topology %s", hw_topo_names[k]);
+	snprintf(out->path, sizeof out->path, "%s", path);
+	cfg_release(&d);
+	return rc;
+}
+
+void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch)
+{
+	if (strcmp(c->family, ch->family) != 0)
+		return;
+	switch (c->param) {
+	case HW_CAL_TRAIN_SUSTAINED:
+		ch->train_sustained = v;
+		break;
+	case HW_CAL_GEMM:
+		ch->gemm_eff[HW_BF16] = ch->gemm_eff[HW_FP16] = v;
+		break;
+	case HW_CAL_N:
+		break;
+	}
+}
+
+int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
+{
+	cfg_doc d;
+	FILE *f;
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	snprintf(out->path, sizeof out->path, "%s/calibration.ini", models_dir);
+	f = fopen(out->path, "r");
+	if (!f)
+		return 0;
+	fclose(f);
+	if (cfg_load(&d, out->path, e) != 0)
+		return ERR_DATA;
+	out->read = 1;
+	for (int s = 0; s < d.nsections && rc == 0; s++) {
+		hw_calib *c;
+		cfg_field fields[] = {
+			F_ENUM("", "parameter", hw_calib, param, 1, hw_calib_param_names),
+			F_STR("", "family", hw_calib, family, 1),
+			F_ENUM("", "kind", hw_calib, train, 1, calib_kinds),
+			F_STR("", "frameworks", hw_calib, frameworks, 0),
+			F_NUM("", "value", hw_calib, value, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "prior", hw_calib, prior, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "min", hw_calib, lo, UNITS_NONE, 1, 0.01, 10),
+			F_NUM("", "max", hw_calib, hi, UNITS_NONE, 1, 0.01, 10),
+			F_SRC("", hw_calib, src),
+		};
+		int nf = (int)(sizeof fields / sizeof fields[0]);
+		cfg_doc one;
+		if (out->n == HW_CALIB_MAX) {
+			rc = err_at(e, out->path, d.sections[s].line, "more than %d calibrations", HW_CALIB_MAX);
+			break;
+		}
+		c = &out->c[out->n];
+		memset(c, 0, sizeof *c);
+		snprintf(c->name, sizeof c->name, "%s", d.sections[s].name);
+		for (int i = 0; i < nf; i++)
+			fields[i].section = d.sections[s].name;
+		/* Extract this section alone: a view of d holding only its entries. */
+		one = d;
+		one.n = 0;
+		one.entries = malloc(sizeof *one.entries * (size_t)(d.n ? d.n : 1));
+		if (!one.entries) {
+			rc = err_set(e, ERR_DATA, "out of memory");
+			break;
+		}
+		for (int i = 0; i < d.n; i++)
+			if (!strcmp(d.entries[i].section, d.sections[s].name))
+				one.entries[one.n++] = d.entries[i];
+		one.sections[0] = d.sections[s];
+		one.nsections = 1;
+		rc = cfg_extract(&one, fields, nf, NULL, c, e);
+		free(one.entries);
+		if (rc == 0 && !(c->lo <= c->value && c->value <= c->hi && c->lo <= c->prior && c->prior <= c->hi))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value and prior must lie in [min, max]",
+				    c->name);
+		if (rc == 0)
+			out->n++;
+	}
 	cfg_release(&d);
 	return rc;
 }

@@ -43,6 +43,7 @@ typedef struct hw_sourced {
 
 typedef struct hw_chip {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char vendor[HW_NAME_MAX];
 	char family[HW_NAME_MAX];  /* architecture generation (hopper, neuroncore-v3, ...); default the name */
@@ -78,6 +79,8 @@ typedef struct hw_chip {
 	hw_curve decode_gemm[HW_PREC_N];
 	double decode_attn_bw;
 	double decode_attn_floor;  /* s */
+	double train_sustained;    /* share of the tensor rate a training loop sustains (calibrated per
+				      family, models/calibration.ini); 1 = none */
 	double tdp;                /* W the peaks hold at; 0 = no power model */
 	double clock_scale;        /* sustained tensor-clock share under the system's power limit,
 				      (limit / tdp)^(1/3); 1 = none (set by hw_load_system) */
@@ -128,6 +131,7 @@ typedef struct hw_algos {
 	int nalgo;
 	int topo[HW_TOPO_N][HW_ALGOS_MAX];  /* indexes into algo, per topology */
 	int ntopo[HW_TOPO_N];
+	char path[HW_TEXT_MAX];    /* the file it was read from */
 } hw_algos;
 
 /* Value of form f at n ranks. */
@@ -154,17 +158,53 @@ typedef struct hw_level {
 
 typedef struct hw_system {
 	char name[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];      /* the file it was read from */
 	char display[HW_TEXT_MAX];
 	char provider[HW_NAME_MAX];
 	char chip_name[HW_NAME_MAX];
 	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
+	char no_public_price[HW_TEXT_MAX]; /* why the provider publishes no hourly price; "" = not said */
 	double power_limit;          /* W each chip is capped at; 0 = the chip's tdp */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
 	hw_algos algos;              /* collective algorithms (shared data file) */
+	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
+	char calib_path[HW_TEXT_MAX];/* the calibration file read; "" = none */
 	hw_sourced src;
 } hw_system;
+
+/* A calibrated value (models/calibration.ini): one engine parameter of every chip of a family,
+ * fitted across a family of validation rows (`roofcost validate --fit`); the note names them. */
+enum { HW_CALIB_MAX = 32 };
+
+typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
+
+extern const char *const hw_calib_param_names[];
+
+typedef struct hw_calib {
+	char name[HW_NAME_MAX];
+	hw_calib_param param;
+	char family[HW_NAME_MAX];   /* chips whose family this is */
+	int train;                  /* 1: fitted on training rows, 0: on serving rows, 2: not fitted
+				       (derived from a measurement, which the source names) */
+	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
+	double value, prior, lo, hi;
+	hw_sourced src;
+} hw_calib;
+
+typedef struct hw_calibs {
+	hw_calib c[HW_CALIB_MAX];
+	int n;
+	char path[HW_TEXT_MAX];
+	int read;                   /* 1: the file exists and was read */
+} hw_calibs;
+
+/* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */
+int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
+
+/* Sets parameter c->param of chip ch to v when ch's family is c's. */
+void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch);
 
 /* Loads one chip file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int hw_load_chip(const char *path, hw_chip *out, err *e);

@@ -61,6 +61,25 @@ double mem_act_layer(const wl_workload *w, const plan *p, double b)
 	if (w->recompute == WL_RC_FULL)
 		/* Only the layer input is kept (Korthikanti §5: 2·s·b·h). */
 		return 2 * s * b * h / ((p->sp && t > 1) ? t : 1);
+	if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective != FW_SEL_ATTENTION) {
+		/* Kept 16-bit tensors per token (framework's selective policy): the layer input and
+		 * the row-parallel outputs (h each, whole on every tensor rank without SP), the
+		 * attention output a·d, and the column-parallel matmul outputs that are not re-run:
+		 * per-op checkpointing keeps every other matmul (q, v, the first FFN input), the
+		 * matmul policy keeps them all (q, k, v and the FFN inputs). */
+		double col, rows;
+		if (w->fw.train.selective == FW_SEL_OPS) {
+			col = a * d + k * dv + f;
+			rows = 1 + (n->act == NN_SWIGLU ? 1 : 0); /* input, w2 output */
+		} else {
+			col = a * d + k * d + k * dv + fin;
+			rows = 3; /* input, attention out-projection, FFN down-projection */
+		}
+		col += a * dv;
+		if (p->sp && t > 1)
+			return s * b * 2 * (rows * h + col) / t;
+		return s * b * 2 * (rows * h + col / t);
+	}
 	if (w->recompute == WL_RC_SELECTIVE)
 		quad = 0; /* the attention core is recomputed */
 	if (p->sp && t > 1)
@@ -93,11 +112,15 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 		m.grads = D * gb / (w->zero >= 2 ? shard : 1) + E * gb / (w->zero >= 2 ? se : 1);
 		m.optimizer = D * ob / (w->zero >= 1 ? shard : 1) + E * ob / (w->zero >= 1 ? se : 1);
 	}
-	m.activations = mem_act_layer(w, p, b) * L * inflight;
+	/* What recompute keeps goes to host memory when the framework offloads it (MaxText's
+	 * offloading remat policies); the live working set of one layer is not counted here. */
+	m.activations = w->fw.train.offload_remat ? 0 : mem_act_layer(w, p, b) * L * inflight;
 	if (p->pp > 1 && p->vpp > 1)
 		m.activations *= 1 + (p->pp - 1.0) / (p->pp * (double)p->vpp);
-	/* fp32 logits of the loss on the last stage. */
-	m.activations += b * ((double)w->seq_len / p->cp) * n->vocab / p->tp * 4;
+	/* The logits the loss keeps for its backward on the last stage: fp32 unless the framework
+	 * keeps them in 16 bits ([memory] logits_bytes). */
+	m.activations += b * ((double)w->seq_len / p->cp) * n->vocab / p->tp *
+			 (w->fw.train.logits_bytes > 0 ? w->fw.train.logits_bytes : 4);
 	m.total = m.weights + m.grads + m.optimizer + m.activations;
 	return m;
 }

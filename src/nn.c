@@ -145,8 +145,10 @@ int nn_load(const char *path, nn_net *out, err *e)
 		if (n.experts > 0 && n.expert_ffn == 0)
 			n.expert_ffn = n.ffn;
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		snprintf(n.path, sizeof n.path, "%s", path);
 		*out = n;
+	}
 	cfg_release(&d);
 	return rc;
 }

@@ -15,6 +15,7 @@ typedef enum nn_pos { NN_ROPE, NN_LEARNED, NN_ALIBI } nn_pos;
 
 typedef struct nn_net {
 	char name[NN_NAME_MAX];
+	char path[NN_TEXT_MAX];      /* the file it was read from */
 	char display[NN_TEXT_MAX];
 	char family[NN_NAME_MAX];
 	int layers, hidden, heads, kv_heads, head_dim;

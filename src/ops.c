@@ -25,7 +25,18 @@ typedef struct lower {
 	hw_attn attn;    /* attention kernel class */
 	int eager;       /* elementwise ops issued one by one */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
+	double kernel_overhead; /* s of host time per kernel */
 } lower;
+
+/* Host time to issue one op: eager PyTorch runs an RMSNorm as about six kernels (cast, square,
+ * mean, rsqrt, multiply, scale), an activation or residual as two, the loss as about five. */
+static double host_of(const lower *c, ops_kind kind)
+{
+	double kernels = 1;
+	if (c->eager)
+		kernels = kind == OPS_NORM ? 6 : kind == OPS_LOSS ? 5 : kind == OPS_ELEM ? 2 : 1;
+	return c->kernel_overhead * kernels;
+}
 
 static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
 {
@@ -34,8 +45,14 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 		return NULL;
 	o = &c->l->op[c->l->n++];
 	memset(o, 0, sizeof *o);
-	for (size_t i = 0; i + 1 < sizeof o->name && name[i]; i++) /* a bounded copy: hot path */
-		o->name[i] = name[i];
+	{
+		/* A bounded copy (snprintf costs a third of a layout's lowering). */
+		size_t l = strlen(name);
+		if (l >= sizeof o->name)
+			l = sizeof o->name - 1;
+		memcpy(o->name, name, l);
+		o->name[l] = '\0';
+	}
 	o->kind = kind;
 	o->phase = phase;
 	o->count = count;
@@ -44,6 +61,8 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->batch = 1;
 	o->attn = c->attn;
 	o->eager = c->eager;
+	o->train = c->train;
+	o->host = host_of(c, kind);
 	return o;
 }
 
@@ -284,7 +303,9 @@ static double moe_share(const nn_net *n)
 
 static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 {
-	memset(out, 0, sizeof *out);
+	/* Each op is cleared when added (add): clearing the whole list costs more than a lowering. */
+	out->n = 0;
+	out->layers_stage = 0;
 	c->l = out;
 	c->prec = w->prec;
 	c->wb = hw_prec_bytes(w->prec);
@@ -294,11 +315,12 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	/* Training runs the framework's attention kernel and host mode; serving engines run
 	 * their fused kernels, compiled or as graphs. */
 	c->attn = train && w->fw.train.attention_kernel == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
-	c->eager = train && w->fw.has_train && w->fw.train.host == FW_HOST_EAGER;
+	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
+	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
 }
 
-void ops_train(const wl_workload *w, const plan *p, ops_list *out)
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
 	lower c;
 	const nn_net *n = &w->net;
@@ -308,6 +330,10 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 	double T = b * sh.s_q, t = p->tp;
 
 	init(&c, out, w, 1);
+	if (family && w->fw.has_train) {
+		int k = fw_attention_kernel(&w->fw.train, family);
+		c.attn = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	}
 	out->layers_stage = L;
 	if (!w->flash_attention)
 		sh.causal = 1.0; /* unfused kernels compute the full score matrix */
@@ -326,16 +352,57 @@ void ops_train(const wl_workload *w, const plan *p, ops_list *out)
 	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
 	elem(&c, "loss", OPS_LOSS, T * n->vocab / t, c.ab + 4, 4 + c.ab, 6, 1);
 
-	if (w->recompute == WL_RC_FULL) {
-		/* Full recompute re-runs the layer forward before its backward (Korthikanti §5). */
+	if (w->recompute == WL_RC_FULL ||
+	    (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective != FW_SEL_ATTENTION)) {
+		/* Full recompute re-runs the layer forward before its backward (Korthikanti §5).
+		 * Per-op checkpointing re-runs the elementwise ops and every other matmul (the k
+		 * projection, the attention out-projection, and the second FFN input or the FFN
+		 * down-projection); the matmul policy re-runs the elementwise ops only. */
 		ops_list tmp;
 		lower r;
+		int full = w->recompute == WL_RC_FULL, per_op = !full && w->fw.train.selective == FW_SEL_OPS;
+		double kfrac = 0;
 		init(&r, &tmp, w, 0);
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
+		{
+			double a_l = ceil((double)n->heads / p->tp), k_l = ops_kv_heads_local(n, p->tp);
+			kfrac = k_l / (a_l + 2 * k_l);
+		}
 		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
-			out->op[out->n] = tmp.op[i];
-			out->op[out->n].phase = OPS_RECOMP;
-			out->n++;
+			ops_op *o;
+			double keep = 1;
+			const ops_op *src = &tmp.op[i];
+			if (!full) {
+				if (src->kind == OPS_ATTN || src->kind == OPS_EMBED)
+					continue;
+				if (src->kind == OPS_GEMM) {
+					const char *nm = src->name;
+					if (!per_op)
+						continue;
+					if (!strcmp(nm, "qkv_proj"))
+						keep = kfrac;
+					else if (!strcmp(nm, "ffn_up") || !strcmp(nm, "expert_up") || !strcmp(nm, "shared_up"))
+						keep = n->act == NN_SWIGLU ? 0.5 : 0;
+					else if (!strcmp(nm, "ffn_down") || !strcmp(nm, "expert_down") || !strcmp(nm, "shared_down"))
+						keep = n->act == NN_SWIGLU ? 0 : 1;
+					else if (strcmp(nm, "o_proj") != 0)
+						keep = 0;
+					if (keep <= 0)
+						continue;
+				}
+			}
+			o = &out->op[out->n++];
+			*o = *src;
+			o->flops *= keep;
+			o->bytes *= keep;
+			o->phase = OPS_RECOMP;
+			/* The recomputed forward runs as the training step does. */
+			o->train = 1;
+			o->eager = c.eager;
+			o->attn = c.attn;
+			o->host = host_of(&c, o->kind);
+			if (o->kind == OPS_ATTN && (o->prec == HW_FP8 || o->prec == HW_FP4))
+				o->prec = HW_BF16;
 		}
 	}
 	{

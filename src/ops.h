@@ -38,6 +38,8 @@ typedef struct ops_op {
 	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
 	hw_attn attn;       /* attention: the kernel class that runs it */
 	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
+	int train;          /* 1: part of a training step (runs at the chip's train_sustained share) */
+	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
 	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
 } ops_op;
 
@@ -49,8 +51,9 @@ typedef struct ops_list {
 
 /* Training: ops of one micro-batch (forward, backward, recompute) on the bottleneck pipeline
  * stage (the last: its layers plus the LM head and loss), and the optimizer step (count 1,
- * phase OPS_STEP). p must be filled (plan_fill). */
-void ops_train(const wl_workload *w, const plan *p, ops_list *out);
+ * phase OPS_STEP). p must be filled (plan_fill). family (may be NULL) is the chip family, for
+ * the framework's attention kernel on it. */
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out);
 
 /* Inference prefill of `batch` prompts of w->input_len tokens, one pipeline stage. */
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out);

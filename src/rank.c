@@ -75,21 +75,50 @@ static void cost_start(const rank_opts *o, show_cost *out)
 	out->usd_per_chip_hour = NAN;
 }
 
-static int price_only(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out,
-		      err *e)
+/* The user's price of s as a price row: per chip, provider "user", no catalog date. */
+static int user_price(const rank_opts *o, const hw_system *s, show_cost *out)
+{
+	for (int i = 0; i < o->nuser_prices; i++) {
+		const rank_user_price *u = &o->user_prices[i];
+		price_row *p = &out->price;
+		if (strcmp(u->system, s->name) != 0)
+			continue;
+		snprintf(p->provider, sizeof p->provider, "user");
+		snprintf(p->instance, sizeof p->instance, "%s", s->instance[0] ? s->instance : s->name);
+		p->model = out->pricing;
+		p->usd_per_hour = u->usd_per_chip_hour;
+		p->unit = PRICE_PER_CHIP;
+		p->accelerators = 1;
+		snprintf(p->source, sizeof p->source, "--price %s=%.10g: the user's own price, no catalog",
+			 s->name, u->usd_per_chip_hour);
+		out->have_price = out->user_price = 1;
+		out->usd_per_chip_hour = u->usd_per_chip_hour;
+		return 1;
+	}
+	return 0;
+}
+
+int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
 {
 	cost_start(o, out);
+	out->discount = o->discount;
+	if (user_price(o, s, out))
+		return 0;
 	if (!o->price) {
 		snprintf(out->note, sizeof out->note, "not priced");
 		return 0;
 	}
-	return o->price(o->price_ctx, s, w, out, e);
+	if (o->price(o->price_ctx, s, w, out, e) != 0)
+		return ERR_DATA;
+	if (out->have_price)
+		out->usd_per_chip_hour *= 1 - o->discount;
+	return 0;
 }
 
 int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
 			const train_result *tr, const infer_result *ir, show_cost *out, err *e)
 {
-	if (price_only(o, s, w, out, e) != 0)
+	if (rank_price(o, s, w, out, e) != 0)
 		return ERR_DATA;
 	rank_cost(w, tr, ir, out);
 	return 0;
@@ -210,6 +239,29 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 	return 0;
 }
 
+void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
+{
+	char tps[16];
+	int node = hw_node_chips(s);
+	memset(sp, 0, sizeof *sp);
+	snprintf(tps, sizeof tps, "1-%d", node < 64 ? node : 64);
+	sweep_parse_list(tps, &sp->tp);
+	sweep_parse_list("1-64", &sp->pp);
+	sweep_parse_list("1,2", &sp->vpp);
+	sweep_parse_list("1", &sp->cp);
+	if (w->net.experts > 1) {
+		char eps[16];
+		snprintf(eps, sizeof eps, "1-%d", w->net.experts);
+		sweep_parse_list(eps, &sp->ep);
+	} else {
+		sweep_parse_list("1", &sp->ep);
+	}
+	sweep_parse_list("0,1", &sp->sp);
+	sweep_parse_list("1,2,4", &sp->mb);
+	sweep_parse_list("0-3:1", &sp->zero);
+	sweep_parse_list("0-2:1", &sp->recompute);
+}
+
 /* Training: the cheapest layout of a sweep at the chip count. */
 static int best_training(const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
@@ -222,33 +274,15 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 		sweep_job job;
 		sweep_result *res = malloc(sizeof *res);
 		show_cost pc;
-		char tps[16];
-		int node = hw_node_chips(s);
 		if (!res)
 			return err_set(e, ERR_DATA, "out of memory");
-		if (price_only(o, s, w, &pc, e) != 0) {
+		if (rank_price(o, s, w, &pc, e) != 0) {
 			free(res);
 			return e->code;
 		}
-		memset(&sp, 0, sizeof sp);
+		rank_train_space(s, w, &sp);
 		sp.chips.v[0] = given->chips;
 		sp.chips.n = 1;
-		snprintf(tps, sizeof tps, "1-%d", node < 64 ? node : 64);
-		sweep_parse_list(tps, &sp.tp);
-		sweep_parse_list("1-64", &sp.pp);
-		sweep_parse_list("1,2", &sp.vpp);
-		sweep_parse_list("1", &sp.cp);
-		if (w->net.experts > 1) {
-			char eps[16];
-			snprintf(eps, sizeof eps, "1-%d", w->net.experts);
-			sweep_parse_list(eps, &sp.ep);
-		} else {
-			sweep_parse_list("1", &sp.ep);
-		}
-		sweep_parse_list("0,1", &sp.sp);
-		sweep_parse_list("1,2,4", &sp.mb);
-		sweep_parse_list("0-3:1", &sp.zero);
-		sweep_parse_list("0-2:1", &sp.recompute);
 		of.sys = s;
 		of.system = 0;
 		of.pricing = (int)pc.pricing;
@@ -356,7 +390,8 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 					 "tokens/s", r->bound);
 			break;
 		case RANK_NO_PRICE:
-			snprintf(r->verdict, sizeof r->verdict, "no price: %s", r->cost.note);
+			snprintf(r->verdict, sizeof r->verdict, "%s%s",
+				 strncmp(r->cost.note, "no public price", 15) ? "no price: " : "", r->cost.note);
 			break;
 		case RANK_OVER_BUDGET:
 			snprintf(r->verdict, sizeof r->verdict, "over the budget: $%.4g > $%.4g %s",

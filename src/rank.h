@@ -20,6 +20,7 @@
 #include "infer.h"
 #include "plan.h"
 #include "show.h"
+#include "sweep.h"
 #include "train.h"
 #include "wl.h"
 
@@ -29,6 +30,12 @@
 typedef int (*rank_price_fn)(void *ctx, const hw_system *s, const wl_workload *w, show_cost *out,
 			     err *e);
 
+/* A user's own price for one system (--price SYSTEM=USD): it replaces the catalog's. */
+typedef struct rank_user_price {
+	char system[HW_NAME_MAX];
+	double usd_per_chip_hour;    /* USD */
+} rank_user_price;
+
 typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
 	int cmin, cmax;          /* serving: chips of one replica */
@@ -37,6 +44,9 @@ typedef struct rank_opts {
 	const char *as_of;       /* "" or NULL = the newest price */
 	rank_price_fn price;     /* NULL: nothing is priced */
 	void *price_ctx;
+	const rank_user_price *user_prices; /* systems the user prices (--price), searched by name */
+	int nuser_prices;
+	double discount;         /* [0, 1): share taken off every catalog price (--discount) */
 } rank_opts;
 
 enum { RANK_PRICED, RANK_NO_PRICE, RANK_OVER_BUDGET, RANK_MISSES_SLO, RANK_INFEASIBLE };
@@ -60,13 +70,23 @@ typedef struct rank_row {
  * out->as_of and the price fields must be filled (see rank_price_fn). Pure. */
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out);
 
-/* Prices (through o->price) and costs one evaluation into out. Returns 0, or nonzero with e
+/* Prices system s into out (o's pricing model and date): the user's price when o has one for
+ * s, else o->price with o->discount taken off its price per chip-hour. Returns 0, or nonzero
+ * with e set. */
+int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out, err *e);
+
+/* Prices (rank_price) and costs one evaluation into out. Returns 0, or nonzero with e
  * set. */
 int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
 			const train_result *tr, const infer_result *ir, show_cost *out, err *e);
 
 /* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits. */
 int rank_slo_met(const wl_workload *w, const infer_result *r);
+
+/* The layouts a training search tries on s (every list but chips, which the caller sets):
+ * tp 1 to a node (at most 64), pp 1-64, vpp 1,2, sp 0,1, micro-batch 1,2,4, ZeRO 0-3, each
+ * recompute policy, ep 1 to the experts for MoE. */
+void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp);
 
 /* Finds r->sys's best layout for w (plan `given` filled: the chips, and the layout when
  * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,

@@ -85,7 +85,8 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		/* Tensor work runs at the clock the power limit sustains. */
 		serve_eff = serve_gemm_eff(c, o, r.run_prec);
 		r.eff = (serve_eff > 0 ? serve_eff : base * roof_shape_eff(c, o->m, o->n, o->k, o->batch)) *
-			(c->clock_scale > 0 ? c->clock_scale : 1);
+			(c->clock_scale > 0 ? c->clock_scale : 1) *
+			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
 		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
 	} else if (c->vector > 0) {
 		r.eff = 1;
@@ -113,6 +114,11 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		r.t = c->op_overhead;
 		r.bound = ROOF_OVERHEAD;
 	}
+	if (o->host > r.t) {
+		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
+		r.t = o->host;
+		r.bound = ROOF_OVERHEAD;
+	}
 	return r;
 }
 
@@ -131,6 +137,7 @@ roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 		s.bytes += o->bytes * o->count;
 		s.t_bound[r.bound] += t;
 		s.t_phase[o->phase] += t;
+		s.t_kind[o->kind] += t;
 	}
 	return s;
 }

@@ -32,6 +32,7 @@ typedef struct roof_sum {
 	double flops, bytes;         /* Σ count × FLOPs / bytes */
 	double t_bound[3];           /* s spent in ops of each bound */
 	double t_phase[OPS_PHASE_N]; /* s per phase */
+	double t_kind[OPS_KIND_N];   /* s per op kind (GEMM, attention, norms, ...) */
 } roof_sum;
 
 /* Padding × wave efficiency of an m×n×k GEMM with `batch` instances on chip c, in (0, 1]. */

@@ -111,6 +111,7 @@ static cJSON *price_json(const show_cost *c)
 	cJSON_AddStringToObject(o, "as_of", p->as_of);
 	cJSON_AddStringToObject(o, "source", p->source);
 	cJSON_AddBoolToObject(o, "verified", price_verified(p));
+	cJSON_AddBoolToObject(o, "user", c->user_price);
 	return o;
 }
 
@@ -151,6 +152,8 @@ static cJSON *assumptions_json(const show_cost *c, const wl_workload *w, int chi
 		cJSON_AddStringToObject(o, "as_of", "newest");
 	cJSON_AddStringToObject(o, "region", c->terms.region[0] ? c->terms.region : "cheapest per chip-hour");
 	cJSON_AddItemToObject(o, "price", price_json(c));
+	cJSON_AddStringToObject(o, "price_from", !c->have_price ? "none" : c->user_price ? "user (--price)" : "catalog");
+	cJSON_AddNumberToObject(o, "discount_pct", 100 * c->discount);
 	num_or_null(o, "usd_per_chip_hour", c->usd_per_chip_hour);
 	cJSON_AddStringToObject(o, "billing", billing_note);
 	cJSON_AddNumberToObject(o, "utilization", t->utilization);
@@ -361,10 +364,12 @@ static const char *usd(char *buf, size_t n, double v)
 void show_terms_text(const show_cost *c, int train, char *buf, size_t n)
 {
 	const cost_terms *t = &c->terms.terms;
-	snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
-		 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
-		 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12, t->engineering_hours,
-		 train ? "over the run" : "per month of serving (730 h)");
+	int l = snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
+			 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
+			 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12,
+			 t->engineering_hours, train ? "over the run" : "per month of serving (730 h)");
+	if (c->discount > 0 && l > 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount)", 100 * c->discount);
 }
 
 static void cost_text(const show_eval *r, FILE *fp)
@@ -373,13 +378,19 @@ static void cost_text(const show_eval *r, FILE *fp)
 	const cost_result *x = &c->result;
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
 	char a[SHOW_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
-	if (c->have_price) {
+	if (c->user_price) {
+		line(fp, "price", "%s per chip-hour of %s: the user's own price (--price), not a catalog's",
+		     usd(a, sizeof a, c->usd_per_chip_hour), r->sys->name);
+	} else if (c->have_price) {
 		const price_row *pr = &c->price;
 		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
-		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance, usd(b, sizeof b, c->usd_per_chip_hour),
-		     pr->provider, pr->region, price_model_names[pr->model], pr->as_of,
-		     price_verified(pr) ? "" : " (unverified)");
+		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance,
+		     usd(b, sizeof b, price_per_chip_hour(pr)), pr->provider, pr->region, price_model_names[pr->model],
+		     pr->as_of, price_verified(pr) ? "" : " (unverified)");
 		line(fp, "", "source: %s", pr->source);
+		if (c->discount > 0)
+			line(fp, "", "less %.4g%% (--discount): %s per chip-hour", 100 * c->discount,
+			     usd(b, sizeof b, c->usd_per_chip_hour));
 	} else {
 		line(fp, "price", "none (%s)", price_model_names[c->pricing]);
 	}
@@ -420,6 +431,38 @@ static void cost_text(const show_eval *r, FILE *fp)
 		line(fp, "note", "%s", c->note);
 }
 
+/* What the framework and the chip's sustained figures made of a training step. */
+static void stack_text(const show_eval *r, FILE *fp)
+{
+	const fw_framework *f = &r->w->fw;
+	const fw_train *ft = &f->train;
+	const hw_chip *c = &r->sys->chip;
+	const train_result *t = r->train;
+	int k = fw_attention_kernel(ft, c->family);
+	hw_attn a = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	double m = t->micro_batches;
+	const double *tk = t->micro.t_kind;
+	if (!f->has_train)
+		return;
+	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d, "
+	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, f->path,
+	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
+	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
+	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
+	     r->w->zero, ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
+	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
+	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
+	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
+	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],
+	     c->clock_scale > 0 ? c->clock_scale : 1, 100 * c->elem_eff[ft->eager_elementwise][0],
+	     100 * c->elem_eff[ft->eager_elementwise][1], c->train_sustained > 0 ? c->train_sustained : 1,
+	     r->sys->calib[0] ? " (calibrated: " : "", r->sys->calib[0] ? r->sys->calib : "",
+	     r->sys->calib[0] ? ", models/calibration.ini)" : "");
+	line(fp, "time by kind", "per step: GEMM %.3f s, attention %.3f s, norms %.3f s, elementwise %.3f s, loss %.3f s, "
+	     "embedding %.3f s, optimizer %.3f s", m * tk[OPS_GEMM], m * tk[OPS_ATTN], m * tk[OPS_NORM],
+	     m * tk[OPS_ELEM], m * tk[OPS_LOSS], m * tk[OPS_EMBED], t->t_optimizer);
+}
+
 void show_text(const show_eval *r, FILE *fp)
 {
 	const hw_system *s = r->sys;
@@ -456,6 +499,7 @@ void show_text(const show_eval *r, FILE *fp)
 		     100 * t->t_bound[2] / (t->t_compute + t->t_optimizer));
 		line(fp, "throughput", "%.0f tokens/s, %.1f model TFLOP/s per chip, MFU %.1f%%, HFU %.1f%%",
 		     t->tokens_per_s, t->model_tflops_per_chip, 100 * t->mfu, 100 * t->hfu);
+		stack_text(r, fp);
 		line(fp, "communication", "exposed %.3f s per step: per micro-batch TP %.4f, PP %.4f, EP %.4f, CP %.4f, ZeRO-3 %.4f; DP sync %.3f of %.3f s",
 		     t->t_comm_exposed, t->comm.tp, t->comm.pp, t->comm.ep, t->comm.cp, t->comm.zero3, t->comm.dp,
 		     t->comm.dp_total);

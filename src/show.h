@@ -23,7 +23,9 @@ typedef struct show_cost {
 	char as_of[PRICE_DATE_MAX];     /* the date asked for; "" = the newest price */
 	int have_price;
 	price_row price;                /* when have_price */
-	double usd_per_chip_hour;       /* NaN without a price */
+	double usd_per_chip_hour;       /* NaN without a price; after the discount */
+	int user_price;                 /* the price is the user's own (--price), not a catalog's */
+	double discount;                /* [0, 1): share taken off catalog prices (--discount) */
 	int slo_met;                    /* infer: the layout meets the latency limits */
 	double prefill_share;           /* infer: share of busy time in prefill */
 	wl_cost terms;                  /* the workload's [cost], checkpoint size filled in */

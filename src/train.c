@@ -26,8 +26,15 @@ void train_flops_per_token(const wl_workload *w, double *model, double *hardware
 	*model = 3 * fwd;
 	if (w->recompute == WL_RC_FULL)
 		extra = 2 * layer_params + attn_fwd;
-	else if (w->recompute == WL_RC_SELECTIVE)
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_ATTENTION)
 		extra = attn_fwd;
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_OPS) {
+		/* The re-run matmuls: k projection, out-projection, and w3 (SwiGLU) or the FFN
+		 * down-projection (GELU), per layer. */
+		double h = n->hidden, kd = (double)n->kv_heads * n->head_dim, ad = (double)n->heads * n->v_head_dim;
+		double f = n->experts > 0 ? (double)n->expert_ffn * n->experts_active : n->ffn;
+		extra = 2.0 * n->layers * (h * kd + ad * h + h * f);
+	}
 	*hardware = *model + extra;
 }
 
@@ -62,6 +69,8 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 		a->t_bound[i] += k * b->t_bound[i];
 	for (int i = 0; i < OPS_PHASE_N; i++)
 		a->t_phase[i] += k * b->t_phase[i];
+	for (int i = 0; i < OPS_KIND_N; i++)
+		a->t_kind[i] += k * b->t_kind[i];
 }
 
 /* comm_time through the memo when there is one. */
@@ -113,7 +122,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	k->key = p;
 	if (!l)
 		return;
-	ops_train(w, &p, l);
+	ops_train(w, &p, s->chip.family, l);
 	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
 	 * stage), the LM head and loss, and the embedding (first stage only). */
 	for (int i = 0; i < l->n; i++) {
@@ -130,6 +139,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->bytes += o->bytes * o->count;
 		g->t_bound[r.bound] += t;
 		g->t_phase[o->phase] += t;
+		g->t_kind[o->kind] += t;
 	}
 	free(l);
 	{
@@ -160,15 +170,18 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		/* Async TP (framework [overlap] tp) decomposes each collective and its matmul into
 		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
 		 * GEMMs cannot cover stays, plus the contention. */
-		double frac = 1;
-		if (w->fw.train.overlap_tp) {
+		double frac = 1, share = w->fw.train.overlap_tp;
+		if (share > 0) {
 			double raw = 0;
 			if (p.sp)
 				raw = per_layer * (comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1).t +
 						   comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1).t);
 			else
 				raw = per_layer * comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1).t;
-			frac = raw > 0 ? hide(raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw : 1;
+			/* The overlapped share hides behind the layer's compute-bound time. */
+			frac = raw > 0 ? (1 - share) +
+					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
+				       : 1;
 		}
 		if (p.sp) {
 			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
@@ -183,7 +196,12 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
 		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
 		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
-		k->ep_layer = take(&c, moe * (4 + (recomp_full ? 2 : 0)), 1, 1, k->ep_level);
+		double cnt = moe * (4 + (recomp_full ? 2 : 0)), frac = 1;
+		/* A stack that overlaps the expert all-to-alls (framework [overlap] ep) hides them
+		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap). */
+		if (w->fw.train.overlap_ep && c.t > 0)
+			frac = hide(cnt * c.t, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / (cnt * c.t);
+		k->ep_layer = take(&c, cnt, frac, 1, k->ep_level);
 	}
 	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
@@ -221,6 +239,7 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	r->mem = mem_train(w, p);
 	if (r->feasible && r->mem.total > c->hbm) {
 		r->feasible = 0;
+		r->over_memory = 1;
 		snprintf(r->reason, TRAIN_REASON_MAX, "needs %.1f GiB per chip, has %.1f GiB",
 			 r->mem.total / 1073741824.0, c->hbm / 1073741824.0);
 	}
@@ -247,15 +266,20 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 		/* One activation forward and one gradient backward per micro-batch and model chunk;
 		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
 		comm_cost cc = memo_comm(mm, s, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
-		cm->pp = take(&cc, 2.0 * p->vpp, 1, m, lv);
+		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
+		double frac = w->fw.train.overlap_pp && cc.t > 0
+				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
+				      : 1;
+		cm->pp = take(&cc, 2.0 * p->vpp, frac, m, lv);
 	}
 	P = r->mem.params_local;
 	{
-		/* Data parallelism over dp·cp ranks stride tp: gradients (bf16, or fp32 for fp16
-		 * mixed precision) reduced; with ZeRO >= 1 reduce-scattered and the updated 16-bit
+		/* Data parallelism over dp·cp ranks stride tp: gradients reduced in the framework's
+		 * dtype ([sharding] grad_reduce); with ZeRO >= 1 reduce-scattered and the updated 16-bit
 		 * parameters all-gathered (Rajbhandari et al. 2020). Routed experts sync only over
 		 * the dp·cp/ep ranks that hold the same experts, ep·tp·cp chips apart. */
-		double gb = w->prec == HW_FP16 ? 4 : (ab == 4 ? 4 : 2);
+		int red = w->fw.train.grad_reduce;
+		double gb = ab == 4 || red == FW_REDUCE_FP32 || (red == FW_REDUCE_AUTO && w->prec != HW_FP16) ? 4 : 2;
 		double part[2] = {P - r->mem.params_expert, r->mem.params_expert};
 		for (int ex = 0; ex < 2; ex++) {
 			int ndp = (int)mem_zero_shard(p, ex);
@@ -350,5 +374,5 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 	train_kernel_eval(s, w, p, &k);
 	train_compose(s, w, &k, p, NULL, r);
 	if (ops)
-		ops_train(w, p, ops);
+		ops_train(w, p, s->chip.family, ops);
 }

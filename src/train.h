@@ -33,6 +33,7 @@ typedef struct train_comm {
 
 typedef struct train_result {
 	int feasible;
+	int over_memory;           /* 1: the layout divides and fits the system but not the memory */
 	char reason[TRAIN_REASON_MAX];
 	plan plan;
 	mem_use mem;

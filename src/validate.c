@@ -245,7 +245,7 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 			w->recompute = (wl_recompute)c->recompute;
 		else
 			PICK(", recompute %s", wl_recompute_names[w->recompute]);
-		PICK(", %s attention%s%s", w->flash_attention ? "flash" : "unfused softmax",
+		PICK(", %s attention%s%s", w->flash_attention ? (w->fw.train.attention_kernel == 2 ? "flash2-class" : "flash") : "unfused softmax",
 		     w->dropout ? ", dropout" : "", w->overlap_grad_reduce ? "" : ", gradient all-reduce after backward");
 	} else {
 		w->mode = WL_INFER;
@@ -268,12 +268,14 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 }
 
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
-		int len)
+		int len, int *mem_miss)
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
 	char picked[512];
 	int ok = 1;
+	if (mem_miss)
+		*mem_miss = 0;
 	if (!w) {
 		snprintf(reason, (size_t)len, "out of memory");
 		return 0;
@@ -295,7 +297,13 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 			ok = 0;
 			snprintf(reason, (size_t)len, "metric %s is not a training metric", val_metric_names[c->metric]);
 		}
-		if (ok && !r.feasible) {
+		if (ok && r.over_memory) {
+			/* The run happened, so its memory fit: predict anyway and say that the memory
+			 * model disagrees (counted as a memory miss, not skipped). */
+			if (mem_miss)
+				*mem_miss = 1;
+			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", r.reason, picked);
+		} else if (ok && !r.feasible) {
 			ok = 0;
 			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
 		}

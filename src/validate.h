@@ -64,8 +64,9 @@ int val_check_header(const char *path, const char *const *header, int ncols, err
 void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len);
 
 /* Predicts c's metric on s with framework fw. Returns 1 with *pred set, or 0 with a reason
- * (not modelled). */
+ * (not modelled). A training layout that the memory model rejects although it ran is still
+ * predicted, with *mem_miss (may be NULL) set to 1 and the shortfall in reason. */
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
-		int len);
+		int len, int *mem_miss);
 
 #endif

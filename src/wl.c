@@ -16,7 +16,13 @@ static const char *const opt_names[] = {"adam", "sgd", NULL};
 typedef struct wl_raw {
 	wl_workload w;
 	char kv_prec[8];
+	/* Keys that override the framework's behaviour (-1: not given). */
+	int host, elementwise, attention, offload_remat;
+	double overlap_tp;
 } wl_raw;
+
+static const char *const elem_names[] = {"fused", "eager", NULL};
+static const char *const attn_names[] = {"unfused", "flash", "flash2", NULL};
 
 #define OFF(m) offsetof(wl_raw, w.m)
 #define SZ(m) sizeof(((wl_raw *)0)->w.m)
@@ -45,6 +51,11 @@ static const cfg_field wl_fields[] = {
 	BOOL("train", "flash_attention", flash_attention),
 	BOOL("train", "dropout", dropout),
 	BOOL("train", "overlap_grad_reduce", overlap_grad_reduce),
+	{"train", "host", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, host), 0, fw_host_names},
+	{"train", "elementwise", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, elementwise), 0, elem_names},
+	{"train", "attention", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, attention), 0, attn_names},
+	{"train", "overlap_tp", CFG_NUM, UNITS_NONE, 0, 0, 1, offsetof(wl_raw, overlap_tp), 0, NULL},
+	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
 	INT("infer", "input_len", input_len, 1, 1, 100000000),
 	INT("infer", "output_len", output_len, 1, 1, 100000000),
 	INT("infer", "concurrency", concurrency, 1, 1, 10000000),
@@ -292,6 +303,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	r->w.max_num_tokens = r->w.max_num_seqs = -1;
 	r->w.iter_overhead = -1;
 	r->w.plan.sp = -1;
+	r->host = r->elementwise = r->attention = r->offload_remat = -1;
+	r->overlap_tp = -1;
 	r->w.slo_percentile = 99;
 	r->w.cost.pricing = PRICE_ON_DEMAND;
 	r->w.cost.unit = COST_UNIT_N;
@@ -311,6 +324,18 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (rc == 0)
 		rc = load_framework(&d, models_dir, &r->w, e);
+	if (rc == 0) {
+		fw_train *t = &r->w.fw.train;
+		if (r->host >= 0) t->host = (fw_host)r->host;
+		if (r->elementwise >= 0) t->eager_elementwise = r->elementwise;
+		if (r->attention >= 0) {
+			t->attention_kernel = r->attention;
+			t->flash_attention = r->w.flash_attention = r->attention > 0;
+			t->kernel_by_family[0] = '\0';
+		}
+		if (r->overlap_tp >= 0) t->overlap_tp = r->overlap_tp;
+		if (r->offload_remat >= 0) t->offload_remat = r->offload_remat;
+	}
 	if (rc == 0)
 		rc = validate(&d, &r->w, e);
 	if (rc == 0) {

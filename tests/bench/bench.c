@@ -2,7 +2,9 @@
  *
  * What a sweep does per layout once its kernels are cached: compose the step (pipeline,
  * data-parallel sync, ZeRO, memory, optimizer) and check feasibility, over a fixed set of
- * layouts of llama3-405b-train on trn2.48xlarge. Prints "evals_per_s_per_core: N". */
+ * layouts of llama3-405b-train on trn2.48xlarge. Prints "evals_per_s_per_core: N". Then one
+ * layout evaluated from scratch each time (lowering, roofline, collectives, composition,
+ * memory: train_eval) over the same layouts: "full_evals_per_s_per_core: N". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,23 @@ int main(void)
 	printf("evals_per_s_per_core: %.0f\n", (double)n / (t1 - t0));
 	fprintf(stderr, "(%ld evaluations in %.2f s, checksum %.6g, memo hits %lld misses %lld)\n", n, t1 - t0,
 		sink, mm->hits, mm->misses);
+	n = 0;
+	t0 = now();
+	do {
+		for (int i = 0; i < 5; i++)
+			for (int pp = 1; pp <= 32; pp *= 2)
+				for (int dp = 8; dp <= 4096; dp *= 2) {
+					plan p = keys[i];
+					p.pp = pp;
+					p.dp = dp;
+					p.chips = p.tp * pp * dp;
+					train_eval(s, w, &p, r, NULL);
+					sink += r->step_time;
+					n++;
+				}
+		t1 = now();
+	} while (t1 - t0 < 1.0);
+	printf("full_evals_per_s_per_core: %.0f\n", (double)n / (t1 - t0));
 	free(s);
 	free(w);
 	free(mm);

@@ -67,9 +67,11 @@ check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of fre
 out_sys=$($R list systems)
 for s in dgx-a100-80g dgx-h100 p4d.24xlarge p5.48xlarge p5e.48xlarge p5en.48xlarge hgx-h200 \
 	hgx-b200 p6-b200.48xlarge gb200-nvl72 mi300x-8 mi325x-8 trn1.32xlarge trn1n.32xlarge \
-	inf2.48xlarge trn2.48xlarge trn2-ultraserver tpu-v4 tpu-v5e tpu-v5p tpu-v6e; do
+	inf2.48xlarge trn2.48xlarge trn2-ultraserver tpu-v4 tpu-v5e tpu-v5p tpu-v6e \
+	trn3-ultraserver-gen1 trn3-ultraserver hgx-b300 p6-b300.48xlarge gb300-nvl72 mi355x-8 tpu7x; do
 	if echo "$out_sys" | grep -q "^$s "; then pass=$((pass + 1)); else echo "FAIL list-systems: $s missing"; fail=$((fail + 1)); fi
 done
+check list-hierarchy 0 "4 switch > 144 switch > 100000 fattree" -- $R list systems
 check list-chips 0 "trainium2" -- $R list chips
 check list-networks 0 "llama3-405b" -- $R list networks
 check list-workloads 0 "llama3-70b-serve" -- $R list workloads
@@ -140,8 +142,8 @@ check cost-goodput-405b 0 '"lost_fraction":' -- $R eval -s trn2.48xlarge -w llam
 check cost-goodput-text 0 "(Young/Daly)" -- $R eval -s trn2.48xlarge -w llama3-405b-train
 check cost-text 0 "per million output tokens" -- $R eval -s p5.48xlarge -w llama3-70b-serve
 check cost-as-of 0 '"usd_per_hour":	98.32' -- $R eval -s p5.48xlarge -w llama3-70b-serve --as-of 2025-01-01 --format json
-check cost-no-spot 0 "no spot price for p5.48xlarge in the store (it has: on-demand, capacity-block)" -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing spot --format json
-check cost-null 0 '"usd_per_unit":	null' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing spot --format json
+check cost-no-committed 0 "no committed-1y price for p5.48xlarge in the store (it has: on-demand, capacity-block, spot)" -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing committed-1y --format json
+check cost-null 0 '"usd_per_unit":	null' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing committed-1y --format json
 check cost-no-instance 0 "dgx-h100 has no instance name" -- $R eval -s dgx-h100 -w llama3-70b-serve --format json
 check cost-capacity-block 0 '"usd_per_hour":	39.33' -- $R eval -s p5.48xlarge -w llama3-70b-serve --pricing capacity-block --format json
 check cost-tpu-chip 0 '"usd_per_hour":	21.6' -- $R eval -s tpu-v6e -w llama3-70b-serve --plan tp=8 --format json
@@ -160,6 +162,30 @@ check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48x
 check compare-usd-run 0 "usd_per_run" -- $R compare -w llama3-405b-train -s trn2.48xlarge,p5en.48xlarge
 check compare-pricing 0 '"pricing_model":	"spot"' -- $R compare -w llama3-70b-serve -s p5en.48xlarge,p5.48xlarge --pricing spot --format json
 
+
+# --- December 2026 systems and prices (issue 14)
+check compare-all-new 0 "trn3-ultraserver-gen1" -- $R compare -w llama3-70b-serve -s all
+check eval-405b-tpu7x 0 '"feasible":	true' -- $R eval -s tpu7x -w llama3-405b-train --chips 8192 --format json
+check compare-reserved-1y 0 '"pricing_model":	"reserved-1y"' -- $R compare -w llama3-70b-serve -s trn1.32xlarge,p4d.24xlarge --pricing reserved-1y --format json
+check compare-capacity-block 0 '"pricing_model":	"capacity-block"' -- $R compare -w llama3-70b-serve -s p5.48xlarge,trn1.32xlarge --pricing capacity-block --format json
+check compare-user-price 0 '"price_from":	"user (--price)"' -- $R compare -w llama3-70b-serve -s trn2-ultraserver --price trn2-ultraserver=4.5 --format json
+check compare-user-price-text 0 "user prices (--price, per chip-hour): trn2-ultraserver \$4.5" -- $R compare -w llama3-70b-serve -s trn2-ultraserver --price trn2-ultraserver=4.5
+check eval-user-price 0 "the user's own price (--price)" -- $R eval -s trn2-ultraserver -w llama3-70b-serve --price trn2-ultraserver=4.5
+check eval-discount 0 "less 10% (--discount)" -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 10
+check eval-discount-json 0 '"discount_pct":	10' -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 10 --format json
+check sweep-user-price 0 "user (--price)" -- $R sweep -w llama3-8b-train -s trn2-ultraserver --chips 64 --price trn2-ultraserver=4.5
+check price-unknown-system 2 "--price: unknown system 'trn2-ultrasever' (did you mean trn2-ultraserver?" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --price trn2-ultrasever=4.5
+check price-unknown-sweep 2 "--price: unknown system 'p5e'" -- $R sweep -w llama3-8b-train -s p5.48xlarge --price p5e=4
+check price-bad 2 "--price: 'trn2=abc' is not SYSTEM=USD_PER_CHIP_HOUR" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --price trn2=abc
+check price-twice 2 "--price: p5.48xlarge is priced twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge --price p5.48xlarge=5 --price p5.48xlarge=6
+check discount-bad 2 "--discount: '120' is not a percentage" -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 120
+check no-public-price 0 "no public price: AWS publishes no hourly rate for Trn3" -- $R eval -s trn3-ultraserver -w llama3-70b-serve
+check no-public-price-compare 0 "no public price: AWS sells the Trn2 UltraServer" -- $R compare -w llama3-70b-serve -s trn2-ultraserver
+check list-prices-no-public 0 "no public price (system trn3-ultraserver)" -- $R list prices
+check help-price 0 "--price SYS=USD" -- $R compare --help
+# A private catalog still prices a system whose provider publishes no price.
+check import-private 0 "1 prices (1 new" -- $R import $C/good/private-trn2u.csv
+check private-price 0 '"usd_per_hour":	64' -- $R eval -s trn2-ultraserver -w llama3-70b-serve --pricing reserved-1y --format json
 
 # --- compare and sweep (issue 5)
 check compare-all 0 "cheapest per mtok at the SLO" -- $R compare -w llama3-70b-serve -s all
@@ -203,7 +229,16 @@ if [ -f ../shared/data/validation/public.csv ] && ! cmp -s ../shared/data/valida
 	echo "FAIL validation-copy: tests/validation/public.csv differs from ../shared/data/validation/public.csv"; fail=$((fail + 1))
 fi
 check validate 0 "median |error|" -- $R validate $V
-# validate-thresholds: restored with issues 8 and 9 (the 259-row file skips rows today)
+# Training rows (issue 8): median within 10 %. The worst rows are the three torchao B200 rows of
+# an unpublished power cap (+100..145 %, see models/calibration.ini [blackwell-train]); the
+# rest hold within 40 %.
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 10:150
+check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
+check validate-fit 0 "hopper-train" -- $R validate $V --fit
+check validate-lofo 0 "leave-one-framework-out" -- $R validate $V
+check list-frameworks 0 "torchtitan" -- $R list frameworks
+check framework-unknown 1 "unknown framework 'nope'" -- $R eval -s dgx-h100 -w llama3-8b-train --framework nope
+check framework-wrong-kind 2 "is a serving stack" -- $R eval -s dgx-h100 -w llama3-8b-train --framework vllm
 check validate-json 0 '"median_abs_error_pct":' -- $R validate $V --format json
 check validate-explain 0 "picked: framework" -- $R validate $V --explain MEG-SC21-T1-1.7B
 check validate-missing 1 "cannot open" -- $R validate /nonexistent.csv
@@ -212,6 +247,11 @@ check validate-bad-header 1 "$out.csv:1: system: missing column" -- $R validate 
 sed '3s/,fp16,/,fp17,/' tests/validation/public.csv > "$out.csv"
 check validate-bad-cell 1 "$out.csv:3: precision: 'fp17' is not a known value" -- $R validate "$out.csv"
 rm -f "$out.csv"
+
+. tests/cli/baseline.sh
+
+# --- report (issue 10)
+. tests/cli/report.sh
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,6 +2,8 @@
 #ifndef ROOFCOST_TEST_FIXTURES_H
 #define ROOFCOST_TEST_FIXTURES_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hw.h"
@@ -117,6 +119,23 @@ static inline wl_workload fx_infer(nn_net n, int in, int out, int conc)
 	w.fw.serve.kv_alloc = FW_KV_COMPLETION;
 	w.slo_percentile = 99;
 	return w;
+}
+
+/* The bytes of a file as a string (caller frees), NULL if it cannot be read. */
+static inline char *fx_slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+	    (buf = calloc(1, (size_t)n + 1)) && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
 }
 
 #endif

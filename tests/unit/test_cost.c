@@ -211,3 +211,99 @@ Test(cost, serving_per_example)
 	cr_assert_not(r.ok);
 	cr_assert_str_eq(r.reason, "no throughput");
 }
+
+/* 1e9 tokens at 1e5 tokens/s on `chips` chips; checkpoints of 100 GB at 2 GB/s, restart
+ * 100 s, chip MTBF mtbf s. */
+static cost_train_in interrupted_run(double chips, double usd, double mtbf)
+{
+	cost_train_in in = {0};
+	in.chips = chips;
+	in.usd_per_chip_hour = usd;
+	in.tokens = 1e9;
+	in.tokens_per_s = 1e5;
+	in.failures = (cost_failures){mtbf, 100e9, 2e9, 100};
+	in.terms = plain_terms();
+	return in;
+}
+
+Test(cost, interruption_train_worst_moment)
+{
+	/* As young_daly_goodput: M = 1e4 s, δ = 50 s, τ = 1000 s, R = 100 s, goodput 0.89.
+	 * 1e9 tokens at 1e5 tokens/s: ideal 1e4 s, run 1e4 / 0.89 = 11235.955 s, so
+	 * 11235.955 / 1e4 = 1.1235955 interruptions. One node lost just before a checkpoint is
+	 * durable: restart 100 s + reload 100 GB / 2 GB/s = 50 s + redo τ + δ = 1050 s = 1200 s
+	 * = 1/3 h; 100 chips at $2: 1/3 × 200 = $66.667 per interruption. Over the run
+	 * 1.1235955 × 1200 = 1348.315 s and $74.906; 1348.315 / 1e4 = 13.483 % of the ideal run. */
+	cost_train_in in = interrupted_run(100, 2, 1e6);
+	cost_result run;
+	cost_interrupt x;
+	cost_train(&in, &run);
+	cost_interrupt_train(&in, &run, &x);
+	cr_assert_float_eq(x.restart, 100, 1e-12);
+	cr_assert_float_eq(x.reload, 50, 1e-12);
+	cr_assert_float_eq(x.redo, 1050, 1e-9);
+	cr_assert_float_eq(x.added, 1200, 1e-9);
+	cr_assert_float_eq(x.usd, 200.0 / 3, 1e-9);
+	cr_assert_float_eq(x.count, 1e4 / 0.89 / 1e4, 1e-12);
+	cr_assert_float_eq(x.run_added, 1348.315, 1e-3);
+	cr_assert_float_eq(x.run_usd, 74.906, 1e-3);
+	cr_assert_float_eq(x.loss_pct, 13.483, 1e-3);
+	/* Without a price the hours stay and the dollars are NaN. */
+	in.usd_per_chip_hour = NAN;
+	cost_train(&in, &run);
+	cost_interrupt_train(&in, &run, &x);
+	cr_assert_float_eq(x.added, 1200, 1e-9);
+	cr_assert(isnan(x.usd) && isnan(x.run_usd));
+}
+
+Test(cost, interruption_train_without_failures)
+{
+	/* No failures modelled: nothing is checkpointed, so a node lost at the end loses the
+	 * whole ideal run (1e4 s) besides restart and reload; none are expected over the run. */
+	cost_train_in in = interrupted_run(10, 1, INFINITY);
+	cost_result run;
+	cost_interrupt x;
+	cost_train(&in, &run);
+	cost_interrupt_train(&in, &run, &x);
+	cr_assert_float_eq(x.redo, 1e4, 1e-9);
+	cr_assert_float_eq(x.added, 1e4 + 150, 1e-9);
+	cr_assert_float_eq(x.count, 0, 0);
+	cr_assert_float_eq(x.run_added, 0, 0);
+	cr_assert_float_eq(x.loss_pct, 0, 0);
+}
+
+Test(cost, interruption_serve)
+{
+	/* 4 replicas of 8 chips at $5 serve 4000 tokens/s; one replica serves at most 1000
+	 * within the limits. One lost: 3 × 1000 = 3000 < 4000, so the limits are missed and
+	 * 1000 / 4000 = 25 % of the load is not served; ceil(4000 / 1000) + 1 - 4 = 1 replica
+	 * (8 chips, $40/h) must stand by. */
+	cost_interrupt_serve_in in = {4, 8, 5, 4000, 1000};
+	cost_interrupt x;
+	cost_interrupt_serve(&in, &x);
+	cr_assert_not(x.meets_slo);
+	cr_assert_float_eq(x.capacity_after, 3000, 1e-9);
+	cr_assert_float_eq(x.loss_pct, 25, 1e-9);
+	cr_assert_float_eq(x.standby_replicas, 1, 0);
+	cr_assert_float_eq(x.standby_chips, 8, 0);
+	cr_assert_float_eq(x.standby_usd_per_hour, 40, 1e-9);
+	/* At 2500 tokens/s the other three carry it: ceil(2.5) + 1 - 4 = 0 on standby. */
+	in.load = 2500;
+	cost_interrupt_serve(&in, &x);
+	cr_assert(x.meets_slo);
+	cr_assert_float_eq(x.loss_pct, 0, 0);
+	cr_assert_float_eq(x.standby_replicas, 0, 0);
+	/* Exactly at the capacity (3000) still meets; one replica alone never does. */
+	in.load = 3000;
+	cost_interrupt_serve(&in, &x);
+	cr_assert(x.meets_slo);
+	in = (cost_interrupt_serve_in){1, 8, 5, 500, 1000};
+	cost_interrupt_serve(&in, &x);
+	cr_assert_not(x.meets_slo);
+	cr_assert_float_eq(x.loss_pct, 100, 1e-9);
+	cr_assert_float_eq(x.standby_replicas, 1, 0);
+	/* No replica meets the limits: no number of standbys helps. */
+	in.replica_capacity = 0;
+	cost_interrupt_serve(&in, &x);
+	cr_assert(isnan(x.standby_replicas));
+}

@@ -329,7 +329,12 @@ Test(db, an_old_store_is_migrated_and_a_newer_one_refused)
 	db_close(d);
 	raw_exec(t.path, "PRAGMA user_version = 99;");
 	cr_assert_neq(db_open(t.path, NULL, NULL, &d, &e), 0);
-	cr_assert(strstr(e.msg, "store schema version 99 is newer than this roofcost's 2"), "%s", e.msg);
+	{
+		char want[96];
+		snprintf(want, sizeof want, "store schema version 99 is newer than this roofcost's %d",
+			 DB_SCHEMA_VERSION);
+		cr_assert(strstr(e.msg, want), "%s", e.msg);
+	}
 	tmp_release(&t);
 }
 
@@ -421,6 +426,200 @@ Test(db, concurrent_imports_from_two_processes)
 	 * comes second leaves those two as they are. */
 	cr_assert_eq(n, want - 2, "%d rows, want %d", n, want - 2);
 	cr_assert_eq(db_check(d, &e), 0, "%s", e.msg);
+	db_close(d);
+	tmp_release(&t);
+}
+
+/* ---- release records (baseline) */
+
+#include "baseline.h"
+
+static void sample_record(db_baseline *b, const char *name, const char *text)
+{
+	memset(b, 0, sizeof *b);
+	snprintf(b->name, sizeof b->name, "%s", name);
+	snprintf(b->workload, sizeof b->workload, "llama3-70b-serve");
+	snprintf(b->system, sizeof b->system, "trn2.48xlarge");
+	snprintf(b->created_at, sizeof b->created_at, "2026-12-01T00:00:00Z");
+	b->criteria = (char *)"tpot_ms<=50";
+	b->tolerance = (char *)"*=1%";
+	b->record = (char *)text;
+	baseline_sha256(text, strlen(text), b->sha256);
+}
+
+static int raw_try(const char *path, const char *sql, char *msg, size_t n)
+{
+	sqlite3 *h;
+	char *m = NULL;
+	int rc;
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	rc = sqlite3_exec(h, sql, NULL, NULL, &m);
+	snprintf(msg, n, "%s", m ? m : "");
+	sqlite3_free(m);
+	sqlite3_close(h);
+	return rc;
+}
+
+Test(db, baseline_records_are_chained_and_never_overwritten)
+{
+	tmp_store t;
+	db *d;
+	db_baseline a, b, again, got, *rows;
+	int found, n;
+	char chain[DB_SHA_HEX];
+	err e = {0};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	sample_record(&a, "r1", "{\"a\":1}");
+	cr_assert_eq(db_baseline_add(d, &a, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(a.prev_sha256, baseline_genesis);
+	baseline_chain(baseline_genesis, a.sha256, chain);
+	cr_assert_str_eq(a.chain_sha256, chain);
+	sample_record(&b, "r2", "{\"b\":2}");
+	cr_assert_eq(db_baseline_add(d, &b, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(b.prev_sha256, a.chain_sha256, "the second links to the first");
+	/* The same name again: refused, naming it, and nothing is added. */
+	sample_record(&again, "r1", "{\"c\":3}");
+	cr_assert_neq(db_baseline_add(d, &again, baseline_genesis, baseline_chain, &e), 0);
+	cr_assert(strstr(e.msg, "baseline 'r1' exists (recorded 2026-12-01T00:00:00Z"), "%s", e.msg);
+	cr_assert_eq(db_baseline_list(d, &rows, &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(rows[0].record, "{\"a\":1}");
+	cr_assert_str_eq(rows[1].name, "r2");
+	cr_assert_eq(rows[1].checks, 0);
+	db_baseline_free(rows, n);
+	/* The check log keeps the newest check beside the record. */
+	cr_assert_eq(db_baseline_check_add(d, a.id, 0, 1, 0, "0.1.0 (x)", &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_check_add(d, a.id, 1, 0, 2, "0.1.0 (x)", &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_get(d, "r1", &got, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_eq(got.checks, 2);
+	cr_assert(!got.check_passed && got.check_frozen && got.check_failed == 2);
+	cr_assert_str_eq(got.criteria, "tpot_ms<=50");
+	db_baseline_release(&got);
+	cr_assert_eq(db_baseline_get(d, "nope", &got, &found, &e), 0);
+	cr_assert_not(found);
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, baseline_rows_refuse_update_and_delete)
+{
+	tmp_store t;
+	db *d;
+	db_baseline a;
+	char msg[256];
+	err e = {0};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	sample_record(&a, "r1", "{\"a\":1}");
+	cr_assert_eq(db_baseline_add(d, &a, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_check_add(d, a.id, 0, 1, 0, "t", &e), 0, "%s", e.msg);
+	db_close(d);
+	cr_assert_neq(raw_try(t.path, "UPDATE baseline SET record = '{\"a\":2}'", msg, sizeof msg), SQLITE_OK);
+	cr_assert_str_eq(msg, "baseline records are immutable");
+	cr_assert_neq(raw_try(t.path, "DELETE FROM baseline", msg, sizeof msg), SQLITE_OK);
+	cr_assert_str_eq(msg, "baseline records are immutable");
+	cr_assert_neq(raw_try(t.path, "UPDATE baseline_check SET passed = 0", msg, sizeof msg), SQLITE_OK);
+	cr_assert_str_eq(msg, "baseline checks are append-only");
+	cr_assert_neq(raw_try(t.path, "DELETE FROM baseline_check", msg, sizeof msg), SQLITE_OK);
+	d = open_ok(t.path);
+	{
+		db_baseline got;
+		int found;
+		cr_assert_eq(db_baseline_get(d, "r1", &got, &found, &e), 0);
+		cr_assert_str_eq(got.record, "{\"a\":1}");
+		cr_assert_eq(got.checks, 1);
+		db_baseline_release(&got);
+	}
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, price_catalog_of_a_row)
+{
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	price_row p;
+	int found;
+	char path[PRICE_PATH_MAX], sha[DB_SHA_HEX];
+	err e = {0};
+	db_query q = {"p5.48xlarge", PRICE_ON_DEMAND, "us-east-1", NULL};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	import_ok(d, "catalogs/aws.csv", &r);
+	cr_assert_eq(db_price_find(d, &q, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_eq(db_price_catalog(d, &p, path, sizeof path, sha, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_str_eq(path, "catalogs/aws.csv");
+	cr_assert_eq(strlen(sha), 64);
+	snprintf(p.as_of, sizeof p.as_of, "1999-01-01");
+	cr_assert_eq(db_price_catalog(d, &p, path, sizeof path, sha, &found, &e), 0);
+	cr_assert_not(found);
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, two_processes_record_at_once)
+{
+	/* Two processes each add 10 records under their own names at the same moment: all 20
+	 * are stored, and the chain is one line (each links to the row before it). */
+	tmp_store t;
+	int go[2];
+	pid_t kid[2];
+	db *d;
+	db_baseline *rows;
+	int n;
+	err e = {0};
+	tmp_init(&t);
+	db_close(open_ok(t.path));
+	cr_assert_eq(pipe(go), 0);
+	for (int k = 0; k < 2; k++) {
+		kid[k] = fork();
+		cr_assert_geq(kid[k], 0);
+		if (kid[k] == 0) {
+			char b;
+			db *me = NULL;
+			err ke = {0};
+			close(go[1]);
+			if (read(go[0], &b, 1) != 0)
+				_exit(3);
+			if (db_open(t.path, NULL, NULL, &me, &ke) != 0)
+				_exit(1);
+			for (int i = 0; i < 10; i++) {
+				db_baseline r;
+				char name[32], text[64];
+				snprintf(name, sizeof name, "p%d-%d", k, i);
+				snprintf(text, sizeof text, "{\"k\":%d,\"i\":%d}", k, i);
+				sample_record(&r, name, text);
+				if (db_baseline_add(me, &r, baseline_genesis, baseline_chain, &ke) != 0) {
+					fprintf(stderr, "child %d: %s\n", k, ke.msg);
+					_exit(2);
+				}
+			}
+			db_close(me);
+			_exit(0);
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	for (int k = 0; k < 2; k++) {
+		int status;
+		cr_assert_eq(waitpid(kid[k], &status, 0), kid[k]);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d failed", k);
+	}
+	d = open_ok(t.path);
+	cr_assert_eq(db_baseline_list(d, &rows, &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(n, 20);
+	for (int i = 0; i < n; i++) {
+		char chain[DB_SHA_HEX];
+		cr_assert_str_eq(rows[i].prev_sha256, i ? rows[i - 1].chain_sha256 : baseline_genesis);
+		baseline_chain(rows[i].prev_sha256, rows[i].sha256, chain);
+		cr_assert_str_eq(rows[i].chain_sha256, chain);
+	}
+	db_baseline_free(rows, n);
 	db_close(d);
 	tmp_release(&t);
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "hw.h"
+#include "infer.h"
 #include "nn.h"
+#include "train.h"
 #include "wl.h"
 
 Test(hw, trainium2_follows_aws_docs)
@@ -47,6 +49,46 @@ Test(hw, ultraserver_has_a_64_chip_domain)
 	cr_assert_eq(s.nlevels, 3);
 	cr_assert_eq(s.levels[1].kind, HW_LEVEL_DOMAIN);
 	cr_assert_eq(s.levels[1].chips, 64);
+}
+
+Test(hw, trainium3_follows_aws_docs)
+{
+	/* AWS Neuron docs (trainium3.rst, neuron-core-v4.rst): 8 NeuronCore-v4, 2,517 MXFP8/MXFP4
+	 * and 671 BF16 dense TFLOPS, 144 GiB HBM at 4.9 TB/s, 256 MiB SBUF (8 x 32 MiB). */
+	hw_chip c;
+	err e = {0};
+	cr_assert_eq(hw_load_chip("models/hw/chips/trainium3.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(c.units, 8);
+	cr_assert_float_eq(c.peak[HW_BF16], 671e12, 1e6);
+	cr_assert_float_eq(c.peak[HW_FP8], 2517e12, 1e6);
+	cr_assert_float_eq(c.peak[HW_FP4], 2517e12, 1e6, "MXFP4 runs at the MXFP8 rate");
+	cr_assert_float_eq(c.hbm, 144.0 * 1073741824.0, 1);
+	cr_assert_float_eq(c.hbm_bw, 4.9e12, 1e3);
+	cr_assert_float_eq(c.sram, 256.0 * 1048576.0, 1);
+	cr_assert(!c.announced, "Trn3 UltraServers ship");
+}
+
+Test(hw, trn3_ultraservers_have_their_documented_hierarchy)
+{
+	/* trn3-arch.rst: Gen1 = 4 servers x 16 chips (64), Gen2 = 36 servers x 4 chips (144) behind
+	 * a first-level switch per server and second-level switches across servers; EFA 12,800 and
+	 * 28,800 Gbps per UltraServer = 200 Gbps (25 GB/s) per chip in both. */
+	static const struct { const char *name; int node, domain; } want[] = {
+		{"trn3-ultraserver-gen1", 16, 64}, {"trn3-ultraserver", 4, 144}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		hw_system s;
+		err e = {0};
+		cr_assert_eq(hw_find_system(want[i].name, "models", &s, &e), 0, "%s", e.msg);
+		cr_assert_eq(s.nlevels, 3);
+		cr_assert_eq(s.levels[0].chips, want[i].node);
+		cr_assert_eq(s.levels[0].topo, HW_TOPO_SWITCH);
+		cr_assert_eq(s.levels[1].kind, HW_LEVEL_DOMAIN);
+		cr_assert_eq(s.levels[1].chips, want[i].domain);
+		cr_assert_eq(s.levels[1].topo, HW_TOPO_SWITCH);
+		cr_assert_float_eq(s.levels[2].bw, 25e9, 1);
+		cr_assert(strlen(s.no_public_price) > 10, "Trn3 has no public hourly price");
+		cr_assert_str_eq(s.instance, "");
+	}
 }
 
 Test(hw, precision_fallback)
@@ -101,8 +143,8 @@ static int load_wl(const char *p, err *e) { return wl_load(p, "workloads", "mode
 
 Test(hw, every_shipped_file_loads)
 {
-	cr_assert_geq(each_ini("models/hw/chips", load_chip), 15);
-	cr_assert_geq(each_ini("models/hw/systems", load_sys), 21);
+	cr_assert_geq(each_ini("models/hw/chips", load_chip), 20);
+	cr_assert_geq(each_ini("models/hw/systems", load_sys), 28);
 	cr_assert_geq(each_ini("models/nn", load_net), 19);
 	cr_assert_geq(each_ini("workloads", load_wl), 10);
 }
@@ -135,4 +177,70 @@ Test(hw, decode_curves_load)
 	cr_assert_float_eq(c.decode_attn_floor, 8e-6, 1e-15);
 	cr_assert_eq(hw_load_chip("models/hw/chips/trainium2.ini", &c, &e), 0, "%s", e.msg);
 	cr_assert_eq(c.decode_gemm[HW_BF16].n, 0);
+}
+
+/* 1 if name is one of the systems added for December 2026 (issue 14), which must be feasible. */
+static int is_new_system(const char *name)
+{
+	static const char *const names[] = {"trn3-ultraserver-gen1", "trn3-ultraserver", "hgx-b300",
+					    "p6-b300.48xlarge", "gb300-nvl72", "mi355x-8", "tpu7x"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static wl_workload serve_buf, train_buf;
+static infer_result ir_buf;
+static train_result tr_buf;
+
+Test(hw, every_shipped_system_evaluates)
+{
+	/* Every system file serves Llama 3 70B at its workload layout and trains Llama 3 405B at
+	 * its layout (tp 8, pp 16) on 16,384 chips, or on the largest power-of-two number of replicas
+	 * the system can join when it is smaller (tpu7x: 9216 chips -> 64 x 128 = 8192). Each gives a result with
+	 * a status; the December 2026 systems must be feasible for both. */
+	DIR *d = opendir("models/hw/systems");
+	struct dirent *de;
+	err e = {0};
+	int n = 0, fresh = 0;
+	cr_assert(d);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", NULL, 0, &serve_buf, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-405b-train", "workloads", "models", NULL, 0, &train_buf, &e), 0, "%s", e.msg);
+	while ((de = readdir(d))) {
+		char path[512];
+		size_t l = strlen(de->d_name);
+		plan p;
+		int inner, max;
+		if (l < 5 || strcmp(de->d_name + l - 4, ".ini"))
+			continue;
+		snprintf(path, sizeof path, "models/hw/systems/%s", de->d_name);
+		cr_assert_eq(hw_load_system(path, "models", &sys_buf, &e), 0, "%s: %s", path, e.msg);
+		p = serve_buf.plan;
+		plan_fill(&p);
+		infer_eval(&sys_buf, &serve_buf, &p, &ir_buf, NULL, NULL);
+		p = train_buf.plan;
+		inner = p.tp * p.pp * (p.cp ? p.cp : 1);
+		max = hw_max_chips(&sys_buf);
+		p.dp = 16384 / inner;
+		while (max > 0 && p.dp > 1 && p.dp * inner > max)
+			p.dp /= 2; /* whole replicas that still divide the 2048-sequence batch */
+		p.chips = p.dp * inner;
+		plan_fill(&p);
+		train_eval(&sys_buf, &train_buf, &p, &tr_buf, NULL);
+		if (is_new_system(sys_buf.name)) {
+			cr_expect(ir_buf.feasible, "%s: llama3-70b-serve: %s", sys_buf.name, ir_buf.reason);
+			cr_expect(p.chips >= 8192 && tr_buf.feasible, "%s: llama3-405b-train on %d chips: %s",
+				  sys_buf.name, p.chips, tr_buf.reason);
+			cr_expect(tr_buf.mfu > 0.1 && tr_buf.mfu < 0.8, "%s: mfu %.3f", sys_buf.name, tr_buf.mfu);
+			fresh++;
+		} else {
+			cr_expect(ir_buf.feasible || ir_buf.reason[0], "%s: an infeasible result names why", sys_buf.name);
+			cr_expect(tr_buf.feasible || tr_buf.reason[0], "%s: an infeasible result names why", sys_buf.name);
+		}
+		n++;
+	}
+	closedir(d);
+	cr_assert_geq(n, 28);
+	cr_assert_eq(fresh, 7);
 }

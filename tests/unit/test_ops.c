@@ -35,7 +35,7 @@ Test(ops, training_gemm_flops_are_2_and_4_per_parameter_token)
 	ops_list l;
 	double h = 1024, T = 512;
 	double fwd = 2 * T * (12 * h * h * 2 + 1000 * h);
-	ops_train(&w, &p, &l);
+	ops_train(&w, &p, NULL, &l);
 	cr_assert_float_eq(sum_flops(&l, OPS_GEMM, OPS_FWD), fwd, fwd * 1e-12);
 	cr_assert_float_eq(sum_flops(&l, OPS_GEMM, OPS_BWD), 2 * fwd, fwd * 1e-12);
 	/* Causal flash attention executes half of QKᵀ and AV: 2·s²·h per layer per sequence
@@ -66,8 +66,8 @@ Test(ops, tensor_parallel_splits_gemms)
 	wl_workload w = fx_train(n, 512, 8, 1);
 	plan p1 = {1, 1, 1, 8, 1, 1, 0, 1, 8}, p4 = {4, 1, 1, 2, 1, 1, 1, 1, 8};
 	ops_list a, b;
-	ops_train(&w, &p1, &a);
-	ops_train(&w, &p4, &b);
+	ops_train(&w, &p1, NULL, &a);
+	ops_train(&w, &p4, NULL, &b);
 	cr_assert_float_eq(sum_flops(&b, OPS_GEMM, OPS_FWD) * 4, sum_flops(&a, OPS_GEMM, OPS_FWD), 1);
 	cr_assert_float_eq(find(&b, "qkv_proj", OPS_FWD)->n, 3 * 1024 / 4.0, 1e-9);
 	cr_assert_float_eq(find(&b, "o_proj", OPS_FWD)->k, 1024 / 4.0, 1e-9);

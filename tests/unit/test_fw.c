@@ -1,0 +1,174 @@
+/* fw: framework files, and the sustained-performance mechanisms they drive (power cap,
+ * attention kernel classes, elementwise bandwidth, host floor, recompute policies, logits,
+ * calibrations). Expected values derived by hand in the comments. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "fw.h"
+#include "mem.h"
+#include "roof.h"
+#include "train.h"
+
+Test(fw, every_shipped_framework_loads)
+{
+	/* Every file of models/frameworks/ loads strictly, and its name is its file stem. */
+	DIR *d = opendir("models/frameworks");
+	struct dirent *de;
+	int n = 0;
+	cr_assert_not_null(d);
+	while ((de = readdir(d))) {
+		char path[512];
+		fw_framework f;
+		err e = {0};
+		size_t l = strlen(de->d_name);
+		if (l < 5 || strcmp(de->d_name + l - 4, ".ini") != 0)
+			continue;
+		snprintf(path, sizeof path, "models/frameworks/%s", de->d_name);
+		cr_assert_eq(fw_load(path, &f, &e), 0, "%s: %s", path, e.msg);
+		cr_assert(f.has_train || f.has_serve);
+		n++;
+	}
+	closedir(d);
+	/* DESIGN §7 names 18 stacks (11 training, 7 serving); generic serves both. */
+	cr_assert_eq(n, 18);
+}
+
+Test(fw, attention_kernel_by_family)
+{
+	/* torchtitan runs SDPA's flash backend (the FlashAttention-2 class, kernel 2) but cuDNN
+	 * (the flash class, kernel 1) on Blackwell. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("torchtitan", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_attention_kernel(&f.train, "hopper"), 2);
+	cr_assert_eq(fw_attention_kernel(&f.train, "blackwell"), 1);
+	cr_assert_eq(fw_find("megatron-lm-2021", "models", &f, &e), 0);
+	cr_assert_eq(fw_attention_kernel(&f.train, "ampere"), 0);
+	cr_assert_neq(fw_find("no-such-stack", "models", &f, &e), 0);
+	cr_assert(strstr(e.msg, "list frameworks") != NULL);
+}
+
+Test(fw, power_cap_scales_the_clock)
+{
+	/* grand-teton-h100: 500 W cap on a 700 W chip: (500/700)^(1/3) = 0.8939. */
+	hw_system s;
+	err e = {0};
+	cr_assert_eq(hw_find_system("grand-teton-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_float_eq(s.chip.clock_scale, cbrt(500.0 / 700.0), 1e-12);
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0);
+	cr_assert_float_eq(s.chip.clock_scale, 1.0, 1e-12);
+}
+
+Test(fw, attention_class_and_key_length)
+{
+	/* A round chip (100 TFLOP/s, gemm 1) with a flash2 class at 0.5 forward, 0.25 backward,
+	 * half reached at 1024 keys. 1 TFLOP forward at 3072 keys: eff 0.5 · 3072/4096 = 0.375,
+	 * 1e12 / (100e12 · 0.375) = 26.67 ms; backward at 1024 keys: 0.25 · 0.5 = 0.125, 80 ms. */
+	hw_chip c = fx_round_chip();
+	ops_op o;
+	memset(&o, 0, sizeof o);
+	c.attn_k[HW_ATTN_FLASH2][0] = 0.5;
+	c.attn_k[HW_ATTN_FLASH2][1] = 0.25;
+	c.attn_seq_half[HW_ATTN_FLASH2] = 1024;
+	o.kind = OPS_ATTN;
+	o.attn = HW_ATTN_FLASH2;
+	o.prec = HW_BF16;
+	o.m = 3072;
+	o.n = 3072;
+	o.k = 128;
+	o.batch = 1;
+	o.flops = 1e12;
+	cr_assert_float_eq(roof_op(&c, &o).t, 1e12 / (100e12 * 0.375), 1e-12);
+	o.phase = OPS_BWD;
+	o.n = 1024;
+	o.m = 1024;
+	cr_assert_float_eq(roof_op(&c, &o).t, 1e12 / (100e12 * 0.125), 1e-12);
+}
+
+Test(fw, elementwise_bandwidth_host_floor_and_training_share)
+{
+	/* 1 GB of an eager backward norm at 1 TB/s × 0.25 = 4 ms; fused forward at 0.8: 1.25 ms.
+	 * A 10 us host floor lifts a 1 MB op (1.25 us) to 10 us. A training GEMM of 1 TFLOP at
+	 * train_sustained 0.5 and clock 0.8: 1e12 / (100e12 · 0.4) = 25 ms; the same op outside
+	 * training: 10 ms · 1/0.8 = 12.5 ms. */
+	hw_chip c = fx_round_chip();
+	ops_op o;
+	memset(&o, 0, sizeof o);
+	c.elem_eff[0][0] = 0.8;
+	c.elem_eff[1][1] = 0.25;
+	o.kind = OPS_NORM;
+	o.bytes = 1e9;
+	o.eager = 1;
+	o.phase = OPS_BWD;
+	cr_assert_float_eq(roof_op(&c, &o).t, 4e-3, 1e-12);
+	o.eager = 0;
+	o.phase = OPS_FWD;
+	cr_assert_float_eq(roof_op(&c, &o).t, 1.25e-3, 1e-12);
+	o.bytes = 1e6;
+	o.host = 10e-6;
+	cr_assert_float_eq(roof_op(&c, &o).t, 10e-6, 1e-15);
+	cr_assert_eq(roof_op(&c, &o).bound, ROOF_OVERHEAD);
+	memset(&o, 0, sizeof o);
+	o.kind = OPS_GEMM;
+	o.prec = HW_BF16;
+	o.m = o.n = o.k = 8192;
+	o.batch = 1;
+	o.flops = 1e12;
+	c.train_sustained = 0.5;
+	c.clock_scale = 0.8;
+	o.train = 1;
+	cr_assert_float_eq(roof_op(&c, &o).t, 0.025, 1e-12);
+	o.train = 0;
+	cr_assert_float_eq(roof_op(&c, &o).t, 0.0125, 1e-12);
+}
+
+Test(fw, recompute_policies_keep_what_they_keep)
+{
+	/* A GPT layer (h 1024, a 16, d 64, k 16, f 4096, GELU), s 2048, b 2, tp 1, 16-bit.
+	 * Per-op checkpointing keeps the input h, q (a·d = h), v (k·d = h), the FFN input f and
+	 * the attention output h: 4h + f = 8192 elements, 2 bytes each, per token.
+	 * The matmul policy keeps the input, the attention and FFN output projections (3h), q, k, v
+	 * (3h), the FFN input f and the attention output h: 7h + f = 11264 elements per token.
+	 * Offloading keeps none on the chip; logits in 16 bits halve the fp32 4 bytes. */
+	nn_net n = fx_gpt(4, 1024, 16, 1000);
+	wl_workload w = fx_train(n, 2048, 8, 2);
+	plan p = {1, 1, 1, 4, 1, 1, 0, 2, 4};
+	double tokens = 2048.0 * 2;
+	mem_use m;
+	w.recompute = WL_RC_SELECTIVE;
+	w.fw.train.selective = FW_SEL_OPS;
+	cr_assert_float_eq(mem_act_layer(&w, &p, 2), tokens * 2 * (4 * 1024 + 4096), 1e-3);
+	w.fw.train.selective = FW_SEL_MATMULS;
+	cr_assert_float_eq(mem_act_layer(&w, &p, 2), tokens * 2 * (7 * 1024 + 4096), 1e-3);
+	w.fw.train.logits_bytes = 2;
+	w.fw.train.offload_remat = 1;
+	m = mem_train(&w, &p);
+	cr_assert_float_eq(m.activations, tokens * 1000 * 2, 1e-3);
+}
+
+Test(fw, calibrations_load_and_apply_by_family)
+{
+	/* models/calibration.ini: every entry's value lies in its range, and applying one sets
+	 * its parameter on chips of its family only. */
+	hw_calibs cs;
+	hw_chip h = fx_round_chip(), a = fx_round_chip();
+	err e = {0};
+	cr_assert_eq(hw_load_calibs("models", &cs, &e), 0, "%s", e.msg);
+	cr_assert_gt(cs.n, 0);
+	strcpy(h.family, "hopper");
+	strcpy(a.family, "ampere");
+	h.train_sustained = a.train_sustained = 1;
+	for (int i = 0; i < cs.n; i++) {
+		cr_assert(cs.c[i].lo <= cs.c[i].value && cs.c[i].value <= cs.c[i].hi);
+		if (!strcmp(cs.c[i].family, "hopper") && cs.c[i].param == HW_CAL_TRAIN_SUSTAINED) {
+			hw_calib_apply(&cs.c[i], 0.5, &h);
+			hw_calib_apply(&cs.c[i], 0.5, &a);
+		}
+	}
+	cr_assert_float_eq(h.train_sustained, 0.5, 1e-12);
+	cr_assert_float_eq(a.train_sustained, 1.0, 1e-12);
+}

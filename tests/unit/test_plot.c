@@ -1,0 +1,123 @@
+/* plot: the files behind a plot, and the gnuplot run. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixtures.h"
+#include "plot.h"
+
+static plot_spec *bars(void)
+{
+	/* Two stacked segments over two categories: 1 + 2 and 3 + 4, drawn at running totals
+	 * 1, 3 and 3, 7. A label with a quote is doubled in gnuplot's single quotes. */
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a, *b;
+	plot_init(s, "t_bars", "it's a test");
+	snprintf(s->footer, sizeof s->footer, "as_of 2026-01-01");
+	s->panel[0].stacked = 1;
+	s->panel[0].ncats = 2;
+	strcpy(s->panel[0].cats[0], "x_1");
+	strcpy(s->panel[0].cats[1], "y");
+	a = plot_add(s, 0, PLOT_BARS, 0, 0, "low");
+	b = plot_add(s, 0, PLOT_BARS, 1, 0, "high");
+	plot_point(a, 0, 1);
+	plot_point(a, 1, 3);
+	plot_point(b, 0, 2);
+	plot_point(b, 1, 4);
+	return s;
+}
+
+Test(plot, dat_holds_stacked_totals_and_gp_is_relative)
+{
+	char dir[] = "/tmp/plot-test-XXXXXX", path[128];
+	plot_spec *s = bars();
+	char *dat, *gp;
+	err e = {0};
+	cr_assert(mkdtemp(dir));
+	cr_assert_eq(plot_write(s, dir, &e), 0, "%s", e.msg);
+	snprintf(path, sizeof path, "%s/t_bars.dat", dir);
+	dat = fx_slurp(path);
+	cr_assert(dat, "%s unreadable", path);
+	cr_assert(strstr(dat, "0 1\n1 3\n\n\n"), "%s", dat);
+	cr_assert(strstr(dat, "0 3\n1 7\n"), "%s", dat);
+	snprintf(path, sizeof path, "%s/t_bars.gp", dir);
+	gp = fx_slurp(path);
+	cr_assert(gp, "%s unreadable", path);
+	cr_assert(strstr(gp, "set terminal svg dynamic"));
+	cr_assert(strstr(gp, "pngcairo"));
+	cr_assert(strstr(gp, "noenhanced"));
+	cr_assert(strstr(gp, "'it''s a test'"));
+	cr_assert(strstr(gp, "'as_of 2026-01-01'"));
+	cr_assert_null(strstr(gp, dir), "the script names no folder");
+	/* Top segment first, so that the lower running total stays visible. */
+	cr_assert(strstr(gp, "index 1") < strstr(gp, "index 0"));
+	free(dat);
+	free(gp);
+	if (plot_find_gnuplot(path, sizeof path)) {
+		char svg[128], *text;
+		cr_assert_eq(plot_render(path, dir, "t_bars", &e), 0, "%s", e.msg);
+		snprintf(svg, sizeof svg, "%s/t_bars.svg", dir);
+		text = fx_slurp(svg);
+		cr_assert(text, "%s unreadable", svg);
+		cr_assert(strstr(text, "<desc>Produced by GNUPLOT</desc>"));
+		cr_assert(strstr(text, "x_1"), "labels are not enhanced text");
+		free(text);
+		snprintf(svg, sizeof svg, "%s/t_bars.png", dir);
+		cr_assert_eq(access(svg, R_OK), 0);
+		remove(svg);
+		snprintf(svg, sizeof svg, "%s/t_bars.svg", dir);
+		remove(svg);
+	}
+	snprintf(path, sizeof path, "%s/t_bars.dat", dir);
+	remove(path);
+	snprintf(path, sizeof path, "%s/t_bars.gp", dir);
+	remove(path);
+	rmdir(dir);
+	free(s);
+}
+
+Test(plot, no_gnuplot_on_an_empty_path)
+{
+	char path[256], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", "/nonexistent", 1);
+	cr_assert_eq(plot_find_gnuplot(path, sizeof path), 0);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+}
+
+Test(plot, a_failing_run_says_why)
+{
+	/* /bin/false stands in for a gnuplot that fails: the error names the script. */
+	char dir[] = "/tmp/plot-test-XXXXXX";
+	plot_spec *s = bars();
+	err e = {0};
+	cr_assert(mkdtemp(dir));
+	cr_assert_eq(plot_write(s, dir, &e), 0);
+	cr_assert_neq(plot_render("/bin/false", dir, "t_bars", &e), 0);
+	cr_assert(strstr(e.msg, "t_bars.gp"), "%s", e.msg);
+	cr_assert_neq(plot_render("/nonexistent/gnuplot", dir, "t_bars", &e), 0);
+	cr_assert(strstr(e.msg, "cannot run"), "%s", e.msg);
+	for (int i = 0; i < 2; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "%s/t_bars.%s", dir, i ? "gp" : "dat");
+		remove(path);
+	}
+	rmdir(dir);
+	free(s);
+}
+
+Test(plot, points_past_the_limit_are_dropped)
+{
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *r;
+	plot_init(s, "t", "t");
+	r = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	for (int i = 0; i < PLOT_POINTS_MAX; i++)
+		cr_assert_eq(plot_point(r, i, i), 0);
+	cr_assert_eq(plot_point(r, 1, 1), -1);
+	cr_assert_eq(r->n, PLOT_POINTS_MAX);
+	free(s);
+}

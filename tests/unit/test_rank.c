@@ -1,0 +1,120 @@
+/* rank: the price of one system - the user's own (--price) or the catalog's less a discount -
+ * and the cost per unit it gives, against hand derivations. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "rank.h"
+
+/* A stand-in for the store: every system at $10 per chip-hour, priced per chip. */
+static int ten_dollars(void *ctx, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
+{
+	(void)ctx;
+	(void)w;
+	(void)e;
+	snprintf(out->price.provider, sizeof out->price.provider, "test");
+	snprintf(out->price.instance, sizeof out->price.instance, "%s", s->name);
+	out->price.model = out->pricing;
+	out->price.usd_per_hour = 10;
+	out->price.unit = PRICE_PER_CHIP;
+	out->price.accelerators = 1;
+	out->have_price = 1;
+	out->usd_per_chip_hour = 10;
+	return 0;
+}
+
+/* Serving 1000 output tokens/s on 8 chips; 101 output tokens per request (TTFT 0.1 s, TPOT
+ * 0.02 s: a request is 0.1 + 100 x 0.02 = 2.1 s, prefill 0.1 / 2.1 of it); no SLO; the
+ * workload's [cost] defaults (utilization 1, nothing else charged). */
+static void serving(wl_workload *w, infer_result *ir)
+{
+	memset(w, 0, sizeof *w);
+	w->mode = WL_INFER;
+	w->input_len = 100;
+	w->output_len = 101;
+	w->cost.pricing = PRICE_ON_DEMAND;
+	w->cost.unit = COST_MTOK;
+	w->cost.terms.utilization = 1;
+	memset(ir, 0, sizeof *ir);
+	ir->feasible = 1;
+	ir->plan.chips = 8;
+	ir->tokens_per_s = 1000;
+	ir->ttft = 0.1;
+	ir->tpot = 0.02;
+}
+
+/* Ranking options over ten_dollars with the user pricing up (one system) and a discount. */
+static rank_opts opts(const rank_user_price *up, double discount)
+{
+	rank_opts o;
+	memset(&o, 0, sizeof o);
+	o.pricing = PRICE_ON_DEMAND;
+	o.price = ten_dollars;
+	o.user_prices = up;
+	o.nuser_prices = up ? 1 : 0;
+	o.discount = discount;
+	return o;
+}
+
+Test(rank, user_price_replaces_the_catalog)
+{
+	/* --price round-sys=4.5: 8 chips x $4.50 = $36 per hour. 1000 tokens/s x 3600 s = 3.6e6
+	 * tokens = 3.6 Mtok per hour, so $36 / 3.6 = $10.00 per million output tokens (over the
+	 * 730 h month: 8 x 730 x 4.5 = $26,280 for 2628 Mtok, the same $10). */
+	rank_user_price up = {"round-sys", 4.5};
+	rank_opts o = opts(&up, 0.5); /* the discount applies to catalog prices only */
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	show_cost c;
+	err e = {0};
+	serving(&w, &ir);
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
+	cr_assert(c.have_price && c.user_price);
+	cr_assert_str_eq(c.price.provider, "user");
+	cr_assert_eq(c.price.unit, PRICE_PER_CHIP);
+	cr_assert_float_eq(c.usd_per_chip_hour, 4.5, 1e-12);
+	cr_assert(c.result.ok, "%s", c.result.reason);
+	cr_assert_float_eq(c.result.usd_per_hour, 36, 1e-9);
+	cr_assert_float_eq(c.result.usd_per_unit, 10, 1e-9);
+	cr_assert_float_eq(c.result.total_usd, 26280, 1e-6);
+}
+
+Test(rank, discount_takes_a_share_off_the_catalog_price)
+{
+	/* The catalog's $10 per chip-hour less 20 % = $8; 8 chips = $64 per hour over 3.6 Mtok
+	 * per hour = $17.777... per million output tokens. A system the user does not price keeps
+	 * the catalog's price row as published ($10). */
+	rank_user_price up = {"another-system", 4.5};
+	rank_opts o = opts(&up, 0.2);
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	show_cost c;
+	err e = {0};
+	serving(&w, &ir);
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
+	cr_assert(c.have_price && !c.user_price);
+	cr_assert_float_eq(c.price.usd_per_hour, 10, 1e-12);
+	cr_assert_float_eq(c.discount, 0.2, 1e-12);
+	cr_assert_float_eq(c.usd_per_chip_hour, 8, 1e-12);
+	cr_assert_float_eq(c.result.usd_per_hour, 64, 1e-9);
+	cr_assert_float_eq(c.result.usd_per_unit, 64 / 3.6, 1e-9);
+}
+
+Test(rank, no_price_without_a_pricer_or_a_user_price)
+{
+	rank_opts o = opts(NULL, 0);
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	show_cost c;
+	err e = {0};
+	o.price = NULL;
+	serving(&w, &ir);
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0);
+	cr_assert(!c.have_price);
+	cr_assert(isnan(c.usd_per_chip_hour));
+	cr_assert(!isfinite(c.result.usd_per_unit));
+}
