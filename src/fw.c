@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -86,6 +87,10 @@ static const cfg_field fw_fields[] = {
 	ENUM("serve", "allreduce", serve.allreduce, fw_allreduce_names),
 	OPT_NUM("serve", "allreduce_max", serve.allreduce_max, UNITS_BYTES, 0, 1e12),
 	OPT_INT("serve", "pp_microbatches", serve.pp_microbatches, 0, 4096),
+	{"serve", "max_num_tokens_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.tokens_by_family),
+	 sizeof(((fw_framework *)0)->serve.tokens_by_family), NULL},
+	{"serve", "max_num_seqs_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.seqs_by_family),
+	 sizeof(((fw_framework *)0)->serve.seqs_by_family), NULL},
 	SRC("serve", serve.src_serve),
 };
 
@@ -176,6 +181,21 @@ int fw_load(const char *path, fw_framework *out, err *e)
 					    "kernel_by_family: '%s' is not FAMILY:KERNEL (kernel unfused, flash or flash2)", tok);
 		}
 	}
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		/* "family:N[,family:N]", N a whole number >= 1. */
+		const char *key = k ? "max_num_seqs_by_family" : "max_num_tokens_by_family";
+		const char *list = k ? f.serve.seqs_by_family : f.serve.tokens_by_family;
+		char buf[HW_TEXT_MAX], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", list);
+		for (char *tok = strtok_r(buf, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+			char *colon = strchr(tok, ':'), *end = NULL;
+			long v = colon ? strtol(colon + 1, &end, 10) : 0;
+			while (*tok == ' ')
+				tok++;
+			if (!colon || colon == tok || end == colon + 1 || *end || v < 1 || v > 10000000)
+				rc = err_at(e, path, line_of(&d, "serve", key), "%s: '%s' is not FAMILY:N", key, tok);
+		}
+	}
 	if (rc == 0) {
 		f.train.flash_attention = f.train.attention_kernel > 0;
 		f.has_train = f.kind != FW_KIND_SERVE;
@@ -204,6 +224,22 @@ int fw_attention_kernel(const fw_train *t, const char *family)
 		p = q ? q + 1 : NULL;
 	}
 	return t->attention_kernel;
+}
+
+int fw_by_family(const char *list, const char *family, int dflt)
+{
+	size_t fl = strlen(family);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		const char *c;
+		while (*p == ' ')
+			p++;
+		c = strchr(p, ':');
+		if (c && (!q || c < q) && (size_t)(c - p) == fl && !strncmp(p, family, fl))
+			return atoi(c + 1);
+		p = q ? q + 1 : NULL;
+	}
+	return dflt;
 }
 
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e)

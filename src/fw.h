@@ -121,6 +121,9 @@ typedef struct fw_serve {
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */
+	/* Defaults that depend on the device ("family:N,..."): max_num_tokens, max_num_seqs. */
+	char tokens_by_family[HW_TEXT_MAX];
+	char seqs_by_family[HW_TEXT_MAX];
 	hw_sourced src_serve;
 } fw_serve;
 
@@ -138,6 +141,9 @@ typedef struct fw_framework {
 /* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
  * its kernel_by_family entry for the family, else its kernel. */
 int fw_attention_kernel(const fw_train *t, const char *family);
+
+/* The stack's default for chips of `family` from a "family:N,..." list, else dflt. */
+int fw_by_family(const char *list, const char *family, int dflt);
 
 /* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int fw_load(const char *path, fw_framework *out, err *e);

@@ -140,7 +140,8 @@ typedef struct state {
 	double lag, wq, pq;      /* s: scheduler lag; mean prefill-slot wait, probability of waiting */
 	double ttft_s, tpot;     /* s: in-server means */
 	double slope;            /* s per sequence: decode iteration against its batch */
-	int sync;
+	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
+	double groups;           /* prompt groups a cycle (locked phases) */
 	infer_step dstep;
 } state;
 
@@ -260,6 +261,55 @@ static void sync_state(srv *v, double n, state *st)
 	st->Rd = st->X * (v->out - 1) / n;
 }
 
+/* Prompts one pass takes beside bd decodes: a chunked scheduler fills its room, whole prompts
+ * go as many as fit (less than one: a prompt spans passes). */
+static double pass_prompts(const srv *v, double bd)
+{
+	double room = room_of(v, bd);
+	return v->chunked ? room / v->in : floor(room / v->in);
+}
+
+/* A closed loop of n whose scheduler takes k >= 2 prompts a pass keeps the phases it started
+ * with (requests of fixed lengths that arrive together finish together): G = ceil(n / k) groups
+ * a pass apart, each prefilled in one pass beside the others' decodes (inflight) or alone
+ * (prefill_first), whose decodes then run through the G - 1 other passes. Returns 0 when the
+ * loop does not lock: one prompt a pass, or more passes than a request's output spans. */
+static int group_state(srv *v, double n, state *st)
+{
+	double G = 1, g = n, k, extra, lag;
+	for (int it = 0; it < 64; it++) {
+		g = n / G;
+		k = pass_prompts(v, v->mixed ? n - g : 0);
+		if (k < 2)
+			return 0;
+		if (g <= k + 1e-9)
+			break;
+		G = ceil(n / k - 1e-9);
+	}
+	if (G - 1 > (v->out - 1) / 2)
+		return 0;
+	memset(st, 0, sizeof *st);
+	st->sync = 1;
+	st->groups = G;
+	st->Ns = n;
+	st->bd = n;
+	st->ptok = g * v->in;
+	st->kown = 1;
+	st->tP = iter_t(v, v->mixed ? n - g : 0, st->ptok, NULL);
+	st->tD = iter_t(v, n, 0, &st->dstep);
+	/* A group's requests arrive as the iteration that finished them hands off: they wait for the
+	 * one the scheduler has started (and the one it has planned, with overlap). */
+	lag = (v->f->overlap ? 2.0 : 1.0) * st->tD;
+	st->lag = lag;
+	st->ttft_s = lag + st->tP;
+	extra = v->mixed ? st->tP - st->tD : st->tP;
+	st->tpot = v->out > 1 ? st->tD + (G - 1) * extra / (v->out - 1) : st->tD;
+	st->X = n / (st->ttft_s + (v->out - 1) * st->tpot);
+	st->Rp = st->X / g;
+	st->Rd = (1 - st->Rp * st->tP) / st->tD;
+	return 1;
+}
+
 /* Closed loop with Ns requests in the server at spread phases: solve X = Ns / latency. */
 static void closed_state(srv *v, double Ns, state *st)
 {
@@ -304,15 +354,11 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 {
 	double bd = bd0 > 0 ? bd0 : 1, last = 0;
 	memset(st, 0, sizeof *st);
-	st->tP = 0;
-	for (int it = 0; it < 8; it++) {
-		double occ, busy;
+	for (int it = 0; it < 12; it++) {
+		double occ;
 		iterations(v, st, bd, lambda, 0);
-		if (lambda * st->tP * v->in / st->ptok >= 1)
-			return 0; /* prefill alone would fill the time */
 		occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
-		busy = 1 - exp(-occ);
-		latencies(v, st, lambda, INFINITY, busy, 1);
+		latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
 		last = bd;
 		bd = lambda * (v->out - 1) * st->tpot;
 		if (bd > 2 * v->cap + 16)
@@ -320,6 +366,8 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 		if (fabs(bd - last) <= 1e-3 * (bd > 1 ? bd : 1))
 			break;
 	}
+	if (lambda * st->tP * v->in / st->ptok >= 1)
+		return 0; /* prompt-carrying iterations would take all the time */
 	st->Ns = lambda * (st->ttft_s + (v->out - 1) * st->tpot);
 	iterations(v, st, st->bd, lambda, 1);
 	{
@@ -424,6 +472,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	memset(o, 0, sizeof *o);
 	o->running = st->Ns;
 	o->synchronized = st->sync;
+	o->groups = st->sync ? (st->groups > 0 ? st->groups : 1) : 0;
 	o->stable = 1;
 	if (!open && N > st->Ns + 1e-9) {
 		/* FIFO for a free slot: the (N - cap) completions ahead, each gap 1/X. */
@@ -464,7 +513,7 @@ static void closed_load(srv *v, double N, infer_load *o, state *st)
 		ns = 1e-9;
 	if (takes_all(v, ns))
 		sync_state(v, ns, st);
-	else
+	else if (!group_state(v, ns, st))
 		closed_state(v, ns, st);
 	fill_load(v, st, N, 0, o);
 	o->load = N * (v->p->dp > 0 ? v->p->dp : 1);
@@ -552,9 +601,13 @@ static int server_cap(srv *v, infer_result *r)
 	v->cap = pool / per;
 	snprintf(r->cap_reason, INFER_REASON_MAX, "the KV cache: %.1f GiB per chip over %.2f GiB per request (%.0f tokens%s)",
 		 pool / GiB, per / GiB, tok, f->kv_alloc == FW_KV_COMPLETION ? " reserved at admission" : " on average, preempting when full");
-	if (f->max_num_seqs > 0 && v->cap > f->max_num_seqs) {
-		v->cap = f->max_num_seqs;
-		snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_seqs %d", f->max_num_seqs);
+	{
+		int seqs = w->max_num_seqs == f->max_num_seqs ? fw_by_family(f->seqs_by_family, c->family, f->max_num_seqs)
+							       : w->max_num_seqs;
+		if (seqs > 0 && v->cap > seqs) {
+			v->cap = seqs;
+			snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_seqs %d", seqs);
+		}
 	}
 	if (v->mixed) {
 		/* Decodes share the token budget with a prompt: whole prompts need room beside them. */
@@ -584,6 +637,9 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->out = w->output_len > 1 ? w->output_len : 1;
 	v->ctx = w->input_len + w->output_len / 2.0;
 	v->budget = w->max_num_tokens > 0 ? w->max_num_tokens : 8192;
+	/* The stack's device default, unless the workload set its own budget. */
+	if (w->max_num_tokens == v->f->max_num_tokens)
+		v->budget = fw_by_family(v->f->tokens_by_family, s->chip.family, (int)v->budget);
 	v->stat = w->scheduler == FW_SCHED_STATIC;
 	v->mixed = w->scheduler == FW_SCHED_INFLIGHT;
 	v->chunked = v->f->chunked_prefill;
@@ -699,7 +755,9 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 				 w->concurrency, o->running, r->cap_reason, o->waiting * dp, o->wait * 1e3);
 		else
 			snprintf(r->batch_reason, INFER_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
-				 w->concurrency, o->running, o->synchronized ? " (prefilled together, decoded together)" : "");
+				 w->concurrency, o->running,
+				 o->groups > 1 ? " (in locked groups, a prefill pass apart)"
+					       : o->synchronized ? " (prefilled together, decoded together)" : " (at spread phases)");
 	} else if (w->scenario == WL_OFFLINE) {
 		double N = w->concurrency > 0 && (double)w->concurrency / dp < v.cap ? (double)w->concurrency / dp : v.cap;
 		closed_load(&v, N, o, &st);

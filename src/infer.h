@@ -84,7 +84,8 @@ typedef struct infer_load {
 	double iter_prefill;      /* s: an iteration that carries a group of prompts */
 	double prefill_share;     /* share of iterations that carry prefill */
 	double prompts_per_iter;  /* prompts one prefill-carrying iteration holds */
-	int synchronized;         /* 1: the requests prefill together and decode together */
+	int synchronized;         /* 1: phases are locked: the requests prefill in `groups` passes */
+	double groups;            /* prompt groups a cycle when synchronized (1: one batch) */
 	int saturated;            /* 1: the running batch is at its cap, the rest wait */
 	int stable;               /* 0: an arrival rate beyond what the server completes */
 } infer_load;

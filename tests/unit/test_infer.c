@@ -132,8 +132,9 @@ Test(infer, a_closed_loop_obeys_little)
 
 Test(infer, prefill_first_stalls_the_decodes)
 {
-	/* Prompts in their own iterations: a decoding request waits through them, so
-	 * TPOT = t_decode + t_prefill · f / (1 - f) (prefill iterations per decode iteration). */
+	/* Prompts in their own iterations, one a pass (so phases spread): a decoding request waits
+	 * through them, TPOT = t_decode + t_prefill · f / (1 - f) (prefill iterations per decode
+	 * iteration). */
 	hw_system s = fx_round_system(8);
 	nn_net n = fx_gpt(8, 4096, 32, 32000);
 	wl_workload w = fx_infer(n, 4096, 256, 8);
@@ -141,11 +142,34 @@ Test(infer, prefill_first_stalls_the_decodes)
 	infer_result r;
 	double f;
 	w.scheduler = w.fw.serve.scheduler = FW_SCHED_PREFILL_FIRST;
+	w.fw.serve.max_prefill_seqs = 1;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	f = r.at.prefill_share;
 	cr_assert(f > 0 && f < 1);
 	cr_assert_float_eq(r.tpot, r.at.iter_decode + r.at.iter_prefill * f / (1 - f), 1e-9);
 	cr_assert_float_eq(8.0, r.requests_per_s * (r.ttft + 255 * r.tpot), 1e-3);
+}
+
+Test(infer, a_loop_that_takes_prompts_in_passes_locks_in_groups)
+{
+	/* 16 requests of 1024-token prompts, 8192 tokens a pass: 16 x 1024 does not fit one pass,
+	 * a pass beside the other groups' decodes takes floor((8192 - 10.7) / 1024) = 7 prompts, so
+	 * the loop locks in G = ceil(16 / 7) = 3 groups of 5.3. A request's 255 decode iterations
+	 * run through the 2 other groups' passes: TPOT = t_d + 2 (t_p - t_d) / 255; it waits for
+	 * the iteration under way (no overlap scheduler) and its own pass: TTFT = t_d + t_p. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 1024, 256, 16);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_result r;
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.at.synchronized);
+	cr_assert_float_eq(r.at.groups, 3, 1e-12);
+	cr_assert_float_eq(r.at.prompts_per_iter, 16.0 / 3, 1e-9);
+	cr_assert_float_eq(r.tpot, r.at.iter_decode + 2 * (r.at.iter_prefill - r.at.iter_decode) / 255, 1e-12);
+	cr_assert_float_eq(r.ttft, r.at.iter_decode + r.at.iter_prefill, 1e-12);
+	cr_assert_float_eq(16.0, r.requests_per_s * (r.ttft + 255 * r.tpot), 1e-9);
 }
 
 Test(infer, percentiles_are_ordered)
