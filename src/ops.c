@@ -278,6 +278,11 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		double hit = 1 - pow(1 - k / E, T * ep);
 		double inst = e_local * hit;
 		double m_e = routed / hit;
+		if (!c->train && ep > 1 && T * k > 0)
+			/* A serving step waits for the busiest expert rank: of ep ranks expecting T·k routed
+			 * tokens each, the most loaded holds about T·k + √(2 T·k ln ep) (the largest of ep
+			 * near-normal counts). */
+			m_e *= 1 + sqrt(2 * log(ep) / (T * k));
 		gemm(c, "router", T, E, h, 1, moe_count);
 		gemm(c, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
 		elem(c, "expert_act", OPS_ELEM, T * k * fe / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
