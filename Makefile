@@ -26,29 +26,54 @@ TESTBIN := build/unit_tests
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
 	libcjson-dev nettle-dev gnuplot-nox sqlite3 libxml2-utils
-STAMP := build/.deps-ok
+STAMP ?= build/.deps-ok
+APT_GET ?= apt-get
+# Seconds make waits while another apt or dpkg holds the package lock (an unattended upgrade on
+# a fresh machine), before it gives up with a message.
+APT_LOCK_WAIT ?= 300
+SUDO ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DOCS := build/roofcost.1 build/roofcost.bash
 
 # The build a release record freezes (baseline record): the commit, "-dirty" with local
 # changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all run test check bench asan lint install clean deps unit cli example FORCE
+.PHONY: all run test check bench asan lint install clean deps unit cli readme example FORCE
 
-all: roofcost
+all: roofcost $(DOCS)
 
 build:
 	@mkdir -p build
 
-# Installs the Debian packages that are missing (needs root or sudo, and apt).
+# Installs the Debian packages that are missing (needs root or sudo, and apt). apt_get runs
+# one apt-get command and, while another process holds apt's lock, tries again every second
+# for up to APT_LOCK_WAIT seconds.
 deps: $(STAMP)
 $(STAMP): | build
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@apt_get() { \
+		waited=0; \
+		while :; do \
+			out=$$($(SUDO) env DEBIAN_FRONTEND=noninteractive $(APT_GET) "$$@" 2>&1) && return 0; \
+			case "$$out" in \
+			*"Could not get lock"*|*"Unable to acquire the dpkg frontend lock"*|*"Unable to lock"*) ;; \
+			*) printf '%s\n' "$$out" >&2; return 1 ;; \
+			esac; \
+			if [ "$$waited" -ge "$(APT_LOCK_WAIT)" ]; then \
+				echo "make: apt is still locked by another process after $(APT_LOCK_WAIT) s:" >&2; \
+				printf '%s\n' "$$out" | grep -i lock | head -2 >&2; \
+				echo "make: run make again when it has finished (or wait longer: make APT_LOCK_WAIT=900 ...)" >&2; \
+				return 1; \
+			fi; \
+			[ "$$waited" -eq 0 ] && echo "make: another process holds the apt lock; waiting up to $(APT_LOCK_WAIT) s" >&2; \
+			sleep 1; waited=$$((waited + 1)); \
+		done; \
+	}; \
+	missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+		apt_get update -qq && apt_get install -y -qq $$missing || exit 1; \
 	fi; touch $@
 
 build/%.o: src/%.c | build
@@ -110,12 +135,25 @@ lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
 		--suppress=missingIncludeSystem --inline-suppr -Isrc src
 
-install: roofcost
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/roofcost
+# The man page and the bash completion, from the same usage texts as --help.
+build/roofcost.1: roofcost | build
+	./roofcost help --man > $@
+build/roofcost.bash: roofcost | build
+	./roofcost help --bash-completion > $@
+
+# Rewrites the README's "$ ./roofcost ..." examples from the real output (tests/readme.sh).
+readme: roofcost
+	sh tests/readme.sh --rewrite
+
+install: roofcost $(DOCS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/roofcost $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 roofcost $(DESTDIR)$(PREFIX)/bin/roofcost
+	install -m 644 build/roofcost.1 $(DESTDIR)$(PREFIX)/share/man/man1/roofcost.1
+	install -m 644 build/roofcost.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/roofcost
 	cp -r models workloads catalogs $(DESTDIR)$(PREFIX)/share/roofcost/
 
 clean:
-	rm -rf build/*.o build/*.d $(TESTBIN) roofcost
+	rm -rf build/*.o build/*.d $(TESTBIN) $(DOCS) roofcost
 
 -include $(OBJ:.o=.d)

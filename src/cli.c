@@ -1,6 +1,9 @@
 /* cli: main, the command table, and what subcommands share (see cli.h). */
 #include "cli.h"
+#include "doc.h"
+#include "names.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <getopt.h>
 #include <math.h>
@@ -27,19 +30,37 @@ typedef struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, const cli_paths *paths);
 	const char *summary;
+	const char *usage;   /* its --help text */
+	const char *more;    /* the rest of it, when --help prints two texts; NULL if not */
 } command;
 
 static const command commands[] = {
-	{"eval", cmd_eval, "one evaluation of a workload on a system, with its breakdown"},
-	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share"},
-	{"compare", cmd_compare, "one workload on several systems, side by side"},
-	{"import", cmd_import, "import a pricing catalog (CSV) into the store"},
-	{"list", cmd_list, "list systems, chips, networks, workloads or prices"},
-	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k"},
-	{"validate", cmd_validate, "predictions against published measurements"},
-	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs"},
-	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify"},
+	{"eval", cmd_eval, "one evaluation of a workload on a system, with its breakdown", eval_usage, NULL},
+	{"roofline", cmd_roofline, "per-op table: FLOPs, bytes, intensity, bound, time, share", roofline_usage, NULL},
+	{"compare", cmd_compare, "one workload on several systems, side by side", compare_usage, NULL},
+	{"import", cmd_import, "import a pricing catalog (CSV) into the store", import_usage, NULL},
+	{"list", cmd_list, "list systems, chips, networks, workloads, frameworks or prices", list_usage, NULL},
+	{"new", cmd_new, "write a commented template of a network or workload file", new_usage, NULL},
+	{"sweep", cmd_sweep, "layout and size search: Pareto front of cost against time, top k", sweep_usage, NULL},
+	{"validate", cmd_validate, "predictions against published measurements", validate_usage, NULL},
+	{"report", cmd_report, "a report folder with plots: HTML, Markdown, CSV, the inputs", report_usage, NULL},
+	{"baseline", cmd_baseline, "frozen release records: record, check, list, show, diff, export, import, verify",
+	 baseline_usage, baseline_options_usage},
 };
+
+enum { NCOMMANDS = (int)(sizeof commands / sizeof commands[0]) };
+
+static const char about[] =
+	"Capacity planning and price-performance of AI accelerators, analytically: which system, how many\n"
+	"chips, which parallel layout, and what one delivered unit (a training run, a million output\n"
+	"tokens, an example) costs.\n";
+
+static const char notes[] =
+	"Data: models/ (chips, systems, networks), workloads/ and catalogs/ beside the binary, in its\n"
+	"../share/roofcost, or in $ROOFCOST_HOME. Prices: the store $ROOFCOST_DB, else\n"
+	"$XDG_DATA_HOME/roofcost/roofcost.db (~/.local/share/roofcost/roofcost.db), created with the\n"
+	"bundled catalogs on first use. Exit codes: 0 success, 1 data/IO/database error, 2 usage error,\n"
+	"3 a check that ran and fell short.\n";
 
 static int is_dir(const char *p)
 {
@@ -75,12 +96,13 @@ void cli_find_paths(cli_paths *p, const char *argv0)
 			*strrchr(exe, '/') = '\0';
 		}
 		snprintf(cand, sizeof cand, "%s/../share/roofcost", exe);
+		/* An installed binary takes its own data before the working directory's. */
 		if (exe[0] && has_models(exe))
 			snprintf(p->home, sizeof p->home, "%s", exe);
-		else if (has_models("."))
-			snprintf(p->home, sizeof p->home, ".");
 		else if (exe[0] && has_models(cand))
 			snprintf(p->home, sizeof p->home, "%s", cand);
+		else if (has_models("."))
+			snprintf(p->home, sizeof p->home, ".");
 		else
 			snprintf(p->home, sizeof p->home, "%s", ROOFCOST_DATADIR);
 	}
@@ -88,7 +110,43 @@ void cli_find_paths(cli_paths *p, const char *argv0)
 	snprintf(p->workloads, sizeof p->workloads, "%s/workloads", p->home);
 	snprintf(p->catalogs, sizeof p->catalogs, "%s/catalogs", p->home);
 	env = getenv("ROOFCOST_DB");
-	snprintf(p->db, sizeof p->db, "%s", env && *env ? env : "roofcost.db");
+	if (env && *env) {
+		snprintf(p->db, sizeof p->db, "%s", env);
+	} else {
+		/* DESIGN §6: the XDG base directory of data files. */
+		const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+		p->db_default = 1;
+		if (xdg && xdg[0] == '/')
+			snprintf(p->db, sizeof p->db, "%s/roofcost/roofcost.db", xdg);
+		else if (home && *home)
+			snprintf(p->db, sizeof p->db, "%s/.local/share/roofcost/roofcost.db", home);
+		else
+			snprintf(p->db, sizeof p->db, "roofcost.db");
+	}
+}
+
+/* strcmp ignoring ASCII case. */
+static int strcasecmp_ascii(const char *a, const char *b)
+{
+	for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
+		;
+	return tolower((unsigned char)*a) - tolower((unsigned char)*b);
+}
+
+/* mkdir -p of the folder that holds path. Returns 0, or -1 with errno set. */
+static int make_parent(const char *path)
+{
+	char buf[CLI_PATH_MAX];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *q = buf + 1; *q; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(buf, 0755) != 0 && !is_dir(buf))
+			return -1;
+		*q = '/';
+	}
+	return 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -135,6 +193,8 @@ static int seed_catalogs(db *d, void *ctx, err *e)
 
 int cli_open_db(const cli_paths *p, db **out, err *e)
 {
+	if (p->db_default && strchr(p->db, '/') && make_parent(p->db) != 0)
+		return err_set(e, ERR_DATA, "%s: cannot open the store: cannot create its folder", p->db);
 	return db_open(p->db, seed_catalogs, (void *)p->catalogs, out, e);
 }
 
@@ -187,6 +247,7 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	case 's': o->system = arg; return 1;
 	case 'w': o->workload = arg; return 1;
 	case CLI_OPT_PLAN: o->plan_text = arg; return 1;
+	case CLI_OPT_WIDE: o->wide = 1; return 1;
 	case CLI_OPT_FRAMEWORK:
 		if (!*arg || strlen(arg) > 60 || strchr(arg, '=')) {
 			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name", arg);
@@ -250,30 +311,6 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	}
 }
 
-/* Edit distance of a and b (Levenshtein), for suggesting a name; b at most 63 characters. */
-static int edit_distance(const char *a, const char *b)
-{
-	int row[64], lb = (int)strlen(b);
-	if (lb > 63)
-		return 1 << 20;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; a[i - 1]; i++) {
-		int diag = row[0];
-		row[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 /* 1 if name is the file stem of one item of the -s list (a name or a path to a .ini). */
 static int in_system_list(const char *list, const char *name)
 {
@@ -298,24 +335,17 @@ int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e)
 {
 	for (int i = 0; i < o->nprices; i++) {
 		const char *name = o->prices[i].system;
-		char path[CLI_PATH_MAX + 96], dir[CLI_PATH_MAX + 32], **names = NULL;
+		char path[CLI_PATH_MAX + 96], dir[CLI_PATH_MAX + 32], **names = NULL, sugg[512];
 		struct stat st;
-		int n, best = -1, bestd = 1 << 20;
+		int n;
 		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
 		snprintf(path, sizeof path, "%s/%s.ini", dir, name);
 		if (stat(path, &st) == 0 || (o->system && in_system_list(o->system, name)))
 			continue;
 		n = cli_ini_stems(dir, &names, e);
-		for (int k = 0; k < n; k++) {
-			int d = edit_distance(name, names[k]);
-			if (d < bestd) {
-				bestd = d;
-				best = k;
-			}
-		}
-		if (best >= 0 && bestd <= 1 + (int)strlen(name) / 3)
-			err_set(e, ERR_USAGE, "--price: unknown system '%s' (did you mean %s? see 'roofcost list "
-				"systems')", name, names[best]);
+		names_suggest(name, (const char *const *)names, n > 0 ? n : 0, sugg, sizeof sugg);
+		if (sugg[0])
+			err_set(e, ERR_USAGE, "--price: unknown system '%s'; did you mean %s?", name, sugg);
 		else
 			err_set(e, ERR_USAGE, "--price: unknown system '%s' (see 'roofcost list systems')", name);
 		cli_free_names(names, n > 0 ? n : 0);
@@ -340,10 +370,10 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 {
 	if (cli_check_prices(paths, o, e) != 0)
 		return ERR_USAGE;
-	if (!o->workload)
-		return err_set(e, ERR_USAGE, "missing -w WORKLOAD (see 'roofcost list workloads')");
-	if (!system)
-		return err_set(e, ERR_USAGE, "missing -s SYSTEM (see 'roofcost list systems')");
+	if (!o->workload || !*o->workload)
+		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
+	if (!system || !*system)
+		return err_set(e, ERR_USAGE, "%s -s SYSTEM (see 'roofcost list systems')", system ? "an empty" : "missing");
 	{
 		/* --framework first, so that a later --set framework=... wins. */
 		const char *sets[CLI_SET_MAX + 1];
@@ -396,6 +426,7 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	db_query q;
 	int found, have[PRICE_MODEL_N];
 	char where[160] = "", models[160] = "";
+	out->node_chips = hw_node_chips(s);
 	if (!s->instance[0]) {
 		if (s->no_public_price[0])
 			snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
@@ -480,79 +511,99 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: roofcost COMMAND [OPTIONS]   (roofcost COMMAND --help for its options)\n\n"
-		    "Capacity planning and price-performance of AI accelerators, analytically.\n\n"
-		    "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	fprintf(fp, "usage: roofcost COMMAND [OPTIONS]   (roofcost help COMMAND, or COMMAND --help, for its options)\n"
+		    "       roofcost --version\n\n%s\ncommands:\n", about);
+	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "\ndata: models/ (chips, systems, networks), workloads/ and catalogs/ beside the binary,\n"
-		    "or in $ROOFCOST_HOME. Prices: the store $ROOFCOST_DB, else ./roofcost.db, created with\n"
-		    "the bundled catalogs on first use. Exit codes: 0 success, 1 data/IO/database error,\n"
-		    "2 usage error.\n");
+	fprintf(fp, "  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+		"help --man, help --bash-completion: the manual page, the bash completion", notes);
+}
+
+static void doc_info(doc_program *d)
+{
+	static doc_command dc[NCOMMANDS];
+	static const char *const formats[] = {"table", "csv", "json", "md", NULL};
+	static char joined[NCOMMANDS][16384];
+	for (int i = 0; i < NCOMMANDS; i++) {
+		dc[i].name = commands[i].name;
+		dc[i].summary = commands[i].summary;
+		dc[i].usage = commands[i].usage;
+		if (commands[i].more) {
+			snprintf(joined[i], sizeof joined[i], "%s%s", commands[i].usage, commands[i].more);
+			dc[i].usage = joined[i];
+		}
+	}
+	d->version = ROOFCOST_VERSION;
+	d->about = about;
+	d->notes = notes;
+	d->cmds = dc;
+	d->ncmds = NCOMMANDS;
+	d->formats = formats;
+	d->pricing = price_model_names;
+}
+
+/* roofcost help [COMMAND | --man | --bash-completion] */
+static int help(int argc, char **argv, const cli_paths *paths)
+{
+	doc_program d;
+	if (argc < 3) {
+		usage(stdout);
+		return 0;
+	}
+	doc_info(&d);
+	if (!strcmp(argv[2], "--man")) {
+		doc_man(&d, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[2], "--bash-completion")) {
+		doc_bash_completion(&d, stdout);
+		return 0;
+	}
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[2], commands[i].name)) {
+			char name[64], flag[] = "--help", *av[3];
+			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
+			av[0] = name;
+			av[1] = flag;
+			av[2] = NULL;
+			return commands[i].run(2, av, paths);
+		}
+	fprintf(stderr, "roofcost help: unknown command '%s' (roofcost help lists them)\n", argv[2]);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	cli_paths paths;
+	char name[64];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
+		cli_find_paths(&paths, argv[0]);
+		return help(argc, argv, &paths);
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("roofcost %s\n", ROOFCOST_VERSION);
 		return 0;
 	}
 	cli_find_paths(&paths, argv[0]);
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(argv[1], commands[i].name))
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* getopt's messages start with argv[0]: "roofcost eval: unrecognized option". */
+			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
+			argv[1] = name;
 			return commands[i].run(argc - 1, argv + 1, &paths);
+		}
 	fprintf(stderr, "roofcost: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cli_ini_stems(const char *dir, char ***out, err *e)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	int n = 0, cap = 0;
-	*out = NULL;
-	if (!d)
-		return -err_set(e, ERR_DATA, "%s: cannot open folder", dir);
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l < 5 || strcmp(de->d_name + l - 4, ".ini") != 0)
-			continue;
-		if (n == cap) {
-			char **nv;
-			cap = cap ? 2 * cap : 32;
-			nv = realloc(v, (size_t)cap * sizeof *v);
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n] = malloc(l - 3);
-		if (!v[n])
-			break;
-		memcpy(v[n], de->d_name, l - 4);
-		v[n][l - 4] = '\0';
-		n++;
-	}
-	closedir(d);
-	if (n > 0)
-		qsort(v, (size_t)n, sizeof *v, cmp_str);
-	*out = v;
-	return n;
+	return names_list(dir, ".ini", out, e);
 }
 
 void cli_free_names(char **names, int n)
@@ -564,31 +615,64 @@ void cli_free_names(char **names, int n)
 
 int cli_system_names(const cli_paths *paths, const char *list, char ***names, err *e)
 {
-	char buf[4096], *save = NULL;
+	char dir[CLI_PATH_MAX + 32];
+	const char *p = list;
 	int n = 0;
 	*names = NULL;
-	if (!strcmp(list, "all")) {
-		char dir[CLI_PATH_MAX + 32];
-		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
+	snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
+	while (*p == ' ')
+		p++;
+	if (!strcasecmp_ascii(p, "all"))
 		return cli_ini_stems(dir, names, e);
+	for (const char *q = p, *c; q; q = c ? c + 1 : NULL) {
+		size_t sp = strspn(q, " \t");
+		c = strchr(q, ',');
+		if (q[sp] == ',' || q[sp] == '\0')
+			return -err_set(e, ERR_USAGE, "-s: an empty name in '%s'", list);
 	}
-	snprintf(buf, sizeof buf, "%s", list);
 	*names = calloc(CLI_SYSTEMS_MAX, sizeof **names);
 	if (!*names)
 		return -err_set(e, ERR_DATA, "out of memory");
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (n == CLI_SYSTEMS_MAX) {
+	/* Names separated by commas, spaces around them ignored; each one a system (case does not
+	 * matter) or a path; none empty, none twice. */
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[CLI_PATH_MAX], stem[CLI_PATH_MAX];
+		int rc = 0;
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		while (len > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		if (len == 0)
+			rc = err_set(e, ERR_USAGE, "-s: an empty name in '%s'", list);
+		else if (len >= sizeof name)
+			rc = err_set(e, ERR_USAGE, "-s: a name longer than %d characters", (int)sizeof name - 1);
+		else if (n == CLI_SYSTEMS_MAX)
+			rc = err_set(e, ERR_USAGE, "-s: at most %d systems", CLI_SYSTEMS_MAX);
+		if (rc == 0) {
+			snprintf(name, sizeof name, "%.*s", (int)len, p);
+			if (strchr(name, '/') || (len > 4 && !strcmp(name + len - 4, ".ini")))
+				snprintf(stem, sizeof stem, "%s", name);
+			else
+				rc = names_find(dir, name, "system", stem, sizeof stem, e);
+		}
+		for (int i = 0; rc == 0 && i < n; i++)
+			if (!strcmp((*names)[i], stem))
+				rc = err_set(e, ERR_USAGE, "-s: '%s' is named twice", stem);
+		if (rc == 0 && !((*names)[n] = strdup(stem)))
+			rc = err_set(e, ERR_DATA, "out of memory");
+		if (rc != 0) {
 			cli_free_names(*names, n);
 			*names = NULL;
-			return -err_set(e, ERR_USAGE, "-s: at most %d systems", CLI_SYSTEMS_MAX);
+			return -rc;
 		}
-		(*names)[n] = malloc(strlen(t) + 1);
-		if (!(*names)[n]) {
-			cli_free_names(*names, n);
-			*names = NULL;
-			return -err_set(e, ERR_DATA, "out of memory");
-		}
-		strcpy((*names)[n++], t);
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
 	}
 	return n;
 }

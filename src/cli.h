@@ -27,7 +27,8 @@ typedef struct cli_paths {
 	char models[CLI_PATH_MAX];
 	char workloads[CLI_PATH_MAX];
 	char catalogs[CLI_PATH_MAX];    /* bundled pricing catalogs */
-	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else ./roofcost.db */
+	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else the XDG default (DESIGN §6) */
+	int db_default;                 /* 1: db is the XDG default, whose folder may be created */
 } cli_paths;
 
 /* Options shared by eval, roofline and compare. */
@@ -45,14 +46,18 @@ typedef struct cli_eval_opts {
 	rank_user_price prices[CLI_PRICE_MAX]; /* --price SYSTEM=USD_PER_CHIP_HOUR, in order */
 	int nprices;
 	double discount;               /* --discount PCT as a share [0, 1) of catalog prices */
+	int wide;                      /* --wide: text tables keep every column */
 } cli_eval_opts;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,
- * else the working directory; and the store: $ROOFCOST_DB, else roofcost.db here. */
+ * else the working directory; and the store: $ROOFCOST_DB, else
+ * $XDG_DATA_HOME/roofcost/roofcost.db, else ~/.local/share/roofcost/roofcost.db (roofcost.db
+ * here when neither XDG_DATA_HOME nor HOME is set). */
 void cli_find_paths(cli_paths *p, const char *argv0);
 
-/* Opens the store, creating it with the bundled catalogs (every .csv in catalogs/, in name order,
- * in the creating transaction) on first use. The caller closes *out with db_close. */
+/* Opens the store, creating its folder and it, with the bundled catalogs (every .csv in
+ * catalogs/, in name order, in the creating transaction), on first use. The caller closes
+ * *out with db_close. */
 int cli_open_db(const cli_paths *p, db **out, err *e);
 
 /* Starts o with no options given. */
@@ -122,7 +127,7 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT };
+       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT, CLI_OPT_WIDE };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -159,7 +164,15 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"                         replaces the catalog's for every pricing model, --discount aside\n" \
 	"      --discount PCT     take PCT percent (0-99.99) off every catalog price\n"
 
-/* Subcommands. */
+/* --wide, for the commands that print tables (handled by cli_eval_option). */
+#define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}
+
+#define CLI_TABLE_USAGE \
+	"      --wide             text tables with every column, unwrapped (default: fit 120 columns)\n"
+
+/* Subcommands, and their --help texts (also the man page and the completion). */
+extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
+	sweep_usage[], import_usage[], new_usage[], report_usage[], baseline_usage[], baseline_options_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
@@ -167,6 +180,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths);
 int cmd_validate(int argc, char **argv, const cli_paths *paths);
 int cmd_sweep(int argc, char **argv, const cli_paths *paths);
 int cmd_import(int argc, char **argv, const cli_paths *paths);
+int cmd_new(int argc, char **argv, const cli_paths *paths);
 int cmd_report(int argc, char **argv, const cli_paths *paths);
 int cmd_baseline(int argc, char **argv, const cli_paths *paths);
 

@@ -30,7 +30,7 @@
 
 enum { INPUTS_MAX = 8, OPTIONS_MAX = 96, FIGURES_MAX = 64, FILE_MAX = 16 << 20, NAME_MAX_LEN = 100 };
 
-static const char baseline_usage[] =
+const char baseline_usage[] =
 	"usage: roofcost baseline record NAME -s SYSTEM -w WORKLOAD [eval options] [--criteria RULES]\n"
 	"                                [--tolerance RULES]\n"
 	"       roofcost baseline check NAME|--all [--frozen]\n"
@@ -70,12 +70,12 @@ static const char baseline_usage[] =
 	"document that `import` reads into any store (refusing a name that exists or a broken\n"
 	"hash). `show --text ROLE` prints one frozen input file. The store: $ROOFCOST_DB.\n\n";
 
-static const char eval_options_usage[] = "eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
+const char baseline_options_usage[] = "eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
 
 static void usage(FILE *fp)
 {
 	fputs(baseline_usage, fp);
-	fputs(eval_options_usage, fp);
+	fputs(baseline_options_usage, fp);
 }
 
 /* ---- small helpers */
@@ -1213,6 +1213,7 @@ static void check_table(out_table *t, int with_record)
 	out_init(t, 8 - o, hdr + o);
 	for (int i = 2; i <= 4; i++)
 		out_right(t, i - o);
+	out_fit_col(t, 7 - o, OUT_FIT_BELOW); /* why: under its figure when the table is narrow */
 }
 
 static void check_rows(const db_baseline *row, const bl_check *c, out_table *t, int with_record)
@@ -1706,6 +1707,7 @@ static int verb_list(int argc, char **argv, const cli_paths *paths)
 	} else {
 		out_table t;
 		out_init(&t, 7, hdr);
+		out_fit_col(&t, 4, OUT_FIT_BELOW); /* criteria: under the record when narrow */
 		for (int i = 0; i < n; i++) {
 			char last[96];
 			const char *cells[7];

@@ -10,7 +10,7 @@
 #include "show.h"
 #include "train.h"
 
-static const char eval_usage[] =
+const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
 	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST]\n"
@@ -160,35 +160,6 @@ static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p
 	return 0;
 }
 
-/* One flat key,value table for csv/md. */
-static void flat_rows(const cJSON *o, const char *prefix, out_table *t)
-{
-	for (const cJSON *it = o->child; it; it = it->next) {
-		char key[128], val[512];
-		snprintf(key, sizeof key, "%s%s", prefix, it->string);
-		if (cJSON_IsObject(it)) {
-			char pre[128];
-			snprintf(pre, sizeof pre, "%s.", key);
-			flat_rows(it, pre, t);
-			continue;
-		}
-		if (cJSON_IsArray(it))
-			continue;
-		if (cJSON_IsNull(it))
-			snprintf(val, sizeof val, "null");
-		else if (cJSON_IsString(it))
-			snprintf(val, sizeof val, "%s", it->valuestring);
-		else if (cJSON_IsBool(it))
-			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
-		else
-			snprintf(val, sizeof val, "%.6g", it->valuedouble);
-		{
-			const char *cells[2] = {key, val};
-			out_row(t, cells);
-		}
-	}
-}
-
 int cmd_eval(int argc, char **argv, const cli_paths *paths)
 {
 	enum { OPT_LOADS = 2100 };
@@ -292,7 +263,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 			out_table t;
 			static const char *const hdr[] = {"field", "value"};
 			out_init(&t, 2, hdr);
-			flat_rows(j, "", &t);
+			show_flat(j, "", &t);
 			out_print(&t, o.format, stdout);
 			out_release(&t);
 		}

@@ -13,8 +13,9 @@
 #include "nn.h"
 #include "wl.h"
 
-static const char list_usage[] =
-	"usage: roofcost list systems|chips|networks|workloads|frameworks [--format table|csv|json|md]\n"
+const char list_usage[] =
+	"usage: roofcost list systems|chips|networks|workloads|frameworks|prices [--format table|csv|json|md]\n"
+	"                     [--wide]\n"
 	"       roofcost list prices [--provider P] [--as-of DATE] [--all] [--format ...]\n\n"
 	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
 	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
@@ -22,13 +23,16 @@ static const char list_usage[] =
 	"workloads: mode, network, precision, framework. frameworks: the software stacks' defaults\n"
 	"(models/frameworks/): attention, ZeRO stage, recompute, what overlaps, host mode, serving\n"
 	"scheduler and token budget. prices: the store's prices ($ROOFCOST_DB, else\n"
-	"./roofcost.db), the newest of each offer (at or before --as-of), or all history (--all),\n"
-	"with the price per chip-hour and whether the price is verified; then the systems whose provider\n"
-	"publishes no hourly price (\"no public price\" in the source column, the system file's reason).\n\n"
+	"~/.local/share/roofcost/roofcost.db), the newest of each offer (at or before --as-of), or all\n"
+	"history (--all), with the price per chip-hour and whether the price is verified; then the\n"
+	"systems whose provider publishes no hourly price (\"no public price\" in the source column, the\n"
+	"system file's reason). --format json gives numbers as numbers, booleans as true/false and\n"
+	"unknowns ('-') as null.\n\n"
 	"  --provider P   prices of one provider (aws, gcp, azure, ...)\n"
 	"  --as-of DATE   the newest price of each offer at or before YYYY-MM-DD\n"
 	"  --all          every stored price, history included\n"
 	"  --format FMT   table | csv | json | md (default table)\n"
+	"  --wide         text tables with every column, unwrapped (default: fit 120 columns)\n"
 	"  -h, --help     this text\n";
 
 static void gbps(char *b, size_t n, double v)
@@ -95,6 +99,8 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 	out_init(t, 11, hdr);
 	for (int i = 3; i < 9; i++)
 		out_right(t, i);
+	out_fit_col(t, 10, OUT_FIT_BELOW); /* the hierarchy, under its system when narrow */
+	out_optional(t, 1, 1);             /* provider: the system and its instance name it */
 	return each_system(p, system_row, t, e);
 }
 
@@ -140,18 +146,18 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 {
 	char dir[CLI_PATH_MAX + 32], **names;
 	static const char *const hdr[] = {"network", "family", "params_B", "active_B", "layers",
-					  "hidden", "heads", "kv_heads", "ffn", "experts"};
+					  "hidden", "heads", "kv_heads", "ffn", "experts", "experts_active"};
 	int n, rc = 0;
 	nn_net net;
 	snprintf(dir, sizeof dir, "%s/nn", p->models);
 	n = cli_ini_stems(dir, &names, e);
 	if (n < 0)
 		return 1;
-	out_init(t, 10, hdr);
-	for (int i = 2; i < 10; i++)
+	out_init(t, 11, hdr);
+	for (int i = 2; i < 11; i++)
 		out_right(t, i);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], v[8][24];
+		char path[CLI_PATH_MAX + 64], v[9][24];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (!rc && nn_load(path, &net, e) != 0)
 			rc = 1;
@@ -164,13 +170,11 @@ static int list_networks(const cli_paths *p, out_table *t, err *e)
 			snprintf(v[4], 24, "%d", net.heads);
 			snprintf(v[5], 24, "%d", net.kv_heads);
 			snprintf(v[6], 24, "%d", net.experts ? net.expert_ffn : net.ffn);
-			if (net.experts)
-				snprintf(v[7], 24, "%d/%d", net.experts_active, net.experts);
-			else
-				snprintf(v[7], 24, "-");
+			snprintf(v[7], 24, net.experts ? "%d" : "-", net.experts);
+			snprintf(v[8], 24, net.experts ? "%d" : "-", net.experts_active);
 			{
-				const char *cells[10] = {net.name, net.family, v[0], v[1], v[2], v[3],
-							 v[4], v[5], v[6], v[7]};
+				const char *cells[11] = {net.name, net.family, v[0], v[1], v[2], v[3],
+							 v[4], v[5], v[6], v[7], v[8]};
 				out_row(t, cells);
 			}
 		}
@@ -193,6 +197,7 @@ static int list_workloads(const cli_paths *p, out_table *t, err *e)
 		return 1;
 	}
 	out_init(t, 7, hdr);
+	out_fit_col(t, 6, OUT_FIT_CLIP);
 	for (int i = 0; i < n; i++) {
 		if (!rc && wl_load(names[i], p->workloads, p->models, NULL, 0, w, e) != 0)
 			rc = 1;
@@ -258,6 +263,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 	out_init(t, 10, hdr);
 	out_right(t, 3);
 	out_right(t, 8);
+	out_fit_col(t, 9, OUT_FIT_CLIP); /* the display name is the one text that may be cut */
 	for (int i = 0; i < n; i++) {
 		char path[CLI_PATH_MAX + 64];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
@@ -269,7 +275,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 			const char *attn = "-", *rcp = "-", *host = "-", *sched = "-";
 			if (f->has_train) {
 				snprintf(zero, sizeof zero, "%d", tr->zero);
-				attn = tr->flash_attention ? "flash" : "unfused";
+				attn = tr->attention_kernel == 2 ? "flash2" : tr->flash_attention ? "flash" : "unfused";
 				rcp = fw_recompute_names[tr->recompute];
 				host = fw_host_names[tr->host];
 				snprintf(ov, sizeof ov, "%s%s%s%s%s", tr->overlap_dp_reduce ? "dp " : "",
@@ -317,6 +323,9 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	out_right(t, 4);
 	out_right(t, 6);
 	out_right(t, 7);
+	out_fit_col(t, 10, OUT_FIT_BELOW);
+	out_optional(t, 5, 2); /* unit and accelerators: usd_per_chip_hour has them */
+	out_optional(t, 6, 1);
 	for (int i = 0; i < n; i++) {
 		const price_row *r = &rows[i];
 		char usd[32], acc[16], chip[32];
@@ -326,7 +335,7 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 		{
 			const char *cells[11] = {r->provider, r->instance, r->region, price_model_names[r->model],
 						 usd, price_unit_names[r->unit], acc, chip, r->as_of,
-						 price_verified(r) ? "yes" : "no", r->source};
+						 price_verified(r) ? "true" : "false", r->source};
 			out_row(t, cells);
 		}
 	}
@@ -338,14 +347,27 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	}
 }
 
+/* The table as an array of objects, typed: numeric columns as numbers, "-" or an empty cell
+ * as null, "true"/"false" as booleans, the rest as strings. */
 static void print_json(const out_table *t)
 {
 	cJSON *arr = cJSON_CreateArray();
 	char *s;
 	for (int r = 1; r <= t->nrows; r++) {
 		cJSON *o = cJSON_CreateObject();
-		for (int c = 0; c < t->ncols; c++)
-			cJSON_AddStringToObject(o, t->cells[c], t->cells[r * t->ncols + c]);
+		for (int c = 0; c < t->ncols; c++) {
+			const char *k = t->cells[c], *v = t->cells[r * t->ncols + c];
+			char *end;
+			double x = strtod(v, &end);
+			if (!v[0] || !strcmp(v, "-"))
+				cJSON_AddNullToObject(o, k);
+			else if (!strcmp(v, "true") || !strcmp(v, "false"))
+				cJSON_AddBoolToObject(o, k, v[0] == 't');
+			else if (t->right[c] && end != v && !*end)
+				cJSON_AddNumberToObject(o, k, x);
+			else
+				cJSON_AddStringToObject(o, k, v);
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	s = cJSON_Print(arr);
@@ -359,6 +381,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	enum { OPT_PROVIDER = 2000, OPT_AS_OF, OPT_ALL };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
+		CLI_TABLE_LONGOPTS,
 		{"provider", required_argument, NULL, OPT_PROVIDER},
 		{"as-of", required_argument, NULL, OPT_AS_OF},
 		{"all", no_argument, NULL, OPT_ALL},
@@ -367,7 +390,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	out_format f = OUT_TABLE;
 	out_table t;
 	err e = {0};
-	int c, rc, all = 0;
+	int c, rc, all = 0, wide = 0;
 	const char *what, *provider = NULL, *as_of = NULL;
 
 	optind = 1;
@@ -378,6 +401,10 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		}
 		if (c == CLI_OPT_FORMAT && out_parse_format(optarg, &f) == 0)
 			continue;
+		if (c == CLI_OPT_WIDE) {
+			wide = 1;
+			continue;
+		}
 		if (c == OPT_PROVIDER || c == OPT_ALL) {
 			provider = c == OPT_PROVIDER ? optarg : provider;
 			all |= c == OPT_ALL;
@@ -426,6 +453,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		out_release(&t);
 		return cli_fail(&e);
 	}
+	out_wide(&t, wide);
 	if (f == OUT_JSON)
 		print_json(&t);
 	else

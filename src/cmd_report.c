@@ -9,7 +9,7 @@
 #include "db.h"
 #include "report.h"
 
-static const char report_usage[] =
+const char report_usage[] =
 	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N] [--plan ...]\n"
 	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
 	"                       [--price SYS=USD]... [--discount PCT]\n\n"

@@ -9,14 +9,15 @@
 #include "ops.h"
 #include "roof.h"
 
-static const char roofline_usage[] =
+const char roofline_usage[] =
 	"usage: roofcost roofline -s SYSTEM -w WORKLOAD [--chips N] [--plan ...] [--set KEY=VALUE]...\n"
-	"                         [--format table|csv|json|md]\n\n"
+	"                         [--format table|csv|json|md] [--wide]\n\n"
 	"Per-op roofline of one chip: for training the ops of one micro-batch on the bottleneck\n"
 	"pipeline stage and the optimizer step; for inference the prefill and one decode step.\n"
 	"Columns: stage, op, phase, kind, shape (m x n x k, x instances), runs, FLOPs and bytes per\n"
 	"run, arithmetic intensity (FLOP/B), the bound (compute, memory or per-kernel overhead), the\n"
-	"compute efficiency used, time of all runs and its share of the stage.\n\n" CLI_EVAL_USAGE;
+	"compute efficiency used, time of all runs and its share of the stage.\n\n" CLI_EVAL_USAGE
+	CLI_TABLE_USAGE;
 
 static const char *const cols[] = {"stage", "op", "phase", "kind", "shape", "runs", "gflop",
 				   "mbytes", "flop_per_byte", "bound", "eff", "time_us", "share_pct"};
@@ -79,7 +80,7 @@ static void add_ops(const hw_chip *c, const char *stage, const ops_list *l, out_
 
 int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 {
-	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_TABLE_LONGOPTS, {NULL, 0, NULL, 0}};
 	cli_eval_opts o;
 	err e = {0};
 	hw_system *sys = malloc(sizeof *sys);
@@ -152,6 +153,8 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 		} else {
 			char pl[128];
 			out_init(&t, NCOLS, cols);
+			out_wide(&t, o.wide);
+			out_optional(&t, 3, 1); /* kind: the op's name says it */
 			for (int i = 5; i < NCOLS; i++)
 				if (i != 9)
 					out_right(&t, i);

@@ -16,12 +16,13 @@
 #include "show.h"
 #include "sweep.h"
 
-static const char sweep_usage[] =
+const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
 	"                      [--shard I/N] [--set KEY=VALUE]... [--as-of DATE] [--price SYS=USD]...\n"
-	"                      [--discount PCT] [--format table|csv|json|md]\n"
+	"                      [--discount PCT] [--format table|csv|json|md] [--table top|pareto|both]\n"
+	"                      [--wide]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
 	"micro-batch, ZeRO stage, recompute) over chip counts, systems and pricing models, prunes what\n"
@@ -32,10 +33,13 @@ static const char sweep_usage[] =
 	"sp 0,1, mb 1,2,4, zero 0-3, recompute none,selective,full, the workload's pricing model.\n"
 	"A progress bar goes to stderr when it is a terminal. --shard I/N (0 <= I < N) evaluates the\n"
 	"I-th of N equal slices, for array jobs of a batch scheduler; --format json of each slice,\n"
-	"then --merge, gives exactly the unsharded answer.\n\n"
+	"then --merge, gives exactly the unsharded answer (the slices must be one complete set: each of\n"
+	"0..N-1 once, of one space). CSV is one table with a list column (top or pareto); --table\n"
+	"picks one of the two lists in any format.\n\n"
 	"  -s, --system LIST      systems, or all\n"
 	"  -w, --workload NAME    a training workload\n"
 	"      --top K            rows of the top list (default 10)\n"
+	"      --table LIST       top, pareto or both (default)\n"
 	"      --threads N        worker threads (default: the cores)\n"
 	"      --shard I/N        this slice of the space\n"
 	"      --merge            the arguments are shard outputs to join\n"
@@ -44,7 +48,7 @@ static const char sweep_usage[] =
 	"      --as-of DATE       the newest prices at or before DATE\n"
 	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
 	"      --discount PCT     take PCT percent off every catalog price\n"
-	"      --format FMT       table | csv | json | md\n"
+	"      --format FMT       table | csv | json | md\n" CLI_TABLE_USAGE
 	"  -h, --help             this text\n";
 
 static const char *const rc_names[] = {"none", "selective", "full", NULL};
@@ -54,7 +58,13 @@ typedef struct sweep_names {
 	char pricing[SWEEP_OFFERS_MAX][24];
 	double usd[SWEEP_OFFERS_MAX];
 	int n;
+	char space[2048];            /* the lists and overrides searched: shards must agree */
+	double space_layouts;        /* layouts of the whole space (all shards) */
+	char assumptions[SHOW_NOTE_MAX * 3]; /* prices, [cost] terms, failures, spot */
 } sweep_names;
+
+/* What a table of the sweep shows: the top list, the front, or both. */
+enum { TABLE_BOTH, TABLE_TOP, TABLE_PARETO };
 
 static void progress(void *ctx, uint64_t done, uint64_t total)
 {
@@ -150,9 +160,49 @@ static double peak_rss_mb(void)
 	return (double)ru.ru_maxrss / 1024.0; /* Linux: KiB */
 }
 
-static void print_result(const sweep_result *r, const sweep_names *nm, const char *workload,
-			 out_format f, double secs, int threads, int shard, int nshards)
+/* A row of the sweep's table for point p of list `list` ("top" or "pareto"). */
+static void point_row(out_table *t, const sweep_point *p, int rank, const char *list, const sweep_names *nm,
+		      int with_list, int csv)
 {
+	char v[11][48], pl[128];
+	const char *cells[17];
+	int k = 0;
+	plan_format(&p->plan, pl, sizeof pl);
+	snprintf(v[0], 48, "%d", rank);
+	snprintf(v[1], 48, "%d", p->plan.chips);
+	snprintf(v[2], 48, "%d", p->zero);
+	snprintf(v[3], 48, "%.1f", p->mem_gib);
+	snprintf(v[4], 48, "%.3f", p->step_time);
+	snprintf(v[5], 48, "%.1f", 100 * p->mfu);
+	snprintf(v[6], 48, "%.1f", 100 * p->goodput);
+	snprintf(v[7], 48, "%.1f", p->run_time / 86400);
+	snprintf(v[8], 48, isfinite(p->usd_per_run) ? "%.0f" : "-", p->usd_per_run);
+	snprintf(v[9], 48, "%.0f", p->chip_hours);
+	snprintf(v[10], 48, isfinite(nm->usd[p->offer]) ? "%.6g" : "-", nm->usd[p->offer]);
+	if (with_list)
+		cells[k++] = list;
+	cells[k++] = v[0];
+	cells[k++] = nm->system[p->offer];
+	cells[k++] = nm->pricing[p->offer];
+	cells[k++] = v[1];
+	cells[k++] = pl;
+	cells[k++] = v[2];
+	cells[k++] = rc_names[p->recompute];
+	for (int i = 3; i < 10; i++)
+		cells[k++] = v[i];
+	if (csv) {
+		cells[k++] = v[10];
+		cells[k++] = nm->assumptions;
+	}
+	out_row(t, cells);
+}
+
+static void print_result(const sweep_result *r, const sweep_names *nm, const char *workload,
+			 out_format f, double secs, int threads, int shard, int nshards, int table, int wide)
+{
+	static const char *const hdr[] = {"list", "rank", "system", "pricing", "chips", "layout", "zero",
+					  "recompute", "mem_GiB", "step_s", "mfu_pct", "goodput_pct", "run_days",
+					  "usd_per_run", "chip_hours", "usd_per_chip_hour", "assumptions"};
 	if (f == OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *sum = cJSON_CreateObject(), *offers, *top, *front;
 		char *s;
@@ -164,10 +214,13 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 		cJSON_AddBoolToObject(sum, "front_truncated", r->front_truncated);
 		cJSON_AddNumberToObject(sum, "shard", shard);
 		cJSON_AddNumberToObject(sum, "shards", nshards);
+		cJSON_AddStringToObject(sum, "space", nm->space);
+		cJSON_AddNumberToObject(sum, "space_layouts", nm->space_layouts);
 		cJSON_AddNumberToObject(sum, "seconds", secs);
 		cJSON_AddNumberToObject(sum, "threads", threads);
 		cJSON_AddNumberToObject(sum, "peak_rss_mb", peak_rss_mb());
 		cJSON_AddItemToObject(root, "summary", sum);
+		cJSON_AddStringToObject(root, "assumptions", nm->assumptions);
 		offers = cJSON_AddArrayToObject(root, "offers");
 		for (int i = 0; i < nm->n; i++) {
 			cJSON *o = cJSON_CreateObject();
@@ -180,10 +233,10 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 			cJSON_AddItemToArray(offers, o);
 		}
 		top = cJSON_AddArrayToObject(root, "top");
-		for (int i = 0; i < r->ntop; i++)
+		for (int i = 0; i < r->ntop && table != TABLE_PARETO; i++)
 			cJSON_AddItemToArray(top, point_json(&r->top[i], nm));
 		front = cJSON_AddArrayToObject(root, "pareto");
-		for (int i = 0; i < r->nfront; i++)
+		for (int i = 0; i < r->nfront && table != TABLE_TOP; i++)
 			cJSON_AddItemToArray(front, point_json(&r->front[i], nm));
 		s = cJSON_Print(root);
 		puts(s);
@@ -191,51 +244,54 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 		cJSON_Delete(root);
 		return;
 	}
+	if (f == OUT_CSV) {
+		/* One table, one header: the list column tells the cheapest from the front. */
+		out_table t;
+		out_init(&t, 17, hdr);
+		for (int i = 0; i < r->ntop && table != TABLE_PARETO; i++)
+			point_row(&t, &r->top[i], i + 1, "top", nm, 1, 1);
+		for (int i = 0; i < r->nfront && table != TABLE_TOP; i++)
+			point_row(&t, &r->front[i], i + 1, "pareto", nm, 1, 1);
+		out_print(&t, f, stdout);
+		out_release(&t);
+		return;
+	}
 	for (int part = 0; part < 2; part++) {
 		const sweep_point *pts = part ? r->front : r->top;
 		int n = part ? r->nfront : r->ntop;
-		static const char *const hdr[] = {"list", "rank", "system", "pricing", "chips", "layout", "zero",
-						  "recompute", "mem_GiB", "step_s", "mfu_pct", "goodput_pct", "run_days",
-						  "usd_per_run", "chip_hours"};
 		out_table t;
-		if (f == OUT_TABLE)
-			printf("%s\n", part ? "Pareto front (cheaper runs are slower):" : "Cheapest layouts:");
-		/* Text tables drop the list column (the heading names it); CSV and Markdown keep it,
-		 * so the two lists can be told apart. */
-		out_init(&t, f == OUT_TABLE ? 14 : 15, f == OUT_TABLE ? hdr + 1 : hdr);
+		if ((part == 0 && table == TABLE_PARETO) || (part == 1 && table == TABLE_TOP))
+			continue;
+		/* Two sections, each with its heading and its table. */
+		printf("%s%s\n%s", f == OUT_MD ? "### " : "",
+		       part ? "Pareto front (cheaper runs are slower):" : "Cheapest layouts:", f == OUT_MD ? "\n" : "");
+		out_init(&t, 14, hdr + 1);
+		out_wide(&t, wide);
 		for (int k = 0; k < 14; k++)
 			if (k == 0 || k == 3 || k >= 7)
-				out_right(&t, k + (f == OUT_TABLE ? 0 : 1));
-		for (int i = 0; i < n; i++) {
-			const sweep_point *p = &pts[i];
-			char v[10][48], pl[128];
-			plan_format(&p->plan, pl, sizeof pl);
-			snprintf(v[0], 48, "%d", i + 1);
-			snprintf(v[1], 48, "%d", p->plan.chips);
-			snprintf(v[2], 48, "%d", p->zero);
-			snprintf(v[3], 48, "%.1f", p->mem_gib);
-			snprintf(v[4], 48, "%.3f", p->step_time);
-			snprintf(v[5], 48, "%.1f", 100 * p->mfu);
-			snprintf(v[6], 48, "%.1f", 100 * p->goodput);
-			snprintf(v[7], 48, "%.1f", p->run_time / 86400);
-			if (isfinite(p->usd_per_run))
-				snprintf(v[8], 48, "%.0f", p->usd_per_run);
-			else
-				snprintf(v[8], 48, "-");
-			snprintf(v[9], 48, "%.0f", p->chip_hours);
-			{
-				const char *cells[15] = {part ? "pareto" : "top", v[0], nm->system[p->offer],
-							 nm->pricing[p->offer], v[1], pl, v[2], rc_names[p->recompute],
-							 v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
-				out_row(&t, f == OUT_TABLE ? cells + 1 : cells);
-			}
+				out_right(&t, k);
+		{
+			/* The pricing column may go when every row has one and the same catalog model. */
+			price_model m;
+			int one = price_parse_model(nm->pricing[0], &m) == 0;
+			for (int i = 1; i < nm->n; i++)
+				one &= !strcmp(nm->pricing[i], nm->pricing[0]);
+			if (one)
+				out_optional(&t, 2, 1);
 		}
+		for (int i = 0; i < n; i++)
+			point_row(&t, &pts[i], i + 1, part ? "pareto" : "top", nm, 0, 0);
 		out_print(&t, f, stdout);
 		out_release(&t);
-		if (f == OUT_TABLE)
-			printf("\n");
+		printf("\n");
 	}
-	if (f == OUT_TABLE)
+	printf("%s%s\n", f == OUT_MD ? "" : "", nm->assumptions);
+	if (f == OUT_TABLE && threads == 0)
+		printf("%llu layouts: %llu pruned (do not divide), %llu do not fit, %llu evaluated; merged from the "
+		       "shards%s\n", (unsigned long long)r->total, (unsigned long long)r->pruned,
+		       (unsigned long long)r->infeasible, (unsigned long long)r->evaluated,
+		       r->front_truncated ? "; the front was truncated" : "");
+	else if (f == OUT_TABLE)
 		printf("%llu layouts: %llu pruned (do not divide), %llu do not fit, %llu evaluated; %.2f s on %d "
 		       "thread%s (%.3g layouts/s), peak memory %.0f MB%s\n",
 		       (unsigned long long)r->total, (unsigned long long)r->pruned, (unsigned long long)r->infeasible,
@@ -244,8 +300,9 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 		       r->front_truncated ? "; the front was truncated" : "");
 }
 
-static int merge_files(int argc, char **argv, int top, out_format f)
+static int merge_files(int argc, char **argv, int top, out_format f, int table, int wide)
 {
+	int nshards = 0, *seen = NULL;
 	sweep_result *acc = calloc(1, sizeof *acc), *one = calloc(1, sizeof *one);
 	sweep_names *nm = calloc(1, sizeof *nm);
 	char workload[128] = "";
@@ -300,6 +357,35 @@ static int merge_files(int argc, char **argv, int top, out_format f)
 			else if (strcmp(workload, wl->valuestring))
 				rc = err_set(&e, ERR_DATA, "%s: workload %s differs from %s", argv[i], wl->valuestring,
 					     workload);
+			/* One complete set of slices of one space: the same N and space everywhere, every
+			 * shard 0..N-1 exactly once. */
+			{
+				const cJSON *sp = cJSON_GetObjectItemCaseSensitive(sum, "space");
+				const cJSON *as = cJSON_GetObjectItemCaseSensitive(root, "assumptions");
+				double sh = num(sum, "shard"), n = num(sum, "shards");
+				if (rc == 0 && (!cJSON_IsString(sp) || !(n >= 1 && n <= 1e6) || !(sh >= 0 && sh < n) ||
+						sh != floor(sh) || n != floor(n)))
+					rc = err_set(&e, ERR_DATA, "%s: not a sweep --shard output (no shard, shards or space)",
+						     argv[i]);
+				if (rc == 0 && i == 0) {
+					nshards = (int)n;
+					snprintf(nm->space, sizeof nm->space, "%s", sp->valuestring);
+					nm->space_layouts = num(sum, "space_layouts");
+					if (cJSON_IsString(as))
+						snprintf(nm->assumptions, sizeof nm->assumptions, "%s", as->valuestring);
+					seen = calloc((size_t)nshards, sizeof *seen);
+					if (!seen)
+						rc = err_set(&e, ERR_DATA, "out of memory");
+				} else if (rc == 0 && (int)n != nshards) {
+					rc = err_set(&e, ERR_DATA, "%s: shard %d of %d, but %s is one of %d", argv[i], (int)sh,
+						     (int)n, argv[0], nshards);
+				} else if (rc == 0 && strcmp(nm->space, sp->valuestring)) {
+					rc = err_set(&e, ERR_DATA, "%s: a slice of another sweep than %s (its lists, systems, "
+						     "pricing or --set differ)", argv[i], argv[0]);
+				}
+				if (rc == 0 && seen[(int)sh]++)
+					rc = err_set(&e, ERR_DATA, "%s: shard %d/%d is given twice", argv[i], (int)sh, nshards);
+			}
 			cJSON_ArrayForEach(it, offers) {
 				const cJSON *sy = cJSON_GetObjectItemCaseSensitive(it, "system");
 				const cJSON *pr = cJSON_GetObjectItemCaseSensitive(it, "pricing");
@@ -340,10 +426,18 @@ static int merge_files(int argc, char **argv, int top, out_format f)
 		if (rc == 0)
 			sweep_merge(acc, one, top);
 	}
+	for (int k = 0; rc == 0 && k < nshards; k++)
+		if (!seen[k])
+			rc = err_set(&e, ERR_DATA, "sweep --merge: shard %d/%d is missing (%d of %d given)", k, nshards,
+				     argc, nshards);
+	if (rc == 0 && isfinite(nm->space_layouts) && (double)acc->total != nm->space_layouts)
+		rc = err_set(&e, ERR_DATA, "sweep --merge: the shards hold %llu layouts, the space %.0f",
+			     (unsigned long long)acc->total, nm->space_layouts);
 	if (rc == 0)
-		print_result(acc, nm, workload, f, 0, 0, 0, 1);
+		print_result(acc, nm, workload, f, 0, 0, 0, 1, table, wide);
 	else
 		rc = cli_fail(&e);
+	free(seen);
 	free(acc);
 	free(one);
 	free(nm);
@@ -372,14 +466,58 @@ static int parse_list_opt(const char *name, const char *arg, sweep_list *l, err 
 	return 0;
 }
 
+/* nm->space (the lists, offers and overrides, which shards of one sweep share), its size, and
+ * the assumptions line: prices, the [cost] terms, failures, spot. */
+static void describe(const sweep_space *sp, sweep_names *nm, const cli_eval_opts *o, const wl_workload *w,
+		     const int *models, int nmodels, const cli_paths *paths, const hw_system *first)
+{
+	const sweep_list *l[] = {&sp->chips, &sp->tp, &sp->pp, &sp->vpp, &sp->cp, &sp->ep, &sp->sp, &sp->mb,
+				 &sp->zero, &sp->recompute};
+	static const char *const names[] = {"chips", "tp", "pp", "vpp", "cp", "ep", "sp", "mb", "zero", "recompute"};
+	char *b = nm->space, terms[SHOW_NOTE_MAX], spot[SHOW_NOTE_MAX] = "";
+	size_t n = sizeof nm->space, u = 0;
+	show_cost c;
+	for (int i = 0; i < 10; i++) {
+		u += (size_t)snprintf(b + u, u < n ? n - u : 0, "%s%s=", i ? ";" : "", names[i]);
+		for (int k = 0; k < l[i]->n && u < n; k++)
+			u += (size_t)snprintf(b + u, n - u, "%s%d", k ? "," : "", l[i]->v[k]);
+	}
+	for (int i = 0; i < nm->n && u < n; i++)
+		u += (size_t)snprintf(b + u, n - u, "%s%s/%s", i ? "," : ";offers=", nm->system[i], nm->pricing[i]);
+	for (int i = 0; i < o->nsets && u < n; i++)
+		u += (size_t)snprintf(b + u, n - u, "%s%s", i ? "," : ";set=", o->sets[i]);
+	nm->space_layouts = (double)sweep_size(sp, nm->n);
+	memset(&c, 0, sizeof c);
+	c.pricing = nmodels > 0 ? (price_model)models[0] : w->cost.pricing;
+	c.terms = w->cost;
+	c.node_chips = first ? hw_node_chips(first) : 1;
+	show_terms_text(&c, 1, terms, sizeof terms);
+	for (int k = 0; k < nmodels; k++)
+		if (models[k] == PRICE_SPOT) {
+			c.pricing = PRICE_SPOT;
+			c.spot_interval = w->cost.spot_interval;
+			c.terms.failures.chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, c.spot_interval, c.node_chips);
+			show_spot_text(&c, 1, spot, sizeof spot);
+		}
+	snprintf(nm->assumptions, sizeof nm->assumptions,
+		 "prices: the newest%s%s in the store %s, per chip-hour; assumptions: %s%s; failures: chip MTBF %.0f h, "
+		 "checkpoints at %.4g GB/s (16 B per parameter unless [cost] checkpoint_size), restart %.0f s "
+		 "(Young/Daly), in run_days and usd_per_run%s%s",
+		 o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db,
+		 nmodels > 1 ? "pricing per row, " : "", nmodels > 1 ? strchr(terms, ',') + 2 : terms,
+		 w->cost.failures.chip_mtbf / 3600, w->cost.failures.checkpoint_bw / 1e9, w->cost.failures.restart,
+		 spot[0] ? "; " : "", spot);
+}
+
 int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_LIST };
+	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_TABLE, O_LIST };
 	static const char *const list_names[] = {"chips", "tp", "pp", "vpp", "cp", "ep", "sp", "mb", "zero",
 						 "recompute"};
 	static const struct option longopts[] = {
-		CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
+		CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
 		{"top", required_argument, NULL, O_TOP},
+		{"table", required_argument, NULL, O_TABLE},
 		{"threads", required_argument, NULL, O_THREADS},
 		{"shard", required_argument, NULL, O_SHARD},
 		{"merge", no_argument, NULL, O_MERGE},
@@ -395,6 +533,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				 &sp.recompute};
 	int given[10] = {0};
 	int top = 10, threads = (int)sysconf(_SC_NPROCESSORS_ONLN), shard = 0, nshards = 1, merge = 0, c, rc = 0;
+	int table = TABLE_BOTH, nmodels = 0, models[PRICE_MODEL_N];
 	const char *chips_text = NULL, *pricing_text = NULL;
 	err e = {0};
 	wl_workload *w = malloc(sizeof *w);
@@ -460,6 +599,14 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		case O_MERGE:
 			merge = 1;
 			continue;
+		case O_TABLE:
+			if (!strcmp(optarg, "top") || !strcmp(optarg, "pareto") || !strcmp(optarg, "both")) {
+				table = !strcmp(optarg, "top") ? TABLE_TOP : !strcmp(optarg, "pareto") ? TABLE_PARETO : TABLE_BOTH;
+				continue;
+			}
+			err_set(&e, ERR_USAGE, "--table: '%s' is not top, pareto or both", optarg);
+			rc = cli_fail(&e);
+			goto done;
 		default:
 			break;
 		}
@@ -482,7 +629,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 			rc = 2;
 			goto done;
 		}
-		rc = merge_files(argc - optind, argv + optind, top, o.format);
+		rc = merge_files(argc - optind, argv + optind, top, o.format, table, o.wide);
 		goto done;
 	}
 	if (o.plan_text || o.chips) {
@@ -490,7 +637,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (optind < argc || !o.workload || !o.system) {
+	if (optind < argc || !o.workload || !*o.workload || !o.system || !*o.system) {
 		err_set(&e, ERR_USAGE, "sweep needs -w WORKLOAD and -s SYSTEMS (see --help)");
 		rc = cli_fail(&e);
 		goto done;
@@ -523,7 +670,6 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		}
 	/* Pricing models and offers. */
 	{
-		int models[PRICE_MODEL_N], nmodels = 0;
 		if (!pricing_text) {
 			models[nmodels++] = o.pricing >= 0 ? o.pricing : (int)w->cost.pricing;
 		} else if (!strcmp(pricing_text, "all")) {
@@ -568,6 +714,9 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				offers[nm->n].system = i;
 				offers[nm->n].pricing = models[k];
 				offers[nm->n].usd_per_chip_hour = rcst.have_price ? rcst.usd_per_chip_hour : NAN;
+				if (models[k] == PRICE_SPOT)
+					offers[nm->n].chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, w->cost.spot_interval,
+										 hw_node_chips(&systems[i]));
 				snprintf(nm->system[nm->n], HW_NAME_MAX, "%s", systems[i].name);
 				if (rcst.user_price)
 					snprintf(nm->pricing[nm->n], 24, "user (--price)");
@@ -643,6 +792,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				rc = cli_fail(&e);
 				goto done;
 			}
+	describe(&sp, nm, &o, w, models, nmodels, paths, nnames ? &systems[0] : NULL);
 	{
 		sweep_job job;
 		struct timespec t0, t1;
@@ -668,7 +818,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 		if (job.progress)
 			fprintf(stderr, "\r%60s\r", "");
-		print_result(res, nm, w->name, o.format, secs, threads, shard, nshards);
+		print_result(res, nm, w->name, o.format, secs, threads, shard, nshards, table, o.wide);
 		if (o.format == OUT_TABLE) {
 			char terms[512];
 			cli_price_terms(&o, terms, sizeof terms);

@@ -7,22 +7,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "names.h"
 #include "csvin.h"
 #include "infer.h"
 #include "show.h"
 #include "train.h"
 #include "validate.h"
 
-static const char validate_usage[] =
+const char validate_usage[] =
 	"usage: roofcost validate CASES.csv [--format table|csv|json|md] [--check-train MEDIAN:MAX]\n"
 	"                         [--check-infer MEDIAN:MAX]\n\n"
 	"Predicts every published measurement in CASES.csv (DESIGN.md §7 columns) and prints, per\n"
 	"case, measured, predicted and the error in percent, then the median, mean and largest\n"
 	"absolute error over training rows, inference rows and all. A case whose system or metric\n"
 	"cannot be modelled is listed with no prediction and a reason, and counted as skipped.\n"
-	"--check-train 10:30 exits 3 unless the training median is <= 10 %% and no training row is\n"
-	"beyond 30 %% (and likewise --check-infer); skipped rows fail a check.\n\n"
+	"--check-train 10:30 exits 3 unless the training median is <= 10 % and no training row is\n"
+	"beyond 30 % (and likewise --check-infer); skipped rows fail a check. --explain ID prints the\n"
+	"evaluation behind every row with that case_id and what was picked for the cells the source\n"
+	"left empty, in the --format asked for.\n\n"
 	"  --format FMT        table | csv | json | md (default table)\n"
+	"  --wide              text tables with every column, unwrapped (default: fit 120 columns)\n"
 	"  --check-train M:X   thresholds for training rows\n"
 	"  --check-infer M:X   thresholds for inference rows\n"
 	"  --explain ID        print the full breakdown of case ID (every row with that id)\n"
@@ -206,8 +210,10 @@ typedef struct fw_cache {
 	char why[ERR_MSG_MAX];
 } fw_cache;
 
-/* The eval breakdown of one case, for --explain. */
-static void explain_case(const hw_system *s, const fw_framework *fw, const result *r)
+/* The eval breakdown of one case, for --explain: text to stdout, or added to arr (JSON) or
+ * to t (csv, md: rows "LINE.field"). */
+static void explain_case(const hw_system *s, const fw_framework *fw, const result *r, out_format f, cJSON *arr,
+			 out_table *t)
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
@@ -228,9 +234,35 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const resul
 		infer_eval(s, w, &p, &ir, NULL, NULL);
 		rep.infer = &ir;
 	}
-	printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
-	       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
-	show_text(&rep, stdout);
+	if (f == OUT_TABLE) {
+		printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
+		       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
+		show_text(&rep, stdout);
+	} else {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "case_id", r->c.id);
+		cJSON_AddNumberToObject(o, "line", r->c.line);
+		cJSON_AddStringToObject(o, "metric", val_metric_names[r->c.metric]);
+		cJSON_AddNumberToObject(o, "measured", r->c.value);
+		if (r->ok) {
+			cJSON_AddNumberToObject(o, "predicted", r->pred);
+			cJSON_AddNumberToObject(o, "error_pct", r->err_pct);
+		} else {
+			cJSON_AddNullToObject(o, "predicted");
+			cJSON_AddNullToObject(o, "error_pct");
+		}
+		cJSON_AddStringToObject(o, "reason", r->reason);
+		cJSON_AddStringToObject(o, "picked", picked);
+		cJSON_AddItemToObject(o, "evaluation", show_json(&rep));
+		if (f == OUT_JSON) {
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			char pre[32];
+			snprintf(pre, sizeof pre, "%d.", r->c.line);
+			show_flat(o, pre, t);
+			cJSON_Delete(o);
+		}
+	}
 	free(w);
 }
 
@@ -406,6 +438,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		{"check-infer", required_argument, NULL, OPT_INFER},
 		{"explain", required_argument, NULL, OPT_EXPLAIN},
 		{"fit", no_argument, NULL, OPT_FIT},
+		CLI_TABLE_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	out_format f = OUT_TABLE;
@@ -417,7 +450,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	fw_cache *fcache = NULL;
 	int nres = 0, ncache = 0, nfcache = 0, c, rc = 0;
 	const char *explain = NULL;
-	int fit = 0;
+	int fit = 0, explained = 0, wide = 0;
+	out_table et;
+	cJSON *earr = NULL;
 	hw_calibs *ks = malloc(sizeof *ks);
 	lofo *lf = NULL;
 	int nlf = 0;
@@ -446,6 +481,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			break;
 		case OPT_EXPLAIN:
 			explain = optarg;
+			break;
+		case CLI_OPT_WIDE:
+			wide = 1;
 			break;
 		case OPT_FIT:
 			fit = 1;
@@ -557,11 +595,45 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		r->ok = val_predict(sc->sys, fc->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
 		if (r->ok)
 			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
-		if (explain && !strcmp(explain, r->c.id))
-			explain_case(sc->sys, fc->fw, r);
+		if (explain && !strcmp(explain, r->c.id)) {
+			if (!explained++) {
+				static const char *const hdr[] = {"field", "value"};
+				out_init(&et, 2, hdr);
+				out_wide(&et, wide);
+				earr = cJSON_CreateArray();
+			}
+			explain_case(sc->sys, fc->fw, r, f, earr, &et);
+		}
 	}
-	if (explain)
+	if (explain && !explained) {
+		/* An id that is not in the file is an error, with the ids that are near it. */
+		const char **ids = calloc((size_t)nres + 1, sizeof *ids);
+		char sugg[512] = "";
+		for (int i = 0; ids && i < nres; i++)
+			ids[i] = res[i].c.id;
+		if (ids)
+			names_suggest(explain, ids, nres, sugg, sizeof sugg);
+		free(ids);
+		err_at(&e, argv[optind], 0, "--explain: no case '%s'%s%s%s", explain, sugg[0] ? "; did you mean " : "",
+		       sugg, sugg[0] ? "?" : "");
+		rc = cli_fail(&e);
 		goto done;
+	}
+	if (explain) {
+		if (f == OUT_JSON) {
+			cJSON *root = cJSON_CreateObject();
+			char *js;
+			cJSON_AddItemToObject(root, "cases", earr);
+			earr = NULL;
+			js = cJSON_Print(root);
+			puts(js);
+			free(js);
+			cJSON_Delete(root);
+		} else if (f != OUT_TABLE) {
+			out_print(&et, f, stdout);
+		}
+		goto done;
+	}
 	if (fit) {
 		/* Each calibration refitted on all its rows, beside the value its file holds. */
 		double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
@@ -572,7 +644,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		}
 		for (int i = 0; i < ks->n; i++)
 			vals[i] = ks->c[i].value;
-		printf("%s: %d calibrations\n", ks->path, ks->n);
+		printf("%s: %d calibrations\n", fw_shown_path(ks->path), ks->n);
 		for (int i = 0; i < ks->n; i++) {
 			int n;
 			double v;
@@ -646,6 +718,8 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			static const char *const hdr[] = {"case_id", "kind", "metric", "measured", "predicted",
 							  "error_pct", "reason"};
 			out_init(&t, 7, hdr);
+			out_wide(&t, wide);
+			out_fit_col(&t, 6, OUT_FIT_BELOW);
 			for (int k = 3; k < 6; k++)
 				out_right(&t, k);
 			for (int i = 0; i < nres; i++) {
@@ -701,6 +775,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		}
 	}
 done:
+	if (explained)
+		out_release(&et);
+	cJSON_Delete(earr);
 	for (int k = 0; k < ncache; k++)
 		free(cache[k].sys);
 	free(cache);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "names.h"
 
 const char *const fw_kind_names[] = {"train", "serve", "both", NULL};
 const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
@@ -207,6 +208,12 @@ int fw_load(const char *path, fw_framework *out, err *e)
 	return rc;
 }
 
+const char *fw_shown_path(const char *path)
+{
+	const char *m = strstr(path, "/models/");
+	return m ? m + 1 : path;
+}
+
 int fw_attention_kernel(const fw_train *t, const char *family)
 {
 	size_t fl = strlen(family);
@@ -249,13 +256,11 @@ int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out,
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
 		snprintf(path, sizeof path, "%s", name_or_path);
 	} else {
-		FILE *fp;
-		snprintf(path, sizeof path, "%s/frameworks/%s.ini", models_dir, name_or_path);
-		fp = fopen(path, "r");
-		if (!fp)
-			return err_set(e, ERR_DATA, "unknown framework '%s' (see 'roofcost list frameworks')",
-				       name_or_path);
-		fclose(fp);
+		char dir[HW_TEXT_MAX], stem[HW_NAME_MAX * 2];
+		snprintf(dir, sizeof dir, "%s/frameworks", models_dir);
+		if (names_find(dir, name_or_path, "framework", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
 	return fw_load(path, out, e);
 }

@@ -145,6 +145,10 @@ int fw_attention_kernel(const fw_train *t, const char *family);
 /* The stack's default for chips of `family` from a "family:N,..." list, else dflt. */
 int fw_by_family(const char *list, const char *family, int dflt);
 
+/* path as a reader knows it: from its "models/" component on when it has one (the data
+ * folder's own files), else path itself. Returns a pointer into path. */
+const char *fw_shown_path(const char *path);
+
 /* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int fw_load(const char *path, fw_framework *out, err *e);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "names.h"
 
 const char *const hw_prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", NULL};
 const char *const hw_topo_names[] = {"ring", "torus2d", "torus3d", "switch", "fullmesh",
@@ -371,8 +372,9 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		rc = check_levels(&d, r, e);
 	if (rc == 0) {
 		size_t cl = strlen(r->s.chip_name);
+		/* A path in the file is taken from the file's folder; a name from models/hw/chips. */
 		if (strchr(r->s.chip_name, '/') || (cl > 4 && !strcmp(r->s.chip_name + cl - 4, ".ini")))
-			snprintf(chip_path, sizeof chip_path, "%s", r->s.chip_name);
+			names_relative(path, r->s.chip_name, chip_path, sizeof chip_path);
 		else
 			snprintf(chip_path, sizeof chip_path, "%s/hw/chips/%s.ini", models_dir,
 				 r->s.chip_name);
@@ -643,13 +645,12 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 	size_t n = strlen(name_or_path);
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0))
 		return hw_load_system(name_or_path, models_dir, out, e);
-	snprintf(path, sizeof path, "%s/hw/systems/%s.ini", models_dir, name_or_path);
 	{
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return err_set(e, ERR_DATA, "unknown system '%s' (see 'roofcost list systems')",
-				       name_or_path);
-		fclose(f);
+		char dir[CFG_PATH_MAX + 32], stem[HW_NAME_MAX * 2];
+		snprintf(dir, sizeof dir, "%s/hw/systems", models_dir);
+		if (names_find(dir, name_or_path, "system", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
 	return hw_load_system(path, models_dir, out, e);
 }

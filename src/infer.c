@@ -543,6 +543,12 @@ static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0
 		/* Both waits as one atom-and-exponential with their total mean. */
 		double p = 1 - (1 - st->pq) * (1 - C), W = st->wq + W2;
 		ttft_dist(v, st->lag + st->kown * st->tP, 0, p, W, &o->ttft);
+		o->ttft_unqueued = o->ttft.slo;
+		if (W2 > 0) {
+			infer_dist free_of_cap;
+			ttft_dist(v, st->lag + st->kown * st->tP, 0, st->pq, st->wq, &free_of_cap);
+			o->ttft_unqueued = free_of_cap.slo;
+		}
 	}
 	o->wait = W2;
 	o->waiting = lambda * W2;
@@ -770,6 +776,10 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 			snprintf(r->reason, INFER_REASON_MAX, "%s", r->batch_reason);
 		}
 	}
+	/* The cap decides the result when requests queue for admission at the operating point: a
+	 * closed loop past it, or an open loop whose TTFT limit binds only through that queue. */
+	r->cap_limits = o->saturated || (w->scenario != WL_SINGLE && w->scenario != WL_OFFLINE && w->ttft_slo > 0 &&
+					 o->ttft.slo > 0.9 * w->ttft_slo && o->ttft_unqueued < 0.9 * w->ttft_slo);
 	r->batch = o->running;
 	r->step = st.dstep;
 	r->ttft = o->ttft.mean;

@@ -75,6 +75,7 @@ typedef struct infer_load {
 	double running;           /* mean sequences running per replica */
 	double waiting;           /* mean requests per replica waiting for admission */
 	double wait;              /* s: mean wait for admission */
+	double ttft_unqueued;     /* s: TTFT at the SLO percentile without the admission wait */
 	infer_dist ttft, tpot;
 	double tokens_per_s;      /* output tokens/s, all replicas */
 	double tokens_per_s_per_chip;
@@ -99,6 +100,7 @@ typedef struct infer_result {
 	mem_use mem;              /* weights, workspace, and the KV blocks of the running batch */
 	wl_scenario scenario;
 	double cap;               /* sequences per replica the server holds */
+	int cap_limits;           /* 1: the cap is what stops more load (requests wait for admission) */
 	double kv_pool;           /* B per chip the framework gives the KV cache */
 	double kv_per_request;    /* B per chip one request's blocks take */
 	infer_load at;            /* the operating point */

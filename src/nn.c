@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "names.h"
 
 static const char *const act_names[] = {"gelu", "swiglu", NULL};
 static const char *const pos_names[] = {"rope", "learned", "alibi", NULL};
@@ -37,6 +38,15 @@ static const cfg_field net_fields[] = {
 };
 
 static const char *const net_sections[] = {"network", NULL};
+
+int nn_schema_key(int i, const char **key, int *required)
+{
+	if (i < 0 || i >= (int)(sizeof net_fields / sizeof net_fields[0]))
+		return 0;
+	*key = net_fields[i].key;
+	*required = net_fields[i].required;
+	return 1;
+}
 
 int nn_is_mla(const nn_net *n)
 {
@@ -159,13 +169,12 @@ int nn_find(const char *name_or_path, const char *models_dir, nn_net *out, err *
 	size_t n = strlen(name_or_path);
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0))
 		return nn_load(name_or_path, out, e);
-	snprintf(path, sizeof path, "%s/nn/%s.ini", models_dir, name_or_path);
 	{
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return err_set(e, ERR_DATA, "unknown network '%s' (see 'roofcost list networks')",
-				       name_or_path);
-		fclose(f);
+		char dir[1024], stem[NN_NAME_MAX * 2];
+		snprintf(dir, sizeof dir, "%s/nn", models_dir);
+		if (names_find(dir, name_or_path, "network", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
 	return nn_load(path, out, e);
 }

@@ -58,6 +58,10 @@ double nn_kv_elems_per_token_layer(const nn_net *n);
 /* Loads one network file. Returns 0 or nonzero with e set. */
 int nn_load(const char *path, nn_net *out, err *e);
 
+/* The i-th key of the network format, for templates (`roofcost new`): its key and whether it
+ * is required. Returns 1, or 0 past the last. */
+int nn_schema_key(int i, const char **key, int *required);
+
 /* Finds a network by name (models_dir/nn/<name>.ini) or path and loads it. */
 int nn_find(const char *name_or_path, const char *models_dir, nn_net *out, err *e);
 

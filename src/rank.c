@@ -16,10 +16,36 @@ int rank_slo_met(const wl_workload *w, const infer_result *r)
 	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
 }
 
+double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips)
+{
+	if (!(interval > 0) || node_chips < 1)
+		return chip_mtbf;
+	return 1 / (1 / chip_mtbf + 1 / (node_chips * interval));
+}
+
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out)
 {
 	int feasible = tr ? tr->feasible : ir->feasible;
 	out->terms = w->cost;
+	out->standby = 0;
+	if (out->pricing != PRICE_SPOT)
+		out->spot_interval = 0;
+	else if (!(out->spot_interval > 0))
+		out->spot_interval = w->cost.spot_interval;
+	if (out->spot_interval > 0 && tr) {
+		out->terms.failures.chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, out->spot_interval,
+							      out->node_chips);
+	} else if (out->spot_interval > 0) {
+		/* A replica of k instances loses one every interval / k and is whole again after the
+		 * restart time R: it is down kR / (interval + kR) of the time, capacity that stands by
+		 * (renewal: up interval / k, down R, on average). */
+		int node = out->node_chips > 0 ? out->node_chips : 1;
+		double k = ceil((double)ir->plan.tp * ir->plan.pp * ir->plan.cp / node);
+		double down = k * w->cost.failures.restart;
+		cost_terms *t = &out->terms.terms;
+		out->standby = down / (out->spot_interval + down);
+		t->idle_headroom = 1 - (1 - t->idle_headroom) * (1 - out->standby);
+	}
 	if (tr) {
 		cost_train_in in;
 		memset(&in, 0, sizeof in);
@@ -101,6 +127,7 @@ static int user_price(const rank_opts *o, const hw_system *s, show_cost *out)
 int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
 {
 	cost_start(o, out);
+	out->node_chips = hw_node_chips(s);
 	out->discount = o->discount;
 	if (user_price(o, s, out))
 		return 0;
@@ -268,6 +295,8 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 	const hw_system *s = r->sys;
 	wl_workload *w = &r->w;
 	plan p = *given;
+	int late = 0;
+	r->deadline = o->deadline;
 	if (!o->fixed_plan) {
 		sweep_space sp;
 		sweep_offer of;
@@ -281,12 +310,19 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 			return e->code;
 		}
 		rank_train_space(s, w, &sp);
-		sp.chips.v[0] = given->chips;
-		sp.chips.n = 1;
+		if (o->cmax >= RANK_CHIPS_OPEN) {
+			sp.chips.v[sp.chips.n++] = given->chips;
+		} else {
+			for (long c = o->cmin; c <= o->cmax && sp.chips.n < SWEEP_VALUES_MAX; c *= 2)
+				sp.chips.v[sp.chips.n++] = (int)c;
+		}
 		of.sys = s;
 		of.system = 0;
 		of.pricing = (int)pc.pricing;
 		of.usd_per_chip_hour = pc.have_price ? pc.usd_per_chip_hour : NAN;
+		of.chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, pc.pricing == PRICE_SPOT ?
+					      (pc.spot_interval > 0 ? pc.spot_interval : w->cost.spot_interval) : 0,
+					      pc.node_chips);
 		memset(&job, 0, sizeof job);
 		job.space = &sp;
 		job.w = w;
@@ -301,9 +337,22 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 		}
 		r->searched = (long long)res->total;
 		if (res->ntop > 0) {
-			p = res->top[0].plan;
-			w->zero = res->top[0].zero;
-			w->recompute = (wl_recompute)res->top[0].recompute;
+			/* The front holds the cheapest run of every speed: the first within the deadline
+			 * is the cheapest that meets it; else the fastest, which misses it. */
+			const sweep_point *pt = &res->top[0];
+			if (o->deadline > 0 && pt->run_time > o->deadline) {
+				late = 1;
+				for (int i = 0; i < res->nfront; i++) {
+					pt = &res->front[i];
+					if (pt->run_time <= o->deadline) {
+						late = 0;
+						break;
+					}
+				}
+			}
+			p = pt->plan;
+			w->zero = pt->zero;
+			w->recompute = (wl_recompute)pt->recompute;
 		}
 		free(res);
 	}
@@ -313,6 +362,9 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 	if (!r->tr.feasible) {
 		r->klass = RANK_INFEASIBLE;
 		r->key = 0;
+	} else if (late || (o->deadline > 0 && !(r->cost.result.run_time <= o->deadline))) {
+		r->klass = RANK_MISSES_SLO;
+		r->key = r->cost.result.run_time;
 	} else if (r->cost.result.ok && isfinite(r->cost.result.usd_per_unit)) {
 		r->klass = o->budget > 0 && r->cost.result.usd_per_unit > o->budget ? RANK_OVER_BUDGET : RANK_PRICED;
 		r->key = r->cost.result.usd_per_unit;
@@ -399,6 +451,11 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 				 w->mode == WL_INFER ? "per hour" : "per run");
 			break;
 		case RANK_MISSES_SLO:
+			if (w->mode == WL_TRAIN) {
+				snprintf(r->verdict, sizeof r->verdict, "misses the deadline: the fastest run found takes %.1f "
+					 "days, the limit is %.4g", r->cost.result.run_time / 86400, r->deadline / 86400);
+				break;
+			}
 			snprintf(r->verdict, sizeof r->verdict,
 				 "misses the latency limits at every layout tried: best p%g TPOT %.1f ms, TTFT %.0f ms "
 				 "against %.0f / %.0f ms", w->slo_percentile, r->ir.tpot_tail * 1e3, r->ir.ttft_tail * 1e3,

@@ -4,8 +4,10 @@
  * Serving: every tensor-parallel degree that fits the system's scale-up domain (and two
  * pipeline stages), one replica; the layout that meets the latency limits at the lowest cost
  * per unit wins (most tokens/s per chip where there is no price). Training: a sweep of layouts
- * (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the chip count, cheapest run first (fewest
- * chip-hours without a price). A fixed plan is evaluated as given instead.
+ * (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the chip count, or at every power of two
+ * from cmin up to cmax when a range is given, cheapest run first (fewest chip-hours without a
+ * price), among the runs that finish within the deadline. A fixed plan is evaluated as given
+ * instead.
  *
  * Rows fall into classes, best first: priced, no price, over the budget, missing the latency
  * limits, infeasible. Prices come in through a callback (the command layer looks them up in
@@ -38,8 +40,10 @@ typedef struct rank_user_price {
 
 typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
-	int cmin, cmax;          /* serving: chips of one replica */
+	int cmin, cmax;          /* serving: chips of one replica; training: the chip counts
+				    searched (cmax >= RANK_CHIPS_OPEN: only the given plan's) */
 	double budget;           /* USD per hour (serving) or per run (training); 0 = none */
+	double deadline;         /* training: s the run may take, failures included; 0 = none */
 	price_model pricing;     /* the pricing model asked for */
 	const char *as_of;       /* "" or NULL = the newest price */
 	rank_price_fn price;     /* NULL: nothing is priced */
@@ -49,6 +53,9 @@ typedef struct rank_opts {
 	double discount;         /* [0, 1): share taken off every catalog price (--discount) */
 } rank_opts;
 
+enum { RANK_CHIPS_OPEN = 1 << 30 };
+
+/* RANK_MISSES_SLO: serving misses the latency limits, training the deadline. */
 enum { RANK_PRICED, RANK_NO_PRICE, RANK_OVER_BUDGET, RANK_MISSES_SLO, RANK_INFEASIBLE };
 
 typedef struct rank_row {
@@ -64,10 +71,18 @@ typedef struct rank_row {
 	char bound[48];
 	char verdict[320];
 	long long searched;      /* layouts tried */
+	double deadline;         /* training: the deadline it was ranked at (s; 0 = none) */
 } rank_row;
 
+/* The chip MTBF (s) with spot interruptions joined: an instance of node_chips chips interrupted
+ * every `interval` s adds 1 / (node_chips x interval) failures per chip-second. interval <= 0:
+ * chip_mtbf. Pure. */
+double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips);
+
 /* Costs one evaluation (exactly one of tr / ir set) with w's [cost] terms; out->pricing,
- * out->as_of and the price fields must be filled (see rank_price_fn). Pure. */
+ * out->as_of and the price fields must be filled (see rank_price_fn), out->node_chips too.
+ * Under spot pricing with an interruption interval (out->spot_interval, else the workload's),
+ * the interruptions join the failures (train) or stand by as capacity (serving). Pure. */
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, show_cost *out);
 
 /* Prices system s into out (o's pricing model and date): the user's price when o has one for

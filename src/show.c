@@ -165,6 +165,18 @@ static cJSON *assumptions_json(const show_cost *c, const wl_workload *w, int chi
 	cJSON_AddNumberToObject(o, "egress_usd_per_gb", t->egress_usd_per_gb);
 	cJSON_AddNumberToObject(o, "engineering_hours", t->engineering_hours);
 	cJSON_AddNumberToObject(o, "engineering_usd_per_hour", t->engineering_usd_per_hour);
+	if (c->pricing == PRICE_SPOT) {
+		cJSON *sp = cJSON_CreateObject();
+		char txt[SHOW_NOTE_MAX];
+		show_spot_text(c, w->mode == WL_TRAIN, txt, sizeof txt);
+		cJSON_AddBoolToObject(sp, "modelled", c->spot_interval > 0);
+		num_or_null(sp, "interruption_interval_h", c->spot_interval > 0 ? c->spot_interval / 3600 : NAN);
+		cJSON_AddNumberToObject(sp, "instance_chips", c->node_chips);
+		if (w->mode == WL_INFER)
+			cJSON_AddNumberToObject(sp, "standby", c->standby);
+		cJSON_AddStringToObject(sp, "text", txt);
+		cJSON_AddItemToObject(o, "spot", sp);
+	}
 	if (w->mode == WL_TRAIN) {
 		cJSON_AddStringToObject(o, "period", "the run: run time x (1 + retries) / (utilization x "
 					"(1 - idle_headroom)); storage is charged over it");
@@ -372,6 +384,24 @@ void show_terms_text(const show_cost *c, int train, char *buf, size_t n)
 		snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount)", 100 * c->discount);
 }
 
+void show_spot_text(const show_cost *c, int train, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (c->pricing != PRICE_SPOT)
+		return;
+	if (!(c->spot_interval > 0))
+		snprintf(buf, n, "spot: interruptions are not modelled (no interruption interval: [cost] "
+			 "spot_interruption_interval); the price assumes the capacity is never reclaimed");
+	else if (train)
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h, which joins the "
+			 "failures: chip MTBF %.4g h in the goodput", c->node_chips, c->spot_interval / 3600,
+			 c->terms.failures.chip_mtbf / 3600);
+	else
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h and replaced in %.4g "
+			 "min: %.2f%% of the capacity is down at a time and paid as standby", c->node_chips,
+			 c->spot_interval / 3600, c->terms.failures.restart / 60, 100 * c->standby);
+}
+
 static void cost_text(const show_eval *r, FILE *fp)
 {
 	const show_cost *c = r->cost;
@@ -427,6 +457,9 @@ static void cost_text(const show_eval *r, FILE *fp)
 	}
 	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
+	show_spot_text(c, r->train != NULL, a, sizeof a);
+	if (a[0])
+		line(fp, "", "%s", a);
 	if (c->note[0])
 		line(fp, "note", "%s", c->note);
 }
@@ -445,7 +478,7 @@ static void stack_text(const show_eval *r, FILE *fp)
 	if (!f->has_train)
 		return;
 	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d, "
-	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, f->path,
+	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
 	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
 	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
 	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
@@ -529,4 +562,33 @@ void show_text(const show_eval *r, FILE *fp)
 	line(fp, "", "%s memory: %s (%s)", c->name, c->src_memory.source, c->src_memory.as_of);
 	line(fp, "", "efficiency gemm %.2f, hbm %.2f: %s (%s)", c->gemm_eff[rp < HW_PREC_N ? rp : HW_BF16],
 	     c->hbm_eff, c->src_eff.source, c->src_eff.as_of);
+}
+
+void show_flat(const void *json, const char *prefix, out_table *t)
+{
+	const cJSON *o = json;
+	for (const cJSON *it = o->child; it; it = it->next) {
+		char key[256], val[SHOW_NOTE_MAX];
+		snprintf(key, sizeof key, "%s%s", prefix, it->string);
+		if (cJSON_IsObject(it)) {
+			char pre[256];
+			snprintf(pre, sizeof pre, "%s.", key);
+			show_flat(it, pre, t);
+			continue;
+		}
+		if (cJSON_IsArray(it))
+			continue;
+		if (cJSON_IsNull(it))
+			snprintf(val, sizeof val, "null");
+		else if (cJSON_IsString(it))
+			snprintf(val, sizeof val, "%s", it->valuestring);
+		else if (cJSON_IsBool(it))
+			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
+		else
+			snprintf(val, sizeof val, "%.6g", it->valuedouble);
+		{
+			const char *cells[2] = {key, val};
+			out_row(t, cells);
+		}
+	}
 }

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "hw.h"
 #include "infer.h"
+#include "out.h"
 #include "price.h"
 #include "train.h"
 #include "wl.h"
@@ -28,7 +29,14 @@ typedef struct show_cost {
 	double discount;                /* [0, 1): share taken off catalog prices (--discount) */
 	int slo_met;                    /* infer: the layout meets the latency limits */
 	double prefill_share;           /* infer: share of busy time in prefill */
-	wl_cost terms;                  /* the workload's [cost], checkpoint size filled in */
+	wl_cost terms;                  /* the workload's [cost], checkpoint size filled in; under
+					   spot interruptions, the chip MTBF (train) or idle headroom
+					   (serving) with them */
+	int node_chips;                 /* chips of one instance (what a spot interruption takes) */
+	double spot_interval;           /* spot: s between interruptions of one instance; 0 = not
+					   modelled */
+	double standby;                 /* serving under spot: share of capacity down at a time,
+					   paid as standby */
 	cost_result result;             /* money fields NaN without a price */
 	char note[SHOW_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
 } show_cost;
@@ -48,6 +56,14 @@ void *show_json(const show_eval *r);
 /* The workload's cost terms in one line ("on-demand pricing, utilization 100%, ..."), for
  * tables; train selects "over the run" or "per month of serving". */
 void show_terms_text(const show_cost *c, int train, char *buf, size_t n);
+
+/* Under spot pricing, what is assumed about interruptions ("" otherwise): not modelled, or
+ * how the interruption interval feeds the goodput (train) or the standby capacity (serving). */
+void show_spot_text(const show_cost *c, int train, char *buf, size_t n);
+
+/* Appends the fields of a cJSON object (show_json's, declared void * as there) to t as rows
+ * "prefix.key.subkey", value: for the csv and md forms. Arrays are left out. */
+void show_flat(const void *json, const char *prefix, out_table *t);
 
 /* Writes the readable text form. */
 void show_text(const show_eval *r, FILE *fp);

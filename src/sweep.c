@@ -178,6 +178,8 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 		in.tokens = w->tokens;
 		in.tokens_per_s = tr->tokens_per_s;
 		in.failures = w->cost.failures;
+		if (of->chip_mtbf > 0)
+			in.failures.chip_mtbf = of->chip_mtbf;
 		if (in.failures.checkpoint_bytes <= 0)
 			in.failures.checkpoint_bytes = 16 * nn_params(n).total;
 		in.terms = w->cost.terms;

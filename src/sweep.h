@@ -36,6 +36,7 @@ typedef struct sweep_offer {
 	int system;                 /* caller's index of the system */
 	int pricing;                /* caller's pricing model index */
 	double usd_per_chip_hour;   /* NaN: no price (ranked by chip-hours instead) */
+	double chip_mtbf;           /* s, with this offer's spot interruptions; 0 = the workload's */
 } sweep_offer;
 
 typedef struct sweep_point {

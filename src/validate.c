@@ -208,7 +208,7 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 	n->tied_embeddings = c->act == NN_GELU;
 	wl_apply_framework(w, fw);
 	snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
-	PICK("framework %s (%s)", fw->name, fw->path);
+	PICK("framework %s (%s)", fw->name, fw_shown_path(fw->path));
 
 	w->prec = c->prec;
 	w->kv_prec = (c->prec == HW_FP8 || c->prec == HW_FP4) ? HW_FP8 : HW_BF16;

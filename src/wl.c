@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "names.h"
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
@@ -92,6 +93,7 @@ static const cfg_field wl_fields[] = {
 	NUM("cost", "checkpoint_bw", cost.failures.checkpoint_bw, UNITS_BW, 0, 1e6, 1e16),
 	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
 	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
+	NUM("cost", "spot_interruption_interval", cost.spot_interval, UNITS_TIME, 0, 60, 1e14),
 };
 
 /* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
@@ -107,6 +109,16 @@ static const double default_restart = 600;                /* s */
 enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
 
 static const char *const wl_sections[] = {"workload", NULL};
+
+int wl_schema_key(int i, const char **section, const char **key, int *required)
+{
+	if (i < 0 || i >= NFIELDS)
+		return 0;
+	*section = wl_fields[i].section;
+	*key = wl_fields[i].key;
+	*required = wl_fields[i].required;
+	return 1;
+}
 
 static int entry_line(const cfg_doc *d, const char *sec, const char *key)
 {
@@ -126,8 +138,7 @@ static int key_err(err *e, const cfg_doc *d, const char *sec, const char *key, c
 /* [cost]: the unit fits the mode, failure keys only for training, an amount has its price. */
 static int validate_cost(const cfg_doc *d, wl_workload *w, err *e)
 {
-	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size",
-						 "restart_time", NULL};
+	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size", NULL};
 	static const char *const priced[][2] = {{"storage", "storage_usd_per_tb_month"},
 						{"egress", "egress_usd_per_gb"},
 						{"engineering_hours", "engineering_usd_per_hour"}};
@@ -211,10 +222,17 @@ static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload 
 	fw_framework *fw = malloc(sizeof *fw);
 	wl_workload mine = *w;
 	const char *name = w->framework_name[0] ? w->framework_name : "generic";
+	char fw_path[WL_TEXT_MAX + 1024];
+	size_t nl = strlen(name);
 	int rc;
 	if (!fw)
 		return err_set(e, ERR_DATA, "out of memory");
-	rc = fw_find(name, models_dir, fw, e);
+	/* A path in the file is taken from the file's folder, as the network's. */
+	if (strchr(name, '/') || (nl > 4 && !strcmp(name + nl - 4, ".ini")))
+		names_relative(d->path, name, fw_path, sizeof fw_path);
+	else
+		snprintf(fw_path, sizeof fw_path, "%s", name);
+	rc = fw_find(fw_path, models_dir, fw, e);
 	if (rc != 0) {
 		char inner[ERR_MSG_MAX];
 		snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
@@ -267,13 +285,10 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
 		snprintf(path, sizeof path, "%s", name_or_path);
 	} else {
-		FILE *f;
-		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, name_or_path);
-		f = fopen(path, "r");
-		if (!f)
-			return err_set(e, ERR_DATA, "unknown workload '%s' (see 'roofcost list workloads')",
-				       name_or_path);
-		fclose(f);
+		char stem[WL_NAME_MAX * 2];
+		if (names_find(workloads_dir, name_or_path, "workload", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, stem);
 	}
 	if (cfg_load(&d, path, e) != 0)
 		return ERR_DATA;
@@ -315,7 +330,14 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	if (rc == 0)
 		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
 	if (rc == 0) {
-		rc = nn_find(r->w.network_name, models_dir, &r->w.net, e);
+		/* A path in the file is taken from the file's folder; a name from models/nn. */
+		char net_path[WL_TEXT_MAX + 1024];
+		size_t nl = strlen(r->w.network_name);
+		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")))
+			names_relative(path, r->w.network_name, net_path, sizeof net_path);
+		else
+			snprintf(net_path, sizeof net_path, "%s", r->w.network_name);
+		rc = nn_find(net_path, models_dir, &r->w.net, e);
 		if (rc != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");

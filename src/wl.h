@@ -34,7 +34,9 @@ typedef struct wl_cost {
 	cost_unit unit;           /* run (train); mtok (default) or example (infer) */
 	cost_terms terms;         /* utilization 1, idle_headroom 0, the rest 0 by default */
 	cost_failures failures;   /* train only: chip_mtbf 50,000 h, checkpoint_bw 2 TB/s,
-				     restart_time 10 min; checkpoint_bytes 0 = 16 B per parameter */
+				     checkpoint_bytes 0 = 16 B per parameter; restart_time 10 min
+				     (both modes: it also replaces an interrupted spot instance) */
+	double spot_interval;     /* s between interruptions of one spot instance; 0 = not given */
 } wl_cost;
 
 typedef struct wl_workload {
@@ -72,6 +74,10 @@ typedef struct wl_workload {
 	nn_net net;
 	fw_framework fw;          /* the software stack (models/frameworks/) */
 } wl_workload;
+
+/* The i-th key of the workload format, for templates (`roofcost new`): its section, key and
+ * whether it is required when its section is present. Returns 1, or 0 past the last. */
+int wl_schema_key(int i, const char **section, const char **key, int *required);
 
 /* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
  * overrides in order, validates, and loads its network and framework from models_dir. */

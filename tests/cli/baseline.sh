@@ -28,7 +28,7 @@ check bl-check-md 0 "| figure | recorded | now |" -- bl check s1 --format md
 check bl-check-json 0 '"passed":	true' -- bl check s1 --format json
 check bl-show-inputs 0 "models/hw/chips/trainium2.ini (sha256" -- bl show s1
 check bl-show-framework 0 "input framework" -- bl show s1
-check bl-show-options 0 "--plan=tp=16 --set=concurrency=1" -- bl show s1
+check bl-show-options 0 "--plan=tp=16 --set=concurrency=1" -- bl show s1 --format csv
 check bl-show-price 0 "catalog sha256" -- bl show s1
 check bl-show-json 0 '"chain_sha256":' -- bl show s1 --format json
 
@@ -50,7 +50,7 @@ check bl-serve-standby 0 "interruption_standby_chips" -- bl show s1
 # a hardware file edited in the data copy: check names the file and key, --frozen passes
 sed 's|^hbm_bw = 2.9 TB/s|hbm_bw = 2.0 TB/s|' models/hw/chips/trainium2.ini > "$BH/models/hw/chips/trainium2.ini"
 check bl-drift 3 "models/hw/chips/trainium2.ini: [memory] hbm_bw: 2.9 TB/s -> 2.0 TB/s" -- bl check s1
-check bl-drift-why 3 "drifted  models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1
+check bl-drift-why 3 "drifted,models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1 --format csv
 check bl-drift-verdict 3 "s1: fell short: 5 of 15 figures" -- bl check s1
 check bl-drift-json 3 '"key":	"hbm_bw"' -- bl check s1 --format json
 check bl-frozen 0 "s1: pass (15 figures)" -- bl check s1 --frozen

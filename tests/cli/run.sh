@@ -29,6 +29,29 @@ check() {
 	pass=$((pass + 1))
 }
 
+# check_not NAME RC TEXT -- COMMAND...: exit code RC, and TEXT nowhere in the output.
+check_not() {
+	name=$1 want_rc=$2 want=$3
+	shift 4
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$want_rc" ] || grep -qF -- "$want" "$out"; then
+		echo "FAIL $name: exit $rc (want $want_rc), or output has '$want': $*"; sed 's/^/    /' "$out" | head -5
+		fail=$((fail + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+
+# check_sh NAME SCRIPT: the shell script (run with sh -c) succeeds.
+check_sh() {
+	name=$1
+	if sh -c "$2" >"$out" 2>&1; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name: $2"; sed 's/^/    /' "$out" | head -5; fail=$((fail + 1))
+	fi
+}
+
 # --- usage and help
 check help 0 "commands:" -- $R --help
 check no-args 2 "usage: roofcost" -- $R
@@ -61,8 +84,8 @@ check sys-bad-dims 1 "$B/sys-bad-dims.ini:12: dims: 4x3 makes 12 chips, [node] h
 check sys-no-as-of 1 "$B/sys-no-as-of.ini:9: as_of: missing in [node]" -- $R eval -s $B/sys-no-as-of.ini -w llama3-8b-serve
 check sys-bad-chip 1 "$B/chip-bad-peak.ini:23: fp8: unit 'GB/s' does not fit" -- $R eval -s $B/sys-bad-chip.ini -w llama3-8b-serve
 check chip-bad-curve 1 "$B/chip-bad-curve.ini:87: gemm_fp8: point 3: M must be >= 1 and increasing" -- $R eval -s $B/sys-bad-curve.ini -w llama3-8b-serve
-check fw-bad-family 1 "$B/fw-bad-family.ini:24: max_num_tokens_by_family: 'tpu-v6e:lots' is not FAMILY:N" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $B/fw-bad-family.ini
-check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of free, total, static" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $B/fw-bad-share.ini
+check fw-bad-family 1 "$B/fw-bad-family.ini:24: max_num_tokens_by_family: 'tpu-v6e:lots' is not FAMILY:N" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $PWD/$B/fw-bad-family.ini
+check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of free, total, static" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $PWD/$B/fw-bad-share.ini
 
 # --- what is known
 out_sys=$($R list systems)
@@ -159,7 +182,7 @@ check wl-cost-unit 1 "$B/wl-cost-unit.ini:14: unit: an infer workload costs mtok
 check wl-cost-unpriced 1 "$B/wl-cost-unpriced.ini:15: storage: needs storage_usd_per_tb_month beside it" -- $R eval -s p5.48xlarge -w $B/wl-cost-unpriced.ini
 check wl-cost-mtbf 1 "$B/wl-cost-mtbf.ini:14: chip_mtbf: applies to mode train" -- $R eval -s p5.48xlarge -w $B/wl-cost-mtbf.ini
 check wl-cost-bad-bw 1 "$B/wl-cost-bad-bw.ini:18: checkpoint_bw: unit 'TB' does not fit" -- $R eval -s p5.48xlarge -w $B/wl-cost-bad-bw.ini
-check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
+check compare-usd 0 "usd_per_mtok" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e --wide
 check compare-usd-run 0 "usd_per_run" -- $R compare -w llama3-405b-train -s trn2.48xlarge,p5en.48xlarge
 check compare-pricing 0 '"pricing_model":	"spot"' -- $R compare -w llama3-70b-serve -s p5en.48xlarge,p5.48xlarge --pricing spot --format json
 
@@ -175,7 +198,7 @@ check eval-user-price 0 "the user's own price (--price)" -- $R eval -s trn2-ultr
 check eval-discount 0 "less 10% (--discount)" -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 10
 check eval-discount-json 0 '"discount_pct":	10' -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 10 --format json
 check sweep-user-price 0 "user (--price)" -- $R sweep -w llama3-8b-train -s trn2-ultraserver --chips 64 --price trn2-ultraserver=4.5
-check price-unknown-system 2 "--price: unknown system 'trn2-ultrasever' (did you mean trn2-ultraserver?" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --price trn2-ultrasever=4.5
+check price-unknown-system 2 "--price: unknown system 'trn2-ultrasever'; did you mean 'trn2-ultraserver'" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --price trn2-ultrasever=4.5
 check price-unknown-sweep 2 "--price: unknown system 'p5e'" -- $R sweep -w llama3-8b-train -s p5.48xlarge --price p5e=4
 check price-bad 2 "--price: 'trn2=abc' is not SYSTEM=USD_PER_CHIP_HOUR" -- $R eval -s trn2.48xlarge -w llama3-70b-serve --price trn2=abc
 check price-twice 2 "--price: p5.48xlarge is priced twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge --price p5.48xlarge=5 --price p5.48xlarge=6
@@ -244,6 +267,13 @@ check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.c
 check validate-fit 0 "hopper-train" -- $R validate $V --fit
 check validate-lofo 0 "leave-one-framework-out" -- $R validate $V
 check list-frameworks 0 "torchtitan" -- $R list frameworks
+# The best layout a sweep finds is no more efficient than the best published run of the chip
+# family by more than the model's own error (issue 8): GPT-3 175B on 1,024 A100 against the
+# best Ampere MFU published, 56.3 % (Korthikanti et al. 2022, 1T on 3,072 A100; KORT rows of
+# tests/validation/public.csv), plus the Ampere rows' largest error, 8.4 %: at most 61 %.
+best=$($R sweep -w gpt3-175b-train -s dgx-a100-80g --chips 1024 --top 1 --format json | sed -n 's/.*"mfu":[[:space:]]*\([0-9.]*\).*/\1/p' | head -1)
+if awk -v m="$best" 'BEGIN { exit !(m > 0.3 && m <= 0.61) }'; then pass=$((pass + 1)); else
+	echo "FAIL sweep-not-above-published: best GPT-3 175B layout on 1024 A100 has MFU $best"; fail=$((fail + 1)); fi
 check framework-unknown 1 "unknown framework 'nope'" -- $R eval -s dgx-h100 -w llama3-8b-train --framework nope
 check framework-wrong-kind 2 "is a serving stack" -- $R eval -s dgx-h100 -w llama3-8b-train --framework vllm
 check validate-json 0 '"median_abs_error_pct":' -- $R validate $V --format json
@@ -255,6 +285,172 @@ sed '3s/,fp16,/,fp17,/' tests/validation/public.csv > "$out.csv"
 check validate-bad-cell 1 "$out.csv:3: precision: 'fp17' is not a known value" -- $R validate "$out.csv"
 rm -f "$out.csv"
 
+# --- the newcomer's path (issue 13)
+# The README's examples are what the tool prints.
+check readme 0 ", 0 differ from README.md" -- sh tests/readme.sh
+# help, version, messages
+check version 0 "roofcost 0." -- $R --version
+check help-version 0 "roofcost --version" -- $R --help
+check help-cmd 0 "usage: roofcost eval -s SYSTEM" -- $R help eval
+check help-cmd-unknown 2 "roofcost help: unknown command 'evl'" -- $R help evl
+check getopt-prefix 2 "roofcost eval: unrecognized option '--bogus'" -- $R eval --bogus
+check_not validate-help-percent 0 "%%" -- $R validate --help
+for c in new sweep validate; do
+	check "help-$c" 0 "usage: roofcost $c" -- $R $c --help
+done
+# names forgive
+check suggest-trn2 1 "unknown system 'trn2'; did you mean 'trn2.48xlarge', 'trn2-ultraserver'?" -- $R compare -w llama3-70b-serve -s trn2
+check suggest-h100 1 "did you mean 'dgx-h100'" -- $R eval -s h100 -w llama3-8b-serve
+check suggest-typo 1 "did you mean 'p5.48xlarge'" -- $R eval -s p5.48xlarg -w llama3-8b-serve
+check suggest-workload 1 "did you mean 'llama3-70b-serve', 'llama3-70b-train'" -- $R eval -s p5.48xlarge -w llama3-70b
+check suggest-network 1 "did you mean 'llama3-8b'" -- $R eval -s p5.48xlarge -w llama3-8b-serve --set network=llama3-8
+check case-system 0 "llama3-8b-serve on p5.48xlarge" -- $R eval -s P5.48XLARGE -w llama3-8b-serve
+check case-workload 0 "llama3-8b-serve on p5.48xlarge" -- $R eval -s p5.48xlarge -w LLAMA3-8B-Serve
+check case-network 0 "llama3-8b-serve on p5.48xlarge" -- $R eval -s p5.48xlarge -w llama3-8b-serve --set network=Llama3-8B
+check names-spaces 0 "p5.48xlarge" -- $R compare -w llama3-70b-serve -s " trn2.48xlarge , p5.48xlarge "
+check names-empty 2 "-s: an empty name in 'a,,b'" -- $R compare -w llama3-70b-serve -s a,,b
+check names-trailing 2 "an empty name" -- $R sweep -w llama3-8b-train -s p5.48xlarge,
+check names-empty-w 2 "an empty -w WORKLOAD" -- $R eval -s p5.48xlarge -w ""
+check names-empty-s 2 "an empty -s SYSTEM" -- $R eval -s "" -w llama3-8b-serve
+check names-twice 2 "-s: 'p5.48xlarge' is named twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge,P5.48xlarge
+check names-all-case 0 "tpu-v6e" -- $R compare -w llama3-8b-serve -s ALL
+# compare says what it ranks at
+check compare-limits 0 "limits: p99 TTFT <= 2000 ms, p99 TPOT <= 50 ms; load: the highest that meets them, at most 32 streams per replica" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
+check compare-tail-cols 0 "rank,system,chip,chips,layout,tokens_per_s,ttft_ms,ttft_p99_ms,tpot_ms,tpot_p99_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format csv
+check compare-tail-cols-pct 0 "ttft_p90_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --set slo_percentile=90 --format csv
+check compare-cap-note 0 "note: the concurrency cap (32 streams per replica) decides the result of" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
+check compare-cap-json 0 '"capped_by_concurrency":	true' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
+check_not compare-no-cap 0 "concurrency cap" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=100000
+check compare-limits-json 0 '"tpot_ms":	50' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
+check compare-md-assumptions 0 "assumptions: on-demand pricing" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format md
+check compare-md-limits 0 "limits: p99 TTFT" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format md
+check compare-csv-assumptions 0 "pricing_model,price_as_of,price_region,price_verified,usd_per_chip_hour,assumptions" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format csv
+check compare-chips-n-serve 0 "tp=2" -- $R compare -w llama3-70b-serve -s p5en.48xlarge --chips 2
+# training compare searches chip counts and keeps a deadline
+check compare-train-range 0 "search: every layout at each power of two from 64 to 256 chips" -- $R compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge --chips 64-256
+check_sh compare-train-range-chips "$R compare -w llama3-8b-train -s p5.48xlarge --chips 64-256 --format csv | awk -F, 'NR == 2 { ok = \$4 == 64 || \$4 == 128 || \$4 == 256 } END { exit !ok }'"
+check compare-train-any-n 0 "search: every layout at 100 chips" -- $R compare -w llama3-8b-train -s p5.48xlarge --chips 100
+check compare-deadline-miss 0 "misses the deadline: the fastest run found takes" -- $R compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge --chips 64-256 --deadline 1
+# Without a deadline the cheapest run; with one of 60 % of its days, a faster run that keeps it
+# (or the fastest, marked as missing it).
+days0=$($R compare -w llama3-405b-train -s p5en.48xlarge --chips 4096-32768 --format csv | awk -F, 'NR == 2 { print $9 }')
+limit=$(awk -v d="$days0" 'BEGIN { printf "%.1f", 0.6 * d }')
+check_sh compare-deadline-keeps "$R compare -w llama3-405b-train -s p5en.48xlarge --chips 4096-32768 --deadline $limit --format csv | awk -F, 'NR == 2 { ok = \$9 < $days0 && (\$9 <= $limit || /misses the deadline/) } END { exit !ok }'"
+check_sh compare-deadline-open "test \"\$($R compare -w llama3-405b-train -s p5en.48xlarge --chips 4096-32768 --deadline 100000 --format csv | awk -F, 'NR == 2 { print \$9 }')\" = '$days0'"
+check compare-deadline-json 0 '"deadline_days":	90' -- $R compare -w llama3-8b-train -s p5.48xlarge --deadline 90 --format json
+check compare-deadline-serve 2 "--deadline: applies to training" -- $R compare -w llama3-70b-serve -s p5.48xlarge --deadline 90
+check compare-deadline-bad 2 "--deadline: 'soon' is not a positive number of days" -- $R compare -w llama3-8b-train -s p5.48xlarge --deadline soon
+check compare-chips-bad 2 "--chips: '8-x' is not N or MIN-MAX" -- $R compare -w llama3-8b-train -s p5.48xlarge --chips 8-x
+# typed JSON, one header per CSV table, the assumptions in every format
+check list-json-number 0 '"node_chips":	8' -- $R list systems --format json
+check list-json-null 0 '"domain_chips":	null' -- $R list systems --format json
+check list-json-bool 0 '"verified":	true' -- $R list prices --format json
+check list-json-experts 0 '"experts_active":	2' -- $R list networks --format json
+check list-json-frameworks 0 '"tokens_per_iter":	8192' -- $R list frameworks --format json
+check_not list-json-no-dash 0 '"-"' -- $R list networks --format json
+check_sh sweep-csv-one-header "test \$($R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -c '^list,rank,') -eq 1"
+check_sh sweep-csv-both-lists "$R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -q '^top,' && $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv | grep -q '^pareto,'"
+check_not sweep-table-pareto 0 "top," -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format csv --table pareto
+check sweep-md-sections 0 "### Pareto front" -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format md
+check sweep-md-assumptions 0 "assumptions: on-demand pricing" -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format md
+check sweep-json-assumptions 0 '"assumptions":	"prices:' -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --format json
+check sweep-bad-table 2 "--table: 'all' is not top, pareto or both" -- $R sweep -w llama3-8b-train -s p5.48xlarge --table all
+check import-json 0 '"already":	true' -- $R import catalogs/aws.csv --format json
+check import-csv 0 "file,store,catalog,already" -- $R import catalogs/aws.csv --format csv
+check import-bad-format 2 "--format: 'xml'" -- $R import catalogs/aws.csv --format xml
+# templates; a path inside a file is taken from that file's folder
+mkdir -p "$tmp/new"
+check new-network 0 "wrote $tmp/new/my-model.ini" -- $R new network my-model -o "$tmp/new"
+check new-workload 0 "wrote $tmp/new/my-serve.ini" -- $R new workload my-serve --network "$tmp/new/my-model.ini" -o "$tmp/new"
+check new-workload-train 0 "wrote $tmp/new/my-train.ini" -- $R new workload my-train --network llama3-8b --mode train -o "$tmp/new"
+check new-relative 0 "network = my-model.ini" -- cat "$tmp/new/my-serve.ini"
+check new-eval 0 "my-serve on p5.48xlarge" -- $R eval -s p5.48xlarge -w "$tmp/new/my-serve.ini"
+check new-eval-train 0 "my-train on p5.48xlarge" -- $R eval -s p5.48xlarge -w "$tmp/new/my-train.ini"
+check new-source 0 "as_of = " -- grep "required: the date of that source" "$tmp/new/my-model.ini"
+check new-keys 0 "spot_interruption_interval" -- cat "$tmp/new/my-serve.ini"
+check new-no-overwrite 1 "never overwrites" -- $R new network my-model -o "$tmp/new"
+check new-no-network 2 "missing --network" -- $R new workload w -o "$tmp/new"
+check new-bad-name 2 "is not a name" -- $R new network "a b" -o "$tmp/new"
+# Every key, optional ones too, is one the loaders take: all of them switched on still load.
+mkdir -p "$tmp/all"
+for f in my-model my-serve my-train; do
+	sed 's/^; \([a-z_]* = \)/\1/' "$tmp/new/$f.ini" > "$tmp/all/$f.ini"
+done
+check new-all-keys-network 0 "my-serve on p5.48xlarge" -- $R eval -s p5.48xlarge -w "$tmp/all/my-serve.ini"
+check new-all-keys-train 0 "my-train on p5.48xlarge" -- $R eval -s p5.48xlarge -w "$tmp/all/my-train.ini"
+check_sh new-all-keys-moe "grep -q '^experts = ' '$tmp/all/my-model.ini' && grep -q '^v_head_dim = ' '$tmp/all/my-model.ini'"
+# spot: interruptions are named, not modelled, or modelled
+check spot-not-modelled 0 "spot: interruptions are not modelled" -- $R eval -s p5en.48xlarge -w llama3-70b-serve --pricing spot
+check spot-compare-note 0 "spot: interruptions are not modelled" -- $R compare -w llama3-70b-serve -s p5en.48xlarge,tpu-v6e --pricing spot
+check spot-json 0 '"modelled":	false' -- $R eval -s p5en.48xlarge -w llama3-70b-serve --pricing spot --format json
+check spot-standby 0 "paid as standby" -- $R eval -s p5en.48xlarge -w llama3-70b-serve --pricing spot --set spot_interruption_interval=300h
+check spot-goodput 0 "joins the failures: chip MTBF 2290 h" -- $R eval -s p5en.48xlarge -w llama3-8b-train --pricing spot --set spot_interruption_interval=300h
+check_not spot-on-demand 0 "spot:" -- $R eval -s p5en.48xlarge -w llama3-70b-serve --set spot_interruption_interval=300h
+check spot-sweep 0 "spot: an instance of 8 chips" -- $R sweep -w llama3-8b-train -s p5en.48xlarge --chips 64 --pricing spot --set spot_interruption_interval=300h
+# sweep --merge takes one complete set of shards only
+$R sweep --merge "$tmp/s0.json" "$tmp/s1.json" > /dev/null 2>&1
+check merge-missing 1 "shard 2/3 is missing" -- $R sweep --merge "$tmp/s0.json" "$tmp/s1.json"
+check merge-twice 1 "shard 0/3 is given twice" -- $R sweep --merge "$tmp/s0.json" "$tmp/s0.json" "$tmp/s1.json" "$tmp/s2.json"
+$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-128 --format json --shard 1/3 > "$tmp/o1.json"
+check merge-other 1 "a slice of another sweep" -- $R sweep --merge "$tmp/s0.json" "$tmp/o1.json" "$tmp/s2.json"
+$R sweep -w llama3-8b-train -s trn2.48xlarge,p5.48xlarge --chips 64-256 --format json --shard 1/2 > "$tmp/h1.json"
+check merge-mixed 1 "shard 1 of 2, but" -- $R sweep --merge "$tmp/s0.json" "$tmp/h1.json" "$tmp/s2.json"
+check merge-whole 0 "merged from the shards" -- $R sweep --merge "$tmp/s0.json" "$tmp/s1.json" "$tmp/s2.json"
+# validate --explain
+check explain-unknown 1 "--explain: no case 'NO-SUCH-ID'" -- $R validate $V --explain NO-SUCH-ID
+check explain-suggest 1 "did you mean 'MEG-SC21-T1-1.7B'" -- $R validate $V --explain MEG-SC21-T1-1.7b
+check explain-json 0 '"evaluation":' -- $R validate $V --explain MEG-SC21-T1-1.7B --format json
+check explain-csv 0 "field,value" -- $R validate $V --explain MEG-SC21-T1-1.7B --format csv
+check explain-md 0 "| field | value |" -- $R validate $V --explain MEG-SC21-T1-1.7B --format md
+# the store's default place (DESIGN §6), never the working directory
+abs=$(pwd)/$R
+mkdir -p "$tmp/cwd" "$tmp/h"
+(cd "$tmp/cwd" && env -u ROOFCOST_DB -u XDG_DATA_HOME HOME="$tmp/h" "$abs" list prices >/dev/null 2>&1)
+check_sh store-home "test -f '$tmp/h/.local/share/roofcost/roofcost.db' && test ! -e '$tmp/cwd/roofcost.db'"
+(cd "$tmp/cwd" && env -u ROOFCOST_DB XDG_DATA_HOME="$tmp/x" HOME="$tmp/h" "$abs" list prices >/dev/null 2>&1)
+check_sh store-xdg "test -f '$tmp/x/roofcost/roofcost.db' && test ! -e '$tmp/cwd/roofcost.db'"
+check store-named 0 "$tmp/x/roofcost/roofcost.db" -- env -u ROOFCOST_DB XDG_DATA_HOME="$tmp/x" $R import catalogs/aws.csv --format json
+# tables fit 120 columns unless --wide
+for c in "list systems" "list chips" "list networks" "list workloads" "list prices" "list frameworks" \
+	"compare -w llama3-70b-serve -s all" "compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge" \
+	"sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --top 3" \
+	"roofline -s trn2.48xlarge -w llama3-70b-serve"; do
+	check_sh "fit-120: $c" "$R $c | awk 'length > 120 && !/^(prices|assumptions|note|limits|failures|search|llama|[0-9]+ layouts)/ { bad = 1 } END { exit bad }'"
+done
+check_sh "fit-120: validate" "$R validate $V | awk '/^train by framework:/ { exit } length > 120 { bad = 1 } END { exit bad }'"
+check_sh wide-wider "$R list prices --wide | awk 'length > 120 { w = 1 } END { exit !w }'"
+check wide-names 0 "(--wide adds: chip" -- $R compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge
+check_not wide-all 0 "(--wide adds" -- $R compare -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge --wide
+# make run and make test wait for apt's lock, then give up with a clear message
+check apt-lock-gives-up 2 "apt is still locked by another process after 2 s" -- env FAKE_APT_CALLS="$tmp/apt1" \
+	make -s --no-print-directory deps STAMP="$tmp/stamp1" DEB_PACKAGES=roofcost-test-no-such-package \
+	APT_GET="$(pwd)/tests/cli/good/fake-apt-get" SUDO= APT_LOCK_WAIT=2
+check apt-lock-waits 0 "another process holds the apt lock; waiting up to 30 s" -- env FAKE_APT_CALLS="$tmp/apt2" \
+	FAKE_APT_LOCKED=2 make -s --no-print-directory deps STAMP="$tmp/stamp2" DEB_PACKAGES=roofcost-test-no-such-package \
+	APT_GET="$(pwd)/tests/cli/good/fake-apt-get" SUDO= APT_LOCK_WAIT=30
+check_sh apt-lock-done "test -f '$tmp/stamp2' && test ! -f '$tmp/stamp1'"
+# make install: binary, data, man page and completion; the installed binary works elsewhere
+check install 0 "" -- make -s --no-print-directory install PREFIX="$tmp/prefix"
+check_sh install-files "test -x '$tmp/prefix/bin/roofcost' && test -f '$tmp/prefix/share/man/man1/roofcost.1' && test -f '$tmp/prefix/share/bash-completion/completions/roofcost' && test -d '$tmp/prefix/share/roofcost/models/hw' && test -f '$tmp/prefix/share/roofcost/catalogs/aws.csv'"
+check installed-elsewhere 0 "llama3-8b-serve on trn2.48xlarge" -- sh -c "cd '$tmp/cwd' && '$tmp/prefix/bin/roofcost' eval -s trn2.48xlarge -w llama3-8b-serve"
+check man-page 0 ".TH ROOFCOST 1" -- $R help --man
+if command -v groff >/dev/null 2>&1; then
+	check_sh man-groff-clean "test -z \"\$(groff -man -ww -z '$tmp/prefix/share/man/man1/roofcost.1' 2>&1)\""
+fi
+check man-options 0 '\fB\-\-deadline\fR \fIDAYS\fR' -- cat "$tmp/prefix/share/man/man1/roofcost.1"
+for c in $($R --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+	[ "$c" = help ] && continue
+	check "man-$c" 0 ".SS \"roofcost $c\"" -- cat "$tmp/prefix/share/man/man1/roofcost.1"
+	check "completion-$c" 0 "	$c) opts=" -- cat "$tmp/prefix/share/bash-completion/completions/roofcost"
+done
+if command -v bash >/dev/null 2>&1; then
+	C="$tmp/prefix/share/bash-completion/completions/roofcost"
+	check completion-commands 0 "compare" -- bash -c ". '$C'; COMP_WORDS=(roofcost com); COMP_CWORD=1; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check completion-options 0 "--deadline" -- bash -c ". '$C'; COMP_WORDS=(roofcost compare --dead); COMP_CWORD=2; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check completion-systems 0 "p5.48xlarge,trn2.48xlarge" -- bash -c ". '$C'; COMP_WORDS=($R compare -s p5.48xlarge,trn2.4); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check completion-framework 0 "vllm" -- bash -c ". '$C'; COMP_WORDS=($R eval --framework vl); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check completion-list 0 "networks" -- bash -c ". '$C'; COMP_WORDS=(roofcost list net); COMP_CWORD=2; _roofcost; echo \"\${COMPREPLY[*]}\""
+fi
 . tests/cli/baseline.sh
 
 # --- report (issue 10)

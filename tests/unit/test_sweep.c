@@ -85,7 +85,7 @@ Test(sweep, parse_lists)
 Test(sweep, one_or_two_threads_agree, .init = setup)
 {
 	sweep_space sp;
-	sweep_offer of[2] = {{&sys_p5, 0, 0, 6.88}, {&sys_trn2, 1, 0, 5.37}};
+	sweep_offer of[2] = {{&sys_p5, 0, 0, 6.88, 0}, {&sys_trn2, 1, 0, 5.37, 0}};
 	sweep_result *a, *b;
 	space(&sp);
 	a = run(&sp, of, 2, 1, 0, 1);
@@ -99,7 +99,7 @@ Test(sweep, one_or_two_threads_agree, .init = setup)
 Test(sweep, shards_merge_to_the_whole, .init = setup)
 {
 	sweep_space sp;
-	sweep_offer of[2] = {{&sys_p5, 0, 0, 6.88}, {&sys_trn2, 1, 0, NAN}};
+	sweep_offer of[2] = {{&sys_p5, 0, 0, 6.88, 0}, {&sys_trn2, 1, 0, NAN, 0}};
 	sweep_result *whole, *acc = calloc(1, sizeof *acc);
 	space(&sp);
 	whole = run(&sp, of, 2, 1, 0, 1);
@@ -118,7 +118,7 @@ Test(sweep, front_matches_brute_force, .init = setup)
 	/* Every layout evaluated the slow way (train_eval + cost_train); the non-dominated set
 	 * (cost, run time) must be the sweep's front, point for point. */
 	sweep_space sp;
-	sweep_offer of[1] = {{&sys_p5, 0, 0, 6.88}};
+	sweep_offer of[1] = {{&sys_p5, 0, 0, 6.88, 0}};
 	sweep_result *r;
 	uint64_t total;
 	double *cost, *time;
