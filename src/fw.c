@@ -101,21 +101,6 @@ static const char *const always[] = {"framework", NULL};
 static const char *const train_sections[] = {"attention", "sharding", "parallel", "overlap",
 					     "recompute", "flops", "host", "fp8", "memory", NULL};
 
-/* "models/frameworks/vllm.ini" -> "vllm". */
-static void stem_of(const char *path, char *out, size_t len)
-{
-	const char *b = strrchr(path, '/');
-	const char *dot;
-	size_t n;
-	b = b ? b + 1 : path;
-	dot = strrchr(b, '.');
-	n = dot ? (size_t)(dot - b) : strlen(b);
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, b, n);
-	out[n] = '\0';
-}
-
 static int line_of(const cfg_doc *d, const char *sec, const char *key)
 {
 	const cfg_entry *en = cfg_find(d, sec, key);
@@ -157,7 +142,7 @@ int fw_load(const char *path, fw_framework *out, err *e)
 		return ERR_DATA;
 	rc = cfg_extract(&d, fw_fields, NFIELDS, always, &f, e);
 	if (rc == 0) {
-		stem_of(path, stem, sizeof stem);
+		hw_file_stem(path, stem, sizeof stem);
 		if (strcmp(stem, f.name) != 0)
 			rc = err_at(e, path, line_of(&d, "framework", "name"),
 				    "name: '%s' differs from the file name '%s'", f.name, stem);

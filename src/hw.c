@@ -165,8 +165,7 @@ static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 	return 0;
 }
 
-/* The file stem of path: "models/hw/chips/h100.ini" -> "h100". */
-static void file_stem(const char *path, char *out, size_t len)
+void hw_file_stem(const char *path, char *out, size_t len)
 {
 	const char *b = strrchr(path, '/');
 	const char *dot;
@@ -184,7 +183,7 @@ static int check_name(const cfg_doc *d, const char *section, const char *name, e
 {
 	char stem[HW_NAME_MAX];
 	const cfg_entry *en = cfg_find(d, section, "name");
-	file_stem(d->path, stem, sizeof stem);
+	hw_file_stem(d->path, stem, sizeof stem);
 	if (strcmp(stem, name) != 0)
 		return err_at(e, d->path, en ? en->line : 0, "name: '%s' differs from the file name '%s'",
 			      name, stem);

@@ -9,6 +9,8 @@
 #ifndef ROOFCOST_HW_H
 #define ROOFCOST_HW_H
 
+#include <stddef.h>
+
 #include "err.h"
 
 enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3, HW_CURVE_MAX = 16 };
@@ -205,6 +207,9 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
 
 /* Sets parameter c->param of chip ch to v when ch's family is c's. */
 void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch);
+
+/* The file stem of path into out (len bytes): "models/hw/chips/h100.ini" -> "h100". */
+void hw_file_stem(const char *path, char *out, size_t len);
 
 /* Loads one chip file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
 int hw_load_chip(const char *path, hw_chip *out, err *e);

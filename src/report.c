@@ -1513,6 +1513,9 @@ static int train_scale(rep *r, const rank_row *x, train_sys *v)
 	if (!t)
 		return oom(r);
 	o.fixed_plan = 0;
+	/* Each size is searched at exactly its chips, whatever range --chips gave the ranking. */
+	o.cmin = 1;
+	o.cmax = RANK_CHIPS_OPEN;
 	for (long c = node; c <= REPORT_SCALE_MAX && v->nscale < SCALE_MAX; c *= 2) {
 		plan p;
 		train_point *pt;

@@ -79,6 +79,9 @@ holds report-train-folder folder_ok "$tmp/rt" 5
 holds report-train-html no_external "$tmp/rt/index.html"
 holds report-train-svg svg_ok "$tmp/rt"
 holds report-train-scaling grep -q "^trn2.48xlarge,131072,0,.*largest cluster has 100000 chips" "$tmp/rt/data/training_scaling.csv"
+# Each size gets its own best layout: with --chips 16384 the feasible p5en layouts are not all one mesh.
+holds report-train-scaling-layouts test "$(awk -F, '$1=="p5en.48xlarge" && $3==1 {print $4}' \
+	"$tmp/rt/data/training_scaling.csv" | sort -u | wc -l)" -ge 4
 # The committed example is what `make example` writes today (its PNGs are not committed).
 check report-example 0 "" -- env ROOFCOST_DB="$tmp/example.db" $R report -w llama3-70b-serve \
 	-s trn2.48xlarge,p5en.48xlarge -o "$tmp/ex"
