@@ -49,7 +49,7 @@ static int capped(const rank_row *r)
 {
 	const wl_workload *w = &r->w;
 	return w->mode == WL_INFER && w->scenario != WL_SINGLE && r->klass <= RANK_OVER_BUDGET &&
-	       w->concurrency > 0 && r->ir.batch >= w->concurrency - 1e-9;
+	       w->concurrency > 0 && r->ir.cap_limits && strstr(r->ir.cap_reason, "concurrency") != NULL;
 }
 
 /* The line above the table: what the systems are ranked at. */

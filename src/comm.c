@@ -88,7 +88,7 @@ static double torus_nm1(const hw_level *l, int n)
 
 /* One level, one collective: the cheapest algorithm the topology allows. */
 static double level_time(const hw_system *s, int li, hw_coll op, double bytes, int n, int stride,
-			 int *algo)
+			 int p2p, int *algo)
 {
 	const hw_level *l = &s->levels[li];
 	double best = INFINITY;
@@ -100,7 +100,7 @@ static double level_time(const hw_system *s, int li, hw_coll op, double bytes, i
 		const hw_algo *a = &s->algos.algo[ai];
 		double steps, factor, bw, t;
 		int inr = !strcmp(a->name, "switch_reduce");
-		if (!a->has[op] || (inr && !l->in_network_reduction))
+		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
 			continue;
 		steps = hw_form_eval(a->steps[op], n);
 		if ((l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D) &&
@@ -117,6 +117,8 @@ static double level_time(const hw_system *s, int li, hw_coll op, double bytes, i
 	if (!isfinite(best)) {
 		/* No listed algorithm has this collective: a ring is always possible. */
 		double f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
+		if (p2p)
+			return best;
 		best = (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency +
 		       f * bytes / (comm_group_bw(l, n, stride) * l->bw_eff);
 	}
@@ -163,7 +165,7 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 			int reach = inner * ranks[l];
 			if (ranks[l] > 1) {
 				double t = level_time(s, l, HW_ALL_TO_ALL, bytes * reach / n, ranks[l],
-						      level_stride(s, l, stride, ranks), &c.algo[l]);
+						      level_stride(s, l, stride, ranks), 0, &c.algo[l]);
 				c.t_level[l] = t;
 				if (t > c.t)
 					c.t = t;
@@ -179,12 +181,12 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 				continue;
 			if (l < c.outer && (op == COMM_ALL_REDUCE)) {
 				/* reduce-scatter in, all-gather out */
-				c.t_level[l] = level_time(s, l, HW_REDUCE_SCATTER, part, ranks[l], st, &c.algo[l]) +
-					       level_time(s, l, HW_ALL_GATHER, part, ranks[l], st, &c.algo[l]);
+				c.t_level[l] = level_time(s, l, HW_REDUCE_SCATTER, part, ranks[l], st, 0, &c.algo[l]) +
+					       level_time(s, l, HW_ALL_GATHER, part, ranks[l], st, 0, &c.algo[l]);
 			} else if (l < c.outer) {
-				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, &c.algo[l]);
+				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, 0, &c.algo[l]);
 			} else {
-				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, &c.algo[l]);
+				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, 0, &c.algo[l]);
 			}
 			c.t += c.t_level[l];
 			part /= ranks[l];
@@ -192,6 +194,23 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 	}
 	if (c.t < s->levels[c.outer].call_floor)
 		c.t = s->levels[c.outer].call_floor;
+	return c;
+}
+
+comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride)
+{
+	comm_cost c = comm_time(s, COMM_ALL_REDUCE, bytes, n, stride);
+	double t;
+	int algo;
+	if (c.outer != 0)
+		return c; /* more than one node, or nothing to do: the library's hierarchy */
+	t = level_time(s, 0, HW_ALL_REDUCE, bytes, n, stride, 1, &algo);
+	if (!isfinite(t))
+		return c; /* the node's topology lists no peer-to-peer kernel */
+	if (t < s->levels[0].p2p_floor)
+		t = s->levels[0].p2p_floor;
+	c.t = c.t_level[0] = t;
+	c.algo[0] = algo;
 	return c;
 }
 

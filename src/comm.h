@@ -37,6 +37,11 @@ typedef struct comm_cost {
  * n ranks `stride` chips apart. n <= 1 costs 0. */
 comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride);
 
+/* A tensor-parallel all-reduce by a serving stack's own peer-to-peer kernels (the p2p
+ * algorithms of collectives.ini: one-shot, two-shot) when the group sits in one node whose
+ * topology lists them, never below the level's p2p_floor; otherwise comm_time's all-reduce. */
+comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride);
+
 /* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
  * on each level (all on the outermost when c has no split). */
 void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);

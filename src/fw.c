@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -11,7 +12,11 @@
 const char *const fw_kind_names[] = {"train", "serve", "both", NULL};
 const char *const fw_host_names[] = {"eager", "compiled", "graphs", NULL};
 const char *const fw_selective_names[] = {"attention", "ops", "matmuls", NULL};
-const char *const fw_scheduler_names[] = {"inflight", "batched_prefill", "prefill_first", NULL};
+const char *const fw_scheduler_names[] = {"inflight", "prefill_first", "static", NULL};
+const char *const fw_kv_share_names[] = {"free", "total", "static", NULL};
+const char *const fw_kv_alloc_names[] = {"completion", "current", NULL};
+const char *const fw_preempt_names[] = {"none", "recompute", "swap", NULL};
+const char *const fw_allreduce_names[] = {"custom", "library", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"half", "fp32", "auto", NULL};
@@ -22,6 +27,8 @@ static const char *const elem_kinds[] = {"fused", "eager", NULL};
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), sizeof(((fw_framework *)0)->m), NULL}
 #define INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 1, lo, hi, OFF(m), 0, NULL}
 #define NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 1, lo, hi, OFF(m), 0, NULL}
+#define OPT_NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 0, lo, hi, OFF(m), 0, NULL}
+#define OPT_INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 0, lo, hi, OFF(m), 0, NULL}
 #define ENUM(sec, key, m, ch) {sec, key, CFG_ENUM, UNITS_NONE, 1, 1, 0, OFF(m), 0, ch}
 #define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 1, 1, 0, OFF(m), 0, NULL}
 #define SRC(sec, m) STR(sec, "source", m.source, 1), \
@@ -66,10 +73,25 @@ static const cfg_field fw_fields[] = {
 	BOOL("memory", "offload_remat", train.offload_remat),
 	SRC("memory", train.src_memory),
 	ENUM("serve", "scheduler", serve.scheduler, fw_scheduler_names),
+	BOOL("serve", "chunked_prefill", serve.chunked_prefill),
 	INT("serve", "max_num_tokens", serve.max_num_tokens, 16, 10000000),
 	INT("serve", "max_num_seqs", serve.max_num_seqs, 0, 10000000),
+	INT("serve", "max_prefill_seqs", serve.max_prefill_seqs, 0, 10000000),
+	ENUM("serve", "kv_share", serve.kv_share, fw_kv_share_names),
 	NUM("serve", "kv_mem_fraction", serve.kv_mem_fraction, UNITS_NONE, 0.05, 1),
+	OPT_NUM("serve", "reserve", serve.reserve, UNITS_BYTES, 0, 1e13),
+	INT("serve", "kv_block", serve.kv_block, 0, 10000000),
+	ENUM("serve", "kv_alloc", serve.kv_alloc, fw_kv_alloc_names),
+	ENUM("serve", "preempt", serve.preempt, fw_preempt_names),
+	BOOL("serve", "overlap", serve.overlap),
 	NUM("serve", "iter_overhead", serve.iter_overhead, UNITS_TIME, 0, 1),
+	ENUM("serve", "allreduce", serve.allreduce, fw_allreduce_names),
+	OPT_NUM("serve", "allreduce_max", serve.allreduce_max, UNITS_BYTES, 0, 1e12),
+	OPT_INT("serve", "pp_microbatches", serve.pp_microbatches, 0, 4096),
+	{"serve", "max_num_tokens_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.tokens_by_family),
+	 sizeof(((fw_framework *)0)->serve.tokens_by_family), NULL},
+	{"serve", "max_num_seqs_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.seqs_by_family),
+	 sizeof(((fw_framework *)0)->serve.seqs_by_family), NULL},
 	SRC("serve", serve.src_serve),
 };
 
@@ -145,6 +167,21 @@ int fw_load(const char *path, fw_framework *out, err *e)
 					    "kernel_by_family: '%s' is not FAMILY:KERNEL (kernel unfused, flash or flash2)", tok);
 		}
 	}
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		/* "family:N[,family:N]", N a whole number >= 1. */
+		const char *key = k ? "max_num_seqs_by_family" : "max_num_tokens_by_family";
+		const char *list = k ? f.serve.seqs_by_family : f.serve.tokens_by_family;
+		char buf[HW_TEXT_MAX], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", list);
+		for (char *tok = strtok_r(buf, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+			char *colon = strchr(tok, ':'), *end = NULL;
+			long v = colon ? strtol(colon + 1, &end, 10) : 0;
+			while (*tok == ' ')
+				tok++;
+			if (!colon || colon == tok || end == colon + 1 || *end || v < 1 || v > 10000000)
+				rc = err_at(e, path, line_of(&d, "serve", key), "%s: '%s' is not FAMILY:N", key, tok);
+		}
+	}
 	if (rc == 0) {
 		f.train.flash_attention = f.train.attention_kernel > 0;
 		f.has_train = f.kind != FW_KIND_SERVE;
@@ -179,6 +216,22 @@ int fw_attention_kernel(const fw_train *t, const char *family)
 		p = q ? q + 1 : NULL;
 	}
 	return t->attention_kernel;
+}
+
+int fw_by_family(const char *list, const char *family, int dflt)
+{
+	size_t fl = strlen(family);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		const char *c;
+		while (*p == ' ')
+			p++;
+		c = strchr(p, ':');
+		if (c && (!q || c < q) && (size_t)(c - p) == fl && !strncmp(p, family, fl))
+			return atoi(c + 1);
+		p = q ? q + 1 : NULL;
+	}
+	return dflt;
 }
 
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e)

@@ -33,15 +33,42 @@ typedef enum fw_host { FW_HOST_EAGER, FW_HOST_COMPILED, FW_HOST_GRAPHS } fw_host
  * elementwise ops (MaxText's minimal / minimal_with_context policies). */
 typedef enum fw_selective { FW_SEL_ATTENTION, FW_SEL_OPS, FW_SEL_MATMULS } fw_selective;
 
-/* Serving schedulers: in-flight (chunked) batching puts new prompts into running iterations;
- * batched prefill runs them in separate prefill passes; prefill-first runs each waiting
- * prompt's whole prefill before the next decode iteration. */
-typedef enum fw_scheduler { FW_SCHED_INFLIGHT, FW_SCHED_BATCHED_PREFILL, FW_SCHED_PREFILL_FIRST } fw_scheduler;
+/* Serving schedulers (what one iteration holds; notes/fw-serve.md §8):
+ * - inflight: iteration-level batching; every iteration runs all running decodes and, within
+ *   the token budget, the prefill of waiting prompts in the same forward pass (TensorRT-LLM,
+ *   vLLM V1: decodes first, then prompts).
+ * - prefill_first: a waiting prompt's prefill runs as its own iteration before the next decode
+ *   iteration, which stalls the decodes (SGLang, vLLM V0, vllm-neuron, JetStream).
+ * - static: a compiled batch prefills together and decodes together to the end; the next batch
+ *   starts when it is done (transformers-neuronx, NxD Inference without continuous batching). */
+typedef enum fw_scheduler { FW_SCHED_INFLIGHT, FW_SCHED_PREFILL_FIRST, FW_SCHED_STATIC } fw_scheduler;
+
+/* What kv_mem_fraction is a share of: the memory free after weights and runtime buffers
+ * (TensorRT-LLM free_gpu_memory_fraction), the whole device for weights, activations and cache
+ * together (vLLM gpu_memory_utilization, SGLang mem_fraction_static), or nothing: the cache is
+ * sized at compile time for the compiled batch (Neuron). */
+typedef enum fw_kv_share { FW_KV_FREE, FW_KV_TOTAL, FW_KV_STATIC } fw_kv_share;
+
+/* When KV blocks are taken: at admission for the prompt and the whole output (TensorRT-LLM
+ * GUARANTEED_NO_EVICT: a started request is never paused), or as tokens are written (vLLM,
+ * SGLang: a full cache preempts a running request). */
+typedef enum fw_kv_alloc { FW_KV_COMPLETION, FW_KV_CURRENT } fw_kv_alloc;
+
+/* What happens to a running request when the cache runs out (kv_alloc current). */
+typedef enum fw_preempt { FW_PREEMPT_NONE, FW_PREEMPT_RECOMPUTE, FW_PREEMPT_SWAP } fw_preempt;
+
+/* Tensor-parallel all-reduce of a serving step: the stack's own peer-to-peer kernels (one-shot
+ * or two-shot over NVLink/xGMI, up to allreduce_max bytes), or the collective library. */
+typedef enum fw_allreduce { FW_AR_CUSTOM, FW_AR_LIBRARY } fw_allreduce;
 
 extern const char *const fw_kind_names[];
 extern const char *const fw_host_names[];
 extern const char *const fw_selective_names[];
 extern const char *const fw_scheduler_names[];
+extern const char *const fw_kv_share_names[];
+extern const char *const fw_kv_alloc_names[];
+extern const char *const fw_preempt_names[];
+extern const char *const fw_allreduce_names[];
 extern const char *const fw_recompute_names[];   /* "none", "selective", "full": wl_recompute order */
 
 typedef struct fw_train {
@@ -78,10 +105,25 @@ typedef struct fw_train {
 
 typedef struct fw_serve {
 	fw_scheduler scheduler;
-	int max_num_tokens;       /* tokens one iteration may process (decode + prefill) */
-	int max_num_seqs;         /* running-batch limit; 0 = none */
-	double kv_mem_fraction;   /* share of memory left after weights that the KV cache gets */
-	double iter_overhead;     /* s of host work per iteration (scheduling, sampling) */
+	int chunked_prefill;      /* 1: a prompt is split across iterations to fill the budget */
+	int max_num_tokens;       /* tokens one iteration may process (decodes + prefill) */
+	int max_num_seqs;         /* running-batch limit; 0 = none (the KV cache decides) */
+	int max_prefill_seqs;     /* prompts one prefill pass takes; 0 = what the budget holds */
+	fw_kv_share kv_share;
+	double kv_mem_fraction;   /* the share kv_share names */
+	double reserve;           /* B per chip kept for graphs, the runtime and activations */
+	int kv_block;             /* tokens per KV block (page); 0 = one block of the whole context */
+	fw_kv_alloc kv_alloc;
+	fw_preempt preempt;
+	int overlap;              /* 1: host work of iteration n+1 runs beside device step n (overlap
+				     or async scheduling): hidden, but a new request waits one iteration */
+	double iter_overhead;     /* s of host work per iteration (scheduling, sampling, detokenizing) */
+	fw_allreduce allreduce;
+	double allreduce_max;     /* B: the largest message the custom kernel takes */
+	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */
+	/* Defaults that depend on the device ("family:N,..."): max_num_tokens, max_num_seqs. */
+	char tokens_by_family[HW_TEXT_MAX];
+	char seqs_by_family[HW_TEXT_MAX];
 	hw_sourced src_serve;
 } fw_serve;
 
@@ -99,6 +141,9 @@ typedef struct fw_framework {
 /* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
  * its kernel_by_family entry for the family, else its kernel. */
 int fw_attention_kernel(const fw_train *t, const char *family);
+
+/* The stack's default for chips of `family` from a "family:N,..." list, else dflt. */
+int fw_by_family(const char *list, const char *family, int dflt);
 
 /* path as a reader knows it: from its "models/" component on when it has one (the data
  * folder's own files), else path itself. Returns a pointer into path. */

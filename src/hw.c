@@ -64,6 +64,7 @@ typedef struct chip_raw {
 	int status;
 	double eff_default;
 	double eff[HW_PREC_N];
+	char curve[HW_PREC_N][HW_TEXT_MAX];  /* [decode] gemm_<prec> = "M:eff, M:eff, ..." */
 } chip_raw;
 
 #define PEAK(key, idx) F_NUM("peak", key, chip_raw, c.peak[idx], UNITS_FLOPS, 0, 1e9, 1e18)
@@ -112,11 +113,58 @@ static const cfg_field chip_fields[] = {
 	F_NUM("attention", "flash2_seq_half", chip_raw, c.attn_seq_half[HW_ATTN_FLASH2], UNITS_NONE, 0, 0, 1e6),
 	F_SRC("kernels", chip_raw, c.src_kernels),
 	F_SRC("attention", chip_raw, c.src_attention),
+	F_STR("decode", "gemm_bf16", chip_raw, curve[HW_BF16], 0),
+	F_STR("decode", "gemm_fp16", chip_raw, curve[HW_FP16], 0),
+	F_STR("decode", "gemm_fp8", chip_raw, curve[HW_FP8], 0),
+	F_STR("decode", "gemm_int8", chip_raw, curve[HW_INT8], 0),
+	F_STR("decode", "gemm_fp4", chip_raw, curve[HW_FP4], 0),
+	F_NUM("decode", "attn_bw", chip_raw, c.decode_attn_bw, UNITS_NONE, 0, 0.01, 1.0),
+	F_NUM("decode", "attn_floor", chip_raw, c.decode_attn_floor, UNITS_TIME, 0, 0, 1e-3),
+	F_SRC("decode", chip_raw, c.src_decode),
 	F_NUM("power", "tdp", chip_raw, c.tdp, UNITS_POWER, 1, 1, 1e5),
 	F_SRC("power", chip_raw, c.src_power),
 };
 
 static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
+
+/* "1:0.003, 128:0.33, 1024:0.71" into c: x increasing and >= 1, eff in (0, 1]. Returns 0 or -1
+ * with why set. */
+static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
+{
+	const char *p = s;
+	c->n = 0;
+	while (*p) {
+		char *end;
+		double x, e;
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		x = strtod(p, &end);
+		if (end == p || *end != ':') {
+			snprintf(why, n, "'%s' is not a list of M:efficiency", s);
+			return -1;
+		}
+		p = end + 1;
+		e = strtod(p, &end);
+		if (end == p || !(e > 0 && e <= 1) || !(x >= 1) || (c->n && x <= c->x[c->n - 1])) {
+			snprintf(why, n, "point %d: M must be >= 1 and increasing, efficiency in (0, 1]", c->n + 1);
+			return -1;
+		}
+		if (c->n == HW_CURVE_MAX) {
+			snprintf(why, n, "at most %d points", HW_CURVE_MAX);
+			return -1;
+		}
+		c->x[c->n] = x;
+		c->eff[c->n++] = e;
+		p = end;
+	}
+	if (c->n == 0) {
+		snprintf(why, n, "no points");
+		return -1;
+	}
+	return 0;
+}
 
 void hw_file_stem(const char *path, char *out, size_t len)
 {
@@ -187,6 +235,16 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 		r.c.clock_scale = 1;
 		r.c.train_sustained = 1;
 		snprintf(r.c.path, sizeof r.c.path, "%s", path);
+		for (int p = 0; p < HW_PREC_N && rc == 0; p++) {
+			char why[128], key[16];
+			snprintf(key, sizeof key, "gemm_%s", hw_prec_names[p]);
+			if (r.curve[p][0] && parse_curve(r.curve[p], &r.c.decode_gemm[p], why, sizeof why) != 0) {
+				const cfg_entry *en = cfg_find(&d, "decode", key);
+				rc = err_at(e, path, en ? en->line : 0, "%s: %s", key, why);
+			}
+		}
+	}
+	if (rc == 0) {
 		*out = r.c;
 	}
 	cfg_release(&d);
@@ -209,6 +267,7 @@ typedef struct sys_raw {
 	F_NUM(sec, "bw_eff", sys_raw, lv[i].bw_eff, UNITS_NONE, 0, 0.05, 1.0), \
 	F_NUM(sec, "inr_eff", sys_raw, lv[i].inr_eff, UNITS_NONE, 0, 0.05, 1.0), \
 	F_NUM(sec, "call_floor", sys_raw, lv[i].call_floor, UNITS_TIME, 0, 0, 1e-2), \
+	F_NUM(sec, "p2p_floor", sys_raw, lv[i].p2p_floor, UNITS_TIME, 0, 0, 1e-2), \
 	F_NUM(sec, "oversubscription", sys_raw, lv[i].oversubscription, UNITS_NONE, 0, 1, 100), \
 	F_SRC(sec, sys_raw, lv[i].src)
 
@@ -271,6 +330,8 @@ static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
 			lv->bw_eff = 1;
 		if (lv->inr_eff == 0)
 			lv->inr_eff = lv->bw_eff;
+		if (lv->p2p_floor == 0)
+			lv->p2p_floor = lv->call_floor;
 		if (r->dims[i][0]) {
 			const cfg_entry *en = cfg_find(d, hw_level_names[i], "dims");
 			int prod = parse_dims(r->dims[i], lv->dims);
@@ -441,6 +502,14 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 			}
 			if (!strcmp(en->key, "note"))
 				continue;
+			if (!strcmp(en->key, "p2p")) {
+				if (strcmp(en->value, "0") && strcmp(en->value, "1")) {
+					rc = err_at(e, path, en->line, "p2p: '%s' is not 0 or 1", en->value);
+					break;
+				}
+				a->p2p = en->value[0] == '1';
+				continue;
+			}
 			for (int k = 0; k < HW_COLL_N; k++)
 				if (!strcmp(en->key, hw_coll_names[k]))
 					op = k;

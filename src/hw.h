@@ -13,7 +13,13 @@
 
 #include "err.h"
 
-enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3 };
+enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3, HW_CURVE_MAX = 16 };
+
+/* A measured efficiency against one dimension: eff[i] at x[i], x increasing; n = 0: none. */
+typedef struct hw_curve {
+	int n;
+	double x[HW_CURVE_MAX], eff[HW_CURVE_MAX];
+} hw_curve;
 
 /* Attention kernel classes a framework names: the chip's best fused kernel (FlashAttention-3,
  * cuDNN, FA4, the compiler's flash kernel), and kernels of the FlashAttention-2 generation
@@ -68,12 +74,20 @@ typedef struct hw_chip {
 	 * (eff(s) = eff · s / (s + seq_half)); 0 = attn_eff (flash) or the flash class (flash2). */
 	double attn_k[HW_ATTN_N][2];
 	double attn_seq_half[HW_ATTN_N];
+	/* Serving ([decode], optional): the fraction of the peak a serving GEMM reaches against
+	 * the rows M it multiplies (decode batch plus prefill tokens), per precision, measured on
+	 * this chip (n = 0: the best-shape path); paged decode attention streams the KV cache at
+	 * decode_attn_bw of hbm_bw after a fixed decode_attn_floor per call (0: hbm_eff, none). */
+	hw_curve decode_gemm[HW_PREC_N];
+	double decode_attn_bw;
+	double decode_attn_floor;  /* s */
 	double train_sustained;    /* share of the tensor rate a training loop sustains (calibrated per
 				      family, models/calibration.ini); 1 = none */
 	double tdp;                /* W the peaks hold at; 0 = no power model */
 	double clock_scale;        /* sustained tensor-clock share under the system's power limit,
 				      (limit / tdp)^(1/3); 1 = none (set by hw_load_system) */
 	hw_sourced src_chip, src_peak, src_memory, src_eff, src_kernels, src_attention, src_power;
+	hw_sourced src_decode;
 } hw_chip;
 
 typedef enum hw_topo {
@@ -109,6 +123,8 @@ typedef struct hw_algo {
 	int has[HW_COLL_N];
 	hw_form steps[HW_COLL_N];  /* latency steps (× alpha) */
 	hw_form bw[HW_COLL_N];     /* bandwidth factor (× S / B) */
+	int p2p;                   /* 1: a serving stack's own peer-to-peer kernel (one-shot, two-shot),
+				      used only where the caller asks for it (comm_allreduce_p2p) */
 	hw_sourced src;
 } hw_algo;
 
@@ -137,6 +153,7 @@ typedef struct hw_level {
 	double bw_eff;             /* achieved fraction of bw for large messages (ring busbw / bw) */
 	double inr_eff;            /* same for in-network reduction (NVLS algbw / bw) */
 	double call_floor;         /* s: the least one collective call takes at this level */
+	double p2p_floor;          /* s: the same for a peer-to-peer kernel; default call_floor */
 	double oversubscription;   /* >= 1 */
 	hw_sourced src;
 } hw_level;

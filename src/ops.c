@@ -278,6 +278,11 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		double hit = 1 - pow(1 - k / E, T * ep);
 		double inst = e_local * hit;
 		double m_e = routed / hit;
+		if (!c->train && ep > 1 && T * k > 0)
+			/* A serving step waits for the busiest expert rank: of ep ranks expecting T·k routed
+			 * tokens each, the most loaded holds about T·k + √(2 T·k ln ep) (the largest of ep
+			 * near-normal counts). */
+			m_e *= 1 + sqrt(2 * log(ep) / (T * k));
 		gemm(c, "router", T, E, h, 1, moe_count);
 		gemm(c, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
 		elem(c, "expert_act", OPS_ELEM, T * k * fe / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
@@ -428,27 +433,16 @@ void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list
 	}
 }
 
+/* Serving ops run at the chip's serving rates (roof_op: [decode] curves, paged attention). */
+static void mark_serve(ops_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->op[i].serve = 1;
+}
+
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
 {
-	lower c;
-	const nn_net *n = &w->net;
-	shape sh = {batch, w->input_len, w->input_len, 0.5, 0};
-	double L = ops_layers_per_stage(n, p->pp);
-	init(&c, out, w, 0);
-	out->layers_stage = L;
-	if (p->pp == 1)
-		elem(&c, "embedding", OPS_EMBED, (double)batch * w->input_len * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, sh, L, moe_share(n), NULL);
-	/* Logits for the last position of each prompt only. */
-	gemm(&c, "lm_head", batch, (double)n->vocab / p->tp, n->hidden, 1, 1);
-	{
-		/* Writing the prompt's K/V into the cache. */
-		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
-		if (o) {
-			o->m = (double)batch * w->input_len * kv_elems_local(n, p->tp);
-			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
-		}
-	}
+	ops_iter(w, p, 0, 0, (double)batch * w->input_len, out);
 }
 
 void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out)
@@ -469,14 +463,20 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);
-	layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	/* A prefill-only pass (batch 0) has the prompts as its only attention. */
+	if (batch > 0)
+		layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	else
+		layer(&c, w, p, pre, L, moe_share(n), NULL);
 	/* Logits for the decoded tokens and the last position of each new prompt. */
 	gemm(&c, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
+		/* Writing the prompts' K/V into the cache. */
 		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
 		if (o) {
 			o->m = prefill_tokens * kv_elems_local(n, p->tp);
 			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
 		}
 	}
+	mark_serve(out);
 }

@@ -40,6 +40,7 @@ typedef struct ops_op {
 	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
 	int train;          /* 1: part of a training step (runs at the chip's train_sustained share) */
 	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
+	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
 } ops_op;
 
 typedef struct ops_list {

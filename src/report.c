@@ -41,8 +41,9 @@ int report_loads(int max, int *out, int cap)
 void report_load_point(const hw_system *s, const wl_workload *w, const plan *p, int load,
 		       double usd_per_chip_hour, report_load *out)
 {
-	/* The engine's load curve replaces this once serving under load lands (issue 9): a
-	 * closed loop of `load` requests, which `single` will then mean. */
+	/* A closed loop of `load` requests over all replicas: `single` is the steady state
+	 * infer_curve gives, with the batch the KV cache holds and the rest waiting. infer_eval
+	 * rather than infer_curve, so that cost and the SLO check see the same result. */
 	wl_workload wc = *w;
 	infer_result r;
 	show_cost c;

@@ -31,8 +31,40 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 	return pad * wave;
 }
 
+double roof_curve(const hw_curve *c, double x)
+{
+	int i = 1;
+	double f;
+	if (c->n == 0)
+		return 0;
+	if (x <= c->x[0])
+		return c->eff[0] * (x > 0 ? x / c->x[0] : 1);
+	if (x >= c->x[c->n - 1])
+		return c->eff[c->n - 1];
+	while (c->x[i] < x)
+		i++;
+	f = log(x / c->x[i - 1]) / log(c->x[i] / c->x[i - 1]);
+	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
+}
+
+/* A serving GEMM: the measured fraction of the peak at its rows M (0: no curve). */
+static double serve_gemm_eff(const hw_chip *c, const ops_op *o, hw_prec run)
+{
+	return o->serve && o->kind == OPS_GEMM ? roof_curve(&c->decode_gemm[run], o->m) : 0;
+}
+
+/* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
+ * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
+static double paged_attn_time(const hw_chip *c, const ops_op *o)
+{
+	if (!o->serve || o->kind != OPS_ATTN || o->m > 1 || c->decode_attn_bw <= 0)
+		return 0;
+	return c->decode_attn_floor + o->bytes / (c->hbm_bw * c->decode_attn_bw);
+}
+
 roof_time roof_op(const hw_chip *c, const ops_op *o)
 {
+	double serve_eff, paged;
 	roof_time r;
 	memset(&r, 0, sizeof r);
 	r.run_prec = hw_run_prec(c, o->prec);
@@ -51,7 +83,8 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 				base = fmin(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
-		r.eff = base * roof_shape_eff(c, o->m, o->n, o->k, o->batch) *
+		serve_eff = serve_gemm_eff(c, o, r.run_prec);
+		r.eff = (serve_eff > 0 ? serve_eff : base * roof_shape_eff(c, o->m, o->n, o->k, o->batch)) *
 			(c->clock_scale > 0 ? c->clock_scale : 1) *
 			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
 		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
@@ -60,7 +93,10 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 		r.peak = c->vector;
 		r.t_compute = o->flops / c->vector;
 	}
-	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
+	paged = paged_attn_time(c, o);
+	if (paged > 0)
+		r.t_memory = paged;
+	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
 		r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
 	else {
 		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such

@@ -5,7 +5,8 @@
  * dimension rounded up to the matrix unit's granularity) times the wave efficiency (output tiles
  * spread over the chip's matrix engines in whole waves). p is the workload precision, or the
  * next wider one the chip supports. Elementwise work runs at the vector rate when the chip
- * file gives one, else only its bytes count. Pure. */
+ * file gives one, else only its bytes count. Serving ops use the chip's measured decode curves
+ * where it has them (roof_op). Pure. */
 #ifndef ROOFCOST_ROOF_H
 #define ROOFCOST_ROOF_H
 
@@ -37,7 +38,13 @@ typedef struct roof_sum {
 /* Padding × wave efficiency of an m×n×k GEMM with `batch` instances on chip c, in (0, 1]. */
 double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch);
 
-/* Times one run of op o on chip c. */
+/* Efficiency of curve c at x: log-linear between points, the first point's rate below it
+ * (eff scaled by x / x0, a flat time), the last point's above it; 0 when c has no points. */
+double roof_curve(const hw_curve *c, double x);
+
+/* Times one run of op o on chip c. A serving op (o->serve) runs its GEMMs at the chip's
+ * measured rate for its rows M ([decode] curves) and its decode attention over the paged
+ * KV cache at the bandwidth such kernels reach, where the chip file gives them. */
 roof_time roof_op(const hw_chip *c, const ops_op *o);
 
 /* Times every op of l; per_op (may be NULL) receives l->n entries. */

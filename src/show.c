@@ -289,6 +289,18 @@ void *show_json(const show_eval *r)
 		cJSON_AddNumberToObject(o, "ttft_tail_ms", in->ttft_tail * 1e3);
 		cJSON_AddNumberToObject(o, "tpot_tail_ms", in->tpot_tail * 1e3);
 		cJSON_AddNumberToObject(o, "requests_per_s", in->requests_per_s);
+		cJSON_AddNumberToObject(o, "ttft_p50_ms", in->at.ttft.p50 * 1e3);
+		cJSON_AddNumberToObject(o, "ttft_p90_ms", in->at.ttft.p90 * 1e3);
+		cJSON_AddNumberToObject(o, "ttft_p99_ms", in->at.ttft.p99 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p50_ms", in->at.tpot.p50 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p90_ms", in->at.tpot.p90 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p99_ms", in->at.tpot.p99 * 1e3);
+		cJSON_AddNumberToObject(o, "tokens_per_s_per_user", in->at.tokens_per_s_per_user);
+		cJSON_AddNumberToObject(o, "batch_cap", in->cap);
+		cJSON_AddStringToObject(o, "batch_cap_reason", in->cap_reason);
+		cJSON_AddNumberToObject(o, "waiting", in->at.waiting);
+		cJSON_AddNumberToObject(o, "admission_wait_ms", in->at.wait * 1e3);
+		cJSON_AddNumberToObject(o, "kv_pool_gib", in->kv_pool / GiB);
 		cJSON_AddStringToObject(o, "prefill_bound", roof_bound_names[in->prefill_bound]);
 		cJSON_AddStringToObject(o, "decode_bound", roof_bound_names[in->decode_bound]);
 		cJSON_AddNumberToObject(b, "decode_context_mean", in->ctx_mean);
@@ -548,13 +560,15 @@ void show_text(const show_eval *r, FILE *fp)
 		line(fp, "scenario", "%s", in->batch_reason);
 		line(fp, "batch", "%.0f sequences per replica, %d replicas, mean decode context %.0f",
 		     in->batch, p->dp, in->ctx_mean);
-		line(fp, "TTFT", "%.2f ms mean, %.2f ms p%g (prefill %s-bound)", in->ttft * 1e3,
-		     in->ttft_tail * 1e3, r->w->slo_percentile, roof_bound_names[in->prefill_bound]);
-		line(fp, "TPOT", "%.3f ms mean, %.3f ms p%g (decode %s-bound)", in->tpot * 1e3,
-		     in->tpot_tail * 1e3, r->w->slo_percentile, roof_bound_names[in->decode_bound]);
-		line(fp, "step", "%.3f ms = ops %.3f + communication %.3f + runtime %.3f per stage, x %d stages",
+		line(fp, "server", "holds %.0f sequences per replica (%s); %.0f wait, %.0f ms for admission",
+		     in->cap, in->cap_reason, in->at.waiting * p->dp, in->at.wait * 1e3);
+		line(fp, "TTFT", "%.2f ms mean, p50 %.2f, p90 %.2f, p99 %.2f ms (prefill %s-bound)", in->ttft * 1e3,
+		     in->at.ttft.p50 * 1e3, in->at.ttft.p90 * 1e3, in->at.ttft.p99 * 1e3, roof_bound_names[in->prefill_bound]);
+		line(fp, "TPOT", "%.3f ms mean, p50 %.3f, p90 %.3f, p99 %.3f ms (decode %s-bound)", in->tpot * 1e3,
+		     in->at.tpot.p50 * 1e3, in->at.tpot.p90 * 1e3, in->at.tpot.p99 * 1e3, roof_bound_names[in->decode_bound]);
+		line(fp, "step", "%.3f ms = ops %.3f + communication %.3f + runtime %.3f per stage, x %d stages, + host %.3f",
 		     in->step.t * 1e3, in->step.t_ops * 1e3, in->step.t_comm * 1e3, in->step.t_overhead * 1e3,
-		     p->pp);
+		     p->pp, in->step.t_host * 1e3);
 		comm_levels(fp, r->sys, in->step.comm_level, "per step");
 		line(fp, "throughput", "%.0f output tokens/s (%.1f per chip)", in->tokens_per_s,
 		     in->tokens_per_s_per_chip);

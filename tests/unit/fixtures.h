@@ -107,6 +107,17 @@ static inline wl_workload fx_infer(nn_net n, int in, int out, int conc)
 	w.scenario = WL_SINGLE;
 	w.flash_attention = 1;
 	w.net = n;
+	/* A serving stack with whole numbers: in-flight batching of whole prompts within 8192
+	 * tokens, the KV cache all of the memory left (blocks of one token, taken for the prompt
+	 * and the whole output at admission), no host work. */
+	w.fw.has_serve = 1;
+	w.fw.serve.scheduler = w.scheduler = FW_SCHED_INFLIGHT;
+	w.fw.serve.max_num_tokens = w.max_num_tokens = 8192;
+	w.fw.serve.kv_share = FW_KV_FREE;
+	w.fw.serve.kv_mem_fraction = w.kv_mem_fraction = 1;
+	w.fw.serve.kv_block = 1;
+	w.fw.serve.kv_alloc = FW_KV_COMPLETION;
+	w.slo_percentile = 99;
 	return w;
 }
 

@@ -117,3 +117,23 @@ Test(comm, call_floor)
 	cr_assert_float_eq(comm_time(&s, COMM_ALL_REDUCE, 1024, 8, 1).t, 58e-6, 1e-15);
 	cr_assert_float_eq(comm_time(&s, COMM_ALL_REDUCE, 1024, 1, 1).t, 0, 1e-15);
 }
+
+Test(comm, serving_peer_to_peer_all_reduce)
+{
+	/* One-shot: 1 step and (n-1) S over the links; two-shot: 2 steps and 2(n-1)/n S.
+	 * B = 100 GB/s, α = 1 us, S = 1 MB. 2 ranks: one-shot 1 + 10 = 11 us, two-shot 2 + 10
+	 * = 12 us. 8 ranks: one-shot 1 + 70 = 71 us, two-shot 2 + 17.5 = 19.5 us. Never below the
+	 * level's p2p_floor (5 us here); the library path is not offered to them. */
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 100e9, 1e-6);
+	comm_cost c;
+	s.levels[0].p2p_floor = 5e-6;
+	c = comm_allreduce_p2p(&s, 1e6, 2, 1);
+	cr_assert_float_eq(c.t, 11e-6, 1e-15);
+	c = comm_allreduce_p2p(&s, 1e6, 8, 1);
+	cr_assert_float_eq(c.t, 19.5e-6, 1e-15);
+	c = comm_allreduce_p2p(&s, 1e3, 2, 1);
+	cr_assert_float_eq(c.t, 5e-6, 1e-15);
+	/* A torus lists no peer-to-peer kernel: the library's all-reduce. */
+	s = sys_with(HW_TOPO_RING, 8, 100e9, 1e-6);
+	cr_assert_float_eq(comm_allreduce_p2p(&s, 1e9, 8, 1).t, comm_time(&s, COMM_ALL_REDUCE, 1e9, 8, 1).t, 1e-15);
+}

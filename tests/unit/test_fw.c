@@ -172,3 +172,24 @@ Test(fw, calibrations_load_and_apply_by_family)
 	cr_assert_float_eq(h.train_sustained, 0.5, 1e-12);
 	cr_assert_float_eq(a.train_sustained, 1.0, 1e-12);
 }
+
+Test(fw, serving_defaults_by_device)
+{
+	/* vLLM's token budget and running limit depend on the device: 8192 / 1024 on >= 70 GiB
+	 * GPUs, 1024 tokens on TPU v6e, 2048 / 256 on A100 (vllm.ini, arg_utils); unknown families
+	 * keep the file's default. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("vllm", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(f.serve.scheduler, FW_SCHED_INFLIGHT);
+	cr_assert_eq(f.serve.kv_share, FW_KV_TOTAL);
+	cr_assert_eq(f.serve.kv_alloc, FW_KV_CURRENT);
+	cr_assert_eq(fw_by_family(f.serve.tokens_by_family, "tpu-v6e", f.serve.max_num_tokens), 1024);
+	cr_assert_eq(fw_by_family(f.serve.tokens_by_family, "ampere", f.serve.max_num_tokens), 2048);
+	cr_assert_eq(fw_by_family(f.serve.tokens_by_family, "hopper", f.serve.max_num_tokens), 8192);
+	cr_assert_eq(fw_by_family(f.serve.seqs_by_family, "ampere", f.serve.max_num_seqs), 256);
+	cr_assert_eq(fw_find("trt-llm", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(f.serve.kv_share, FW_KV_FREE);
+	cr_assert_eq(f.serve.kv_alloc, FW_KV_COMPLETION);
+	cr_assert_eq(f.serve.chunked_prefill, 0);
+}

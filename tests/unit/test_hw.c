@@ -194,6 +194,22 @@ Test(hw, torus_dims_beyond_the_range_are_refused)
 	rmdir(dir);
 }
 
+Test(hw, decode_curves_load)
+{
+	/* h100-sxm [decode]: gemm_fp8 five points from M 1 to 4096, paged attention 0.80 / 8 us;
+	 * a chip without the section keeps the best-shape path (n = 0). */
+	hw_chip c;
+	err e = {0};
+	cr_assert_eq(hw_load_chip("models/hw/chips/h100-sxm.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(c.decode_gemm[HW_FP8].n, 5);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[4], 4096, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[4], 0.549, 1e-12);
+	cr_assert_float_eq(c.decode_attn_bw, 0.80, 1e-12);
+	cr_assert_float_eq(c.decode_attn_floor, 8e-6, 1e-15);
+	cr_assert_eq(hw_load_chip("models/hw/chips/trainium2.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(c.decode_gemm[HW_BF16].n, 0);
+}
+
 /* 1 if name is one of the systems added for December 2026 (issue 14), which must be feasible. */
 static int is_new_system(const char *name)
 {

@@ -1,5 +1,7 @@
-/* infer: decode and prefill against hand derivations on a shipped system. */
+/* infer: serving iterations, the server's batch, closed and open loops, against hand
+ * derivations and the identities the model rests on. */
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include "fixtures.h"
 #include "infer.h"
@@ -9,23 +11,25 @@ Test(infer, llama3_70b_decode_on_trn2_is_weight_bandwidth_bound)
 	/* Llama-3-70B in bf16 is 141 GB; over 16 Trainium2 at 2.9 TB/s that is 3.04 ms per
 	 * token at peak bandwidth. At batch 1 the decode ops are memory-bound: at least that and,
 	 * with the achievable fraction and per-kernel costs, well under twice it. On top come 2
-	 * all-reduces per layer: 160 calls at the measured 58 us Neuron floor = 9.28 ms. */
+	 * all-reduces per layer: 160 calls at the measured 58 us Neuron floor = 9.28 ms (the
+	 * torus has no peer-to-peer kernel, so the library's floor holds). One request alone is a
+	 * closed loop of one: its TPOT is the decode iteration. */
 	hw_system s;
 	wl_workload w;
 	err e = {0};
-	const char *sets[] = {"concurrency=1"};
+	const char *sets[] = {"concurrency=1", "scenario=single"};
 	plan p = {16, 1, 1, 1, 1, 1, 0, 0, 16};
 	infer_result r;
 	double floor_s = 2 * 70.55e9 / (16 * 2.9e12);
 	cr_assert_eq(hw_find_system("trn2.48xlarge", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", sets, 2, &w, &e), 0, "%s", e.msg);
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	cr_assert(r.feasible, "%s", r.reason);
 	cr_assert_eq(r.decode_bound, ROOF_MEMORY);
 	cr_assert_geq(r.step.t_ops, floor_s);
 	cr_assert_leq(r.step.t_ops, 2 * floor_s, "ops %g vs floor %g", r.step.t_ops, floor_s);
 	cr_assert_float_eq(r.step.t_comm, 160 * 58e-6, 1e-9);
-	cr_assert_float_eq(r.tpot, r.step.t_ops + r.step.t_comm + r.step.t_overhead, 1e-12);
+	cr_assert_float_eq(r.tpot, r.step.t_ops + r.step.t_comm + r.step.t_overhead + r.step.t_host, 1e-12);
 	cr_assert_eq(r.comm_priced, 1);
 }
 
@@ -46,26 +50,233 @@ Test(infer, prefill_is_compute_bound_2N_per_token)
 	cr_assert_leq(r.ttft, 1.3 * ideal);
 }
 
-Test(infer, throughput_counts_output_tokens)
+Test(infer, a_synchronized_loop_is_a_static_batch)
 {
-	/* tokens/s = replicas × batch × output_len / (TTFT + (output_len − 1)·TPOT). */
+	/* 8 requests over 2 replicas: 4 per replica, whose 4 x 512 = 2048 prompt tokens fit one
+	 * iteration's 8192, so the loop stays synchronized: they prefill together (TTFT = that
+	 * iteration) and decode together (TPOT = the decode iteration at 4), and
+	 * tokens/s = replicas × 4 × 128 / (TTFT + 127 TPOT). */
 	hw_system s = fx_round_system(8);
 	nn_net n = fx_gpt(4, 2048, 16, 32000);
 	wl_workload w = fx_infer(n, 512, 128, 8);
 	plan p = {1, 1, 1, 2, 1, 1, 0, 0, 2};
 	infer_result r;
+	infer_step pre, dec;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
-	cr_assert_float_eq(r.tokens_per_s, 2 * 8 * 128 / (r.ttft + 127 * r.tpot), 1e-6);
+	infer_step_eval(&s, &w, &p, 0, 0, 4 * 512, &pre);
+	infer_step_eval(&s, &w, &p, 4, 512 + 64, 0, &dec);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.at.synchronized);
+	cr_assert_float_eq(r.ttft, pre.t, 1e-12);
+	cr_assert_float_eq(r.tpot, dec.t, 1e-12);
+	cr_assert_float_eq(r.tokens_per_s, 2 * 4 * 128 / (r.ttft + 127 * r.tpot), 1e-6);
+	cr_assert_float_eq(r.ttft_tail, r.ttft, 1e-12); /* nothing random in a static batch */
 }
 
-Test(infer, kv_cache_limits_batch)
+Test(infer, beyond_the_kv_cache_requests_wait)
 {
+	/* Round chip, 100 GB. KV: 2 × 4096 × 32 layers × 2 B = 0.5 MiB per token; a request
+	 * reserves its 4096 + 4096 tokens at admission: 8192 × 524288 = 4 GiB. What the weights
+	 * and workspace leave holds cap = pool / 4 GiB ≈ 20 requests; of 256 in flight the rest
+	 * wait their turn: (256 - cap) completions at X per second. The layout stays feasible. */
 	hw_system s = fx_round_system(8);
 	nn_net n = fx_gpt(32, 4096, 32, 32000);
 	wl_workload w = fx_infer(n, 4096, 4096, 256);
 	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
 	infer_result r;
-	/* KV: 256 × 8192 × 2·4096·32 layers × 2 B = 1.1 TB > 100 GB. */
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_float_eq(r.kv_per_request, 8192.0 * 524288, 1);
+	cr_assert_float_eq(r.cap, r.kv_pool / r.kv_per_request, 1e-9);
+	cr_assert(r.cap > 15 && r.cap < 25, "cap %g", r.cap);
+	cr_assert_float_eq(r.at.running, r.cap, 1e-9);
+	cr_assert_float_eq(r.at.waiting, 256 - r.cap, 1e-9);
+	cr_assert_float_eq(r.at.wait, (256 - r.cap) / r.requests_per_s, 1e-9);
+	cr_assert(r.at.saturated);
+	cr_assert_geq(r.ttft, r.at.wait);
+}
+
+Test(infer, infeasible_only_when_one_request_does_not_fit)
+{
+	/* 200,000 prompt tokens at 0.5 MiB: 98 GiB, more than the ~86 GB the weights leave. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(32, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 200000, 1, 1);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_result r;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	cr_assert_not(r.feasible);
+	cr_assert(strstr(r.reason, "one request's KV cache") != NULL, "%s", r.reason);
+}
+
+Test(infer, a_closed_loop_obeys_little)
+{
+	/* 8 requests of 4096-token prompts: 8 × 4096 > 8192, so phases spread. In the steady state
+	 * N = X · (TTFT + (output_len - 1) · TPOT) (Little, the loop has no think time); a mixed
+	 * iteration schedule gives TPOT = f·t_prefill + (1 - f)·t_decode, f the share of
+	 * iterations that carry prompts. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 4096, 256, 8);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_result r;
+	double f;
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_not(r.at.synchronized);
+	cr_assert_float_eq(8.0, r.requests_per_s * (r.ttft + 255 * r.tpot), 1e-3);
+	f = r.at.prefill_share;
+	cr_assert(f > 0 && f < 1);
+	cr_assert_float_eq(r.tpot, f * r.at.iter_prefill + (1 - f) * r.at.iter_decode, 1e-9);
+}
+
+Test(infer, prefill_first_stalls_the_decodes)
+{
+	/* Prompts in their own iterations, one a pass (so phases spread): a decoding request waits
+	 * through them, TPOT = t_decode + t_prefill · f / (1 - f) (prefill iterations per decode
+	 * iteration). */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 4096, 256, 8);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_result r;
+	double f;
+	w.scheduler = w.fw.serve.scheduler = FW_SCHED_PREFILL_FIRST;
+	w.fw.serve.max_prefill_seqs = 1;
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	f = r.at.prefill_share;
+	cr_assert(f > 0 && f < 1);
+	cr_assert_float_eq(r.tpot, r.at.iter_decode + r.at.iter_prefill * f / (1 - f), 1e-9);
+	cr_assert_float_eq(8.0, r.requests_per_s * (r.ttft + 255 * r.tpot), 1e-3);
+}
+
+Test(infer, a_loop_that_takes_prompts_in_passes_locks_in_groups)
+{
+	/* 16 requests of 1024-token prompts, 8192 tokens a pass: 16 x 1024 does not fit one pass,
+	 * a pass beside the other groups' decodes takes floor((8192 - 10.7) / 1024) = 7 prompts, so
+	 * the loop locks in G = ceil(16 / 7) = 3 groups of 5.3. A request's 255 decode iterations
+	 * run through the 2 other groups' passes: TPOT = t_d + 2 (t_p - t_d) / 255; it waits for
+	 * the iteration under way (no overlap scheduler) and its own pass: TTFT = t_d + t_p. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 1024, 256, 16);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_result r;
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.at.synchronized);
+	cr_assert_float_eq(r.at.groups, 3, 1e-12);
+	cr_assert_float_eq(r.at.prompts_per_iter, 16.0 / 3, 1e-9);
+	cr_assert_float_eq(r.tpot, r.at.iter_decode + 2 * (r.at.iter_prefill - r.at.iter_decode) / 255, 1e-12);
+	cr_assert_float_eq(r.ttft, r.at.iter_decode + r.at.iter_prefill, 1e-12);
+	cr_assert_float_eq(16.0, r.requests_per_s * (r.ttft + 255 * r.tpot), 1e-9);
+}
+
+Test(infer, percentiles_are_ordered)
+{
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p = {2, 1, 1, 1, 1, 1, 0, 0, 2};
+	infer_result r;
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-fp8-tp2", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_leq(r.at.ttft.p50, r.at.ttft.p90);
+	cr_assert_leq(r.at.ttft.p90, r.at.ttft.p99);
+	cr_assert_leq(r.at.tpot.p50, r.at.tpot.p90);
+	cr_assert_leq(r.at.tpot.p90, r.at.tpot.p99);
+	cr_assert_gt(r.at.tpot.p99, r.at.tpot.mean); /* other requests' prompts share iterations */
+	cr_assert_float_eq(r.ttft_tail, r.at.ttft.p99, 1e-12); /* slo_percentile 99 */
+}
+
+Test(infer, the_load_curve_fills_then_flattens)
+{
+	/* Llama 70B fp8 TP2 on H100, 5000 / 500 tokens: the closed loop's throughput rises with
+	 * load and stops at the batch the KV cache holds; beyond it each extra request adds one
+	 * completion gap, 1 / X, to TTFT. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p = {2, 1, 1, 1, 1, 1, 0, 0, 2};
+	double loads[250];
+	infer_load o[250];
+	char why[INFER_REASON_MAX];
+	int first = -1;
+	for (int i = 0; i < 250; i++)
+		loads[i] = i + 1;
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-fp8-tp2", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	cr_assert_eq(infer_curve(&s, &w, &p, loads, 250, o, why, sizeof why), 1, "%s", why);
+	for (int i = 1; i < 250; i++) {
+		cr_assert_geq(o[i].tokens_per_s, o[i - 1].tokens_per_s * (1 - 1e-9), "load %d", i + 1);
+		cr_assert_geq(o[i].ttft.mean, o[i - 1].ttft.mean * (1 - 1e-9), "load %d", i + 1);
+		if (o[i].saturated && first < 0)
+			first = i;
+	}
+	cr_assert(first > 50 && first < 150, "saturates at %d", first + 1);
+	cr_assert_float_eq(o[249].tokens_per_s, o[first].tokens_per_s, 1e-9 * o[first].tokens_per_s);
+	cr_assert_float_eq(o[249].ttft.mean - o[248].ttft.mean, 1 / o[249].requests_per_s, 1e-9);
+}
+
+Test(infer, the_slo_search_is_monotone_in_the_limit)
+{
+	/* A tighter TPOT limit admits no more load; the answer meets its limits. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
+	infer_result a, b;
+	const char *loose[] = {"concurrency=4096", "tpot_slo=60ms"};
+	const char *tight[] = {"concurrency=4096", "tpot_slo=40ms"};
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", loose, 2, &w, &e), 0, "%s", e.msg);
+	infer_eval(&s, &w, &p, &a, NULL, NULL);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", tight, 2, &w, &e), 0, "%s", e.msg);
+	infer_eval(&s, &w, &p, &b, NULL, NULL);
+	cr_assert(a.feasible && b.feasible, "%s / %s", a.reason, b.reason);
+	cr_assert_leq(a.tpot_tail, 0.060);
+	cr_assert_leq(a.ttft_tail, 2.0);
+	cr_assert_leq(b.tpot_tail, 0.040);
+	cr_assert_leq(b.tokens_per_s, a.tokens_per_s);
+}
+
+Test(infer, a_pipeline_keeps_a_micro_batch_per_stage)
+{
+	/* pp 2 with the framework's default of pp micro-batches: every sequence advances one
+	 * token per 2 stage times, each stage running half the batch: t = 2 · stage(b / 2) plus
+	 * one send; a single micro-batch (pp_microbatches 1) waits through both stages with the
+	 * whole batch: t = 2 · stage(b) plus the send. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(8, 4096, 32, 32000);
+	wl_workload w = fx_infer(n, 512, 128, 64);
+	plan p = {1, 2, 1, 1, 1, 1, 0, 0, 2};
+	infer_step two, one;
+	double st2, st1;
+	infer_step_eval(&s, &w, &p, 64, 576, 0, &two);
+	w.fw.serve.pp_microbatches = 1;
+	infer_step_eval(&s, &w, &p, 64, 576, 0, &one);
+	st2 = two.t_ops + two.t_comm + two.t_overhead;
+	st1 = one.t_ops + one.t_comm + one.t_overhead;
+	cr_assert_lt(st2, st1);   /* half the batch per stage */
+	cr_assert(two.t > 2 * st2 && two.t < 2 * st2 + 50e-6, "%g vs %g", two.t, 2 * st2);
+	cr_assert(one.t > 2 * st1 && one.t < 2 * st1 + 50e-6, "%g vs %g", one.t, 2 * st1);
+}
+
+Test(infer, host_work_hides_behind_an_overlapped_step)
+{
+	/* 2 ms of host work per iteration: added after the device step without overlap; with
+	 * it, the iteration is the longer of the two. */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(4, 2048, 16, 32000);
+	wl_workload w = fx_infer(n, 512, 128, 1);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_step a, b;
+	w.fw.serve.iter_overhead = 2e-3;
+	infer_step_eval(&s, &w, &p, 1, 576, 0, &a);
+	w.fw.serve.overlap = 1;
+	infer_step_eval(&s, &w, &p, 1, 576, 0, &b);
+	cr_assert_float_eq(a.t_host, 2e-3, 1e-15);
+	cr_assert_float_eq(b.t, fmax(2e-3, a.t - 2e-3), 1e-12);
 }

@@ -1,5 +1,6 @@
 /* ops: FLOPs and bytes of the lowered workload against hand derivations. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -125,4 +126,29 @@ Test(ops, moe_decode_touches_only_hit_experts)
 	cr_assert(o);
 	cr_assert_float_eq(o->batch, 2.0, 1e-9);
 	cr_assert_float_eq(o->m, 1.0, 1e-9);
+}
+
+Test(ops, a_serving_step_waits_for_the_busiest_expert_rank)
+{
+	/* Mixtral-like: 8 experts, top 2, 32 decoding sequences per rank. Balanced, each expert
+	 * of a rank gets T·k·ep / E = 32 · 2 · 8 / 8 = 64 rows; over ep = 8 ranks the busiest holds
+	 * T·k + √(2 T·k ln 8) of its T·k = 64: a factor 1 + √(2 ln 8 / 64) = 1.3605. Without
+	 * expert parallelism nothing waits. */
+	nn_net n = fx_gpt(4, 4096, 32, 32000);
+	wl_workload w;
+	plan p8 = {1, 1, 1, 8, 1, 8, 0, 0, 8}, p1 = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	const ops_op *o;
+	n.experts = 8;
+	n.experts_active = 2;
+	n.expert_ffn = n.ffn;
+	w = fx_infer(n, 128, 128, 32);
+	ops_decode(&w, &p8, 32, 192, &l);
+	o = find(&l, "expert_up", OPS_FWD);
+	cr_assert(o);
+	cr_assert_float_eq(o->m, 64 * (1 + sqrt(2 * log(8.0) / 64)), 1e-9);
+	ops_decode(&w, &p1, 32, 192, &l);
+	o = find(&l, "expert_up", OPS_FWD);
+	cr_assert(o);
+	cr_assert_float_eq(o->m, 32 * 2 / 8.0 / (1 - pow(1 - 2 / 8.0, 32)), 1e-9);
 }

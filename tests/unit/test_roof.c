@@ -1,5 +1,6 @@
 /* roof: roofline bounds and shape efficiency. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -86,4 +87,40 @@ Test(roof, unsupported_precision_runs_wider)
 	r = roof_op(&c, &o);
 	cr_assert_eq(r.run_prec, HW_BF16);
 	cr_assert_float_eq(r.t, 0.01, 1e-15);
+}
+
+Test(roof, serving_gemm_curve_and_paged_attention)
+{
+	/* Curve 1:0.01, 100:0.5: log-linear between, sqrt(0.01 · 0.5) = 0.0707 at M 10; below
+	 * the first point the time stays flat (0.005 at M 0.5), above the last the rate holds. */
+	hw_chip c = fx_round_chip();
+	hw_curve k = {2, {1, 100}, {0.01, 0.5}};
+	ops_op o;
+	roof_time r;
+	cr_assert_float_eq(roof_curve(&k, 10), sqrt(0.01 * 0.5), 1e-12);
+	cr_assert_float_eq(roof_curve(&k, 0.5), 0.005, 1e-12);
+	cr_assert_float_eq(roof_curve(&k, 1000), 0.5, 1e-12);
+	/* A serving GEMM of 10 rows runs at 0.0707 of the 100 TFLOP/s peak; a training one at the
+	 * best-shape path (efficiency 1 on the round chip). */
+	c.decode_gemm[HW_BF16] = k;
+	memset(&o, 0, sizeof o);
+	o.kind = OPS_GEMM;
+	o.prec = HW_BF16;
+	o.m = 10; o.n = o.k = 1000; o.batch = 1;
+	o.flops = 2 * 10 * 1000 * 1000.0;
+	o.serve = 1;
+	r = roof_op(&c, &o);
+	cr_assert_float_eq(r.t_compute, o.flops / (100e12 * sqrt(0.01 * 0.5)), 1e-18);
+	o.serve = 0;
+	cr_assert_float_eq(roof_op(&c, &o).t_compute, o.flops / 100e12, 1e-18);
+	/* Decode attention over a paged cache: 8 us + 100 MB at 0.5 of 1 TB/s = 208 us. */
+	c.decode_attn_bw = 0.5;
+	c.decode_attn_floor = 8e-6;
+	memset(&o, 0, sizeof o);
+	o.kind = OPS_ATTN;
+	o.prec = HW_BF16;
+	o.m = 1; o.n = 4096; o.k = 128; o.batch = 32;
+	o.bytes = 100e6;
+	o.serve = 1;
+	cr_assert_float_eq(roof_op(&c, &o).t_memory, 8e-6 + 100e6 / 0.5e12, 1e-15);
 }

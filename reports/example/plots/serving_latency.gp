@@ -23,13 +23,15 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [0.172798:69.0998]
-	set ytics (0.2, 0.5, 1, 2, 5, 10, 20, 50)
+	set yrange [0.18849:441.298]
+	set ytics (0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from graph 0, first 2 to graph 1, first 2 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'limit 2000 ms (p99)' at graph 0.01, first 2 offset 0, character 0.6 left font ',9' tc rgb '#333333' front
-	plot 'serving_latency.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
-	     'serving_latency.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge'
+	plot 'serving_latency.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge mean', \
+	     'serving_latency.dat' index 1 using 1:2 with linespoints lw 2 dt (7,4) pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge p99', \
+	     'serving_latency.dat' index 2 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge mean', \
+	     'serving_latency.dat' index 3 using 1:2 with linespoints lw 2 dt (7,4) pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge p99'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	# panel 2
@@ -47,8 +49,10 @@ do for [fmt in 'svg png'] {
 	unset key
 	set arrow 1 from graph 0, first 50 to graph 1, first 50 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'limit 50 ms (p99)' at graph 0.01, first 50 offset 0, character 0.6 left font ',9' tc rgb '#333333' front
-	plot 'serving_latency.dat' index 2 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
-	     'serving_latency.dat' index 3 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge'
+	plot 'serving_latency.dat' index 4 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge mean', \
+	     'serving_latency.dat' index 5 using 1:2 with linespoints lw 2 dt (7,4) pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge p99', \
+	     'serving_latency.dat' index 6 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge mean', \
+	     'serving_latency.dat' index 7 using 1:2 with linespoints lw 2 dt (7,4) pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge p99'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot
