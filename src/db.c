@@ -369,13 +369,15 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 	*found = 0;
 	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
 		       "AND (?4 = '' OR region = ?4) AND (?2 = '' OR as_of <= ?2) AND " NEWEST_AT
-		       " ORDER BY usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
+		       " ORDER BY substr(source, 1, length(?5)) = ?5, "
+		       "usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
 		       "region LIMIT 1", &st, e) != 0)
 		return ERR_DATA;
 	bind_text(st, 1, q->instance);
 	bind_text(st, 2, q->as_of);
 	bind_text(st, 3, q->model < PRICE_MODEL_N ? price_model_names[q->model] : "");
 	bind_text(st, 4, q->region);
+	bind_text(st, 5, price_unverified_prefix);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		read_row(st, 0, out);
