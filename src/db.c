@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUSY_TIMEOUT_MS = 15000 };
+enum { BUSY_TIMEOUT_MS = 15000, WAL_RETRY_MS = 5 };
 
 struct db {
 	sqlite3 *h;
@@ -157,14 +157,24 @@ int db_open(const char *path, db_seed_fn seed, void *ctx, db **out, err *e)
 	}
 	sqlite3_busy_timeout(d->h, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(d->h, 1);
-	/* WAL: readers do not block the one writer, and a crash leaves the last commit. */
+	/* WAL: readers do not block the one writer, and a crash leaves the last commit. Switching
+	 * takes an exclusive lock; while another process opens the new store SQLite answers at
+	 * once, without the busy handler, with SQLITE_BUSY or the old mode: retry for the busy
+	 * timeout. */
 	if (prepare(d, "PRAGMA journal_mode = WAL", &st, e) != 0)
 		goto bad;
-	if (sqlite3_step(st) != SQLITE_ROW || !sqlite3_column_text(st, 0) ||
-	    sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") != 0) {
-		sqlite3_finalize(st);
-		fail(d, e, "cannot switch to WAL mode");
-		goto bad;
+	for (int waited = 0;; waited += WAL_RETRY_MS) {
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+		    sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") == 0)
+			break;
+		if ((rc != SQLITE_ROW && (rc & 0xff) != SQLITE_BUSY) || waited >= BUSY_TIMEOUT_MS) {
+			sqlite3_finalize(st);
+			fail(d, e, "cannot switch to WAL mode");
+			goto bad;
+		}
+		sqlite3_reset(st);
+		sqlite3_sleep(WAL_RETRY_MS);
 	}
 	sqlite3_finalize(st);
 	if (exec(d, "PRAGMA foreign_keys = ON", e) != 0 || read_version(d, &v, e) != 0)
