@@ -429,11 +429,21 @@ static int open_writing(db *d, int fresh, int checked, db_seed_fn seed, void *ct
 	 * once the file is known to be a store (or new), is anything written to it. */
 	if (exec_retry(d, "PRAGMA journal_mode", mode, sizeof mode, e, "cannot read the journal mode") != 0)
 		return ERR_DATA;
-	if (sqlite3_stricmp(mode, "wal") != 0 &&
-	    exec_retry(d, "PRAGMA journal_mode = WAL", mode, sizeof mode, e, "cannot switch to WAL mode") != 0)
-		return ERR_DATA;
-	if (sqlite3_stricmp(mode, "wal") != 0)
-		return err_set(e, ERR_DATA, "%s: cannot switch to WAL mode (it stays %s)", d->path, mode);
+	{
+		/* While another process creates the same store, the switch can also answer the old
+		 * mode without an error: that is retried for the busy timeout as well. */
+		double until = now_ms() + BUSY_TIMEOUT_MS;
+		while (sqlite3_stricmp(mode, "wal") != 0) {
+			struct timespec ts = {0, 5000000L};
+			if (exec_retry(d, "PRAGMA journal_mode = WAL", mode, sizeof mode, e, "cannot switch to WAL mode") != 0)
+				return ERR_DATA;
+			if (sqlite3_stricmp(mode, "wal") == 0)
+				break;
+			if (now_ms() > until)
+				return err_set(e, ERR_DATA, "%s: cannot switch to WAL mode (it stays %s)", d->path, mode);
+			nanosleep(&ts, NULL);
+		}
+	}
 	if (exec(d, "PRAGMA foreign_keys = ON", e) != 0)
 		return ERR_DATA;
 	if (int_pragma(d, "PRAGMA application_id", &app) != SQLITE_OK ||
@@ -716,13 +726,15 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 	*found = 0;
 	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
 		       "AND (?4 = '' OR region = ?4) AND (?2 = '' OR as_of <= ?2) AND " NEWEST_AT
-		       " ORDER BY usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
+		       " ORDER BY substr(source, 1, length(?5)) = ?5, "
+		       "usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
 		       "region LIMIT 1", &st, e) != 0)
 		return ERR_DATA;
 	bind_text(st, 1, q->instance);
 	bind_text(st, 2, q->as_of);
 	bind_text(st, 3, q->model < PRICE_MODEL_N ? price_model_names[q->model] : "");
 	bind_text(st, 4, q->region);
+	bind_text(st, 5, price_unverified_prefix);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		read_row(st, 0, out);

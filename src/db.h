@@ -74,7 +74,9 @@ typedef struct db_query {
 } db_query;
 
 /* Finds the price for q: per region the newest as_of (at or before q->as_of), then the region
- * asked for or the cheapest per chip-hour. Sets *found to 0 or 1. Returns 0 or nonzero. */
+ * asked for or the cheapest per chip-hour, a verified price before any unverified one (an
+ * unverified row wins only where no region has a verified price). Sets *found to 0 or 1.
+ * Returns 0 or nonzero. */
 int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e);
 
 /* Marks in have[PRICE_MODEL_N] the pricing models stored for instance (at or before as_of

@@ -22,6 +22,7 @@ static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"half", "fp32", "auto", NULL};
 static const char *const flops_conv[] = {"full", "causal", NULL};
 static const char *const elem_kinds[] = {"fused", "eager", NULL};
+static const char *const micro_kinds[] = {"sequence", "stages", NULL};
 
 #define OFF(m) offsetof(fw_framework, m)
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), sizeof(((fw_framework *)0)->m), NULL}
@@ -30,7 +31,9 @@ static const char *const elem_kinds[] = {"fused", "eager", NULL};
 #define OPT_NUM(sec, key, m, u, lo, hi) {sec, key, CFG_NUM, u, 0, lo, hi, OFF(m), 0, NULL}
 #define OPT_INT(sec, key, m, lo, hi) {sec, key, CFG_INT, UNITS_NONE, 0, lo, hi, OFF(m), 0, NULL}
 #define ENUM(sec, key, m, ch) {sec, key, CFG_ENUM, UNITS_NONE, 1, 1, 0, OFF(m), 0, ch}
+#define OPT_ENUM(sec, key, m, ch) {sec, key, CFG_ENUM, UNITS_NONE, 0, 1, 0, OFF(m), 0, ch}
 #define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 1, 1, 0, OFF(m), 0, NULL}
+#define OPT_BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, OFF(m), 0, NULL}
 #define SRC(sec, m) STR(sec, "source", m.source, 1), \
 	{sec, "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, OFF(m.as_of), sizeof(((fw_framework *)0)->m.as_of), NULL}, \
 	STR(sec, "note", m.note, 0)
@@ -47,10 +50,12 @@ static const cfg_field fw_fields[] = {
 	SRC("attention", train.src_attention),
 	INT("sharding", "zero", train.zero, 0, 3),
 	ENUM("sharding", "grad_reduce", train.grad_reduce, reduce_types),
+	OPT_BOOL("sharding", "pp_keep_gathered", train.pp_keep_gathered),
 	SRC("sharding", train.src_sharding),
 	BOOL("parallel", "seq_parallel", train.seq_parallel),
 	INT("parallel", "vpp", train.vpp, 1, 64),
 	BOOL("parallel", "pp_scatter_gather", train.pp_scatter_gather),
+	OPT_ENUM("parallel", "micro_batches", train.micro_batches, micro_kinds),
 	SRC("parallel", train.src_parallel),
 	BOOL("overlap", "dp_reduce", train.overlap_dp_reduce),
 	BOOL("overlap", "param_gather", train.overlap_param_gather),

@@ -81,8 +81,12 @@ typedef struct fw_train {
 	int seq_parallel;         /* default sequence parallelism when tp > 1 */
 	int vpp;                  /* default virtual stages per pipeline rank when pp > 1 */
 	int pp_scatter_gather;    /* 1: pipeline sends are split across the tensor ranks */
+	int micro_batches;        /* when a case leaves the micro-batch open: 0 one sequence each,
+				     1 as many micro-batches as pipeline stages (pp x vpp) */
 	int overlap_dp_reduce;    /* 1: bucketed gradient reduce overlaps the backward */
 	int overlap_param_gather; /* 1: parameter all-gathers are prefetched behind compute */
+	int pp_keep_gathered;     /* 1: with pp > 1, FSDP keeps a stage's parameters gathered over all
+				     micro-batches and reduce-scatters gradients once per step */
 	double overlap_tp;        /* share of the tensor-parallel collectives that overlap matmuls
 				     (1: async TP; Megatron's backward async all-reduce: a part) */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */

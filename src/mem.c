@@ -110,6 +110,13 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 		m.params_expert = E;
 		m.weights = D * wb / (w->zero >= 3 ? shard : 1) + E * wb / (w->zero >= 3 ? se : 1);
 		m.grads = D * gb / (w->zero >= 2 ? shard : 1) + E * gb / (w->zero >= 2 ? se : 1);
+		if (w->zero >= 3 && p->pp > 1 && w->fw.train.pp_keep_gathered) {
+			/* The stage's parameters stay gathered across the micro-batches and their
+			 * gradients accumulate unsharded, in the dtype they are reduced in. */
+			double ga = w->fw.train.grad_reduce == FW_REDUCE_FP32 ? 4 : gb;
+			m.weights = P * wb;
+			m.grads = P * ga;
+		}
 		m.optimizer = D * ob / (w->zero >= 1 ? shard : 1) + E * ob / (w->zero >= 1 ? se : 1);
 	}
 	/* What recompute keeps goes to host memory when the framework offloads it (MaxText's

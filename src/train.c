@@ -314,6 +314,21 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
 				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
 				double sg = c->overlap_slowdown;
+				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
+					/* Under a pipeline the stage keeps its parameters gathered from the
+					 * first micro-batch's forward to the last one's backward and
+					 * reduce-scatters the accumulated gradients once: one gather and
+					 * one reduce-scatter per layer per step, not per micro-batch. */
+					double ex1 = w->fw.train.overlap_param_gather
+							     ? hide(a.t, t_fwd / L, sg) + hide(g.t, t_bwd / L, sg)
+							     : a.t + g.t;
+					double z = ex1 * L + a.t;
+					cm->dp += z;
+					cm->dp_total += L * (a.t + g.t);
+					if (a.t > 0)
+						take(&a, z / a.t, 1, 1, lv);
+					continue;
+				}
 				double ex3 = w->fw.train.overlap_param_gather
 						     ? hide(a.t, t_fwd / L, sg) + hide(a.t + g.t, t_bwd / L, sg)
 						     : 2 * a.t + g.t;

@@ -227,8 +227,6 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 		w->seq_len = c->seq_len;
 		w->global_batch = c->global_batch;
 		w->micro_batch = c->micro_batch > 0 ? c->micro_batch : 1;
-		if (c->micro_batch <= 0)
-			PICK(", micro_batch 1");
 		w->tokens = 1e12;
 		if (c->zero >= 0)
 			w->zero = c->zero;
@@ -237,6 +235,16 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 		p->sp = c->seq_parallel >= 0 ? c->seq_parallel : -1;
 		p->vpp = c->vpp > 0 ? c->vpp : 0;
 		wl_plan_defaults(w, p);
+		if (c->micro_batch <= 0) {
+			/* A stack that splits each replica's batch into as many micro-batches as the
+			 * pipeline has stages (torchtitan), when the batch divides that way. */
+			long local = p->dp > 0 ? c->global_batch / p->dp : 0;
+			long stages = (long)p->pp * (p->vpp > 0 ? p->vpp : 1);
+			if (w->fw.train.micro_batches == 1 && p->pp > 1 && local >= stages && local % stages == 0)
+				w->micro_batch = (int)(local / stages);
+			PICK(", micro_batch %d%s", w->micro_batch,
+			     w->micro_batch > 1 ? " (as many micro-batches as pipeline stages)" : "");
+		}
 		if (c->seq_parallel < 0 && p->tp > 1)
 			PICK(", sequence parallelism %s", p->sp ? "on" : "off");
 		if (c->vpp <= 0 && p->pp > 1)

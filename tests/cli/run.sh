@@ -278,6 +278,11 @@ check framework-unknown 1 "unknown framework 'nope'" -- $R eval -s dgx-h100 -w l
 check framework-wrong-kind 2 "is a serving stack" -- $R eval -s dgx-h100 -w llama3-8b-train --framework vllm
 check validate-json 0 '"median_abs_error_pct":' -- $R validate $V --format json
 check validate-explain 0 "picked: framework" -- $R validate $V --explain MEG-SC21-T1-1.7B
+# torchtitan under a pipeline: as many micro-batches as stages, FSDP kept gathered over them.
+check explain-tt-pp 0 "micro_batch 4 (as many micro-batches as pipeline stages)" -- $R validate $V \
+	--explain TT-H100-L31-405B-512G-FSDP8-TP8-PP8-1F1B-FP8
+check explain-tt-pp-fsdp 0 "zero 3 (kept gathered over the micro-batches)" -- $R validate $V \
+	--explain TT-H100-L31-405B-512G-FSDP8-TP8-PP8-1F1B-FP8
 check validate-missing 1 "cannot open" -- $R validate /nonexistent.csv
 printf 'case_id,kind\nX,train\n' > "$out.csv"
 check validate-bad-header 1 "$out.csv:1: system: missing column" -- $R validate "$out.csv"

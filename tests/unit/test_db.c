@@ -837,3 +837,35 @@ Test(db, two_processes_record_at_once)
 	db_close(d);
 	tmp_release(&t);
 }
+
+Test(db, a_verified_price_wins_over_a_cheaper_unverified_one)
+{
+	/* us-central1 at 43.07 is marked unverified, us-east4 at 87.83 is not: the cheapest-region
+	 * lookup takes the verified one; a region asked for, or a pricing model with only an
+	 * unverified row, still gets the unverified price. */
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	price_row p;
+	int found;
+	err e = {0};
+	db_query q = {"a3-highgpu-8g", PRICE_ON_DEMAND, NULL, NULL};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	import_ok(d, "tests/catalogs/good/unverified-cheaper.csv", &r);
+	cr_assert_eq(db_price_find(d, &q, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_float_eq(p.usd_per_hour, 87.83247, 1e-9);
+	cr_assert(price_verified(&p));
+	q.region = "us-central1";
+	cr_assert_eq(db_price_find(d, &q, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert_float_eq(p.usd_per_hour, 43.06615, 1e-9);
+	cr_assert_not(price_verified(&p));
+	q.region = NULL;
+	q.model = PRICE_SPOT;
+	cr_assert_eq(db_price_find(d, &q, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_float_eq(p.usd_per_hour, 20.0, 1e-9);
+	db_close(d);
+	tmp_release(&t);
+}
