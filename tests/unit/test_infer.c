@@ -220,22 +220,27 @@ Test(infer, the_load_curve_fills_then_flattens)
 	cr_assert_float_eq(o[249].ttft.mean - o[248].ttft.mean, 1 / o[249].requests_per_s, 1e-9);
 }
 
+/* llama3-70b-serve on dgx-h100 at TP 8 with the overrides `set`, into r (w: the workload). */
+static void serve_h100(const char *const *set, int n, wl_workload *w, infer_result *r)
+{
+	hw_system s;
+	err e = {0};
+	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", set, n, w, &e), 0, "%s", e.msg);
+	infer_eval(&s, w, &p, r, NULL, NULL);
+	cr_assert(r->feasible, "%s", r->reason);
+}
+
 Test(infer, the_slo_search_is_monotone_in_the_limit)
 {
 	/* A tighter TPOT limit admits no more load; the answer meets its limits. */
-	hw_system s;
 	wl_workload w;
-	err e = {0};
-	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
 	infer_result a, b;
 	const char *loose[] = {"concurrency=4096", "tpot_slo=60ms"};
 	const char *tight[] = {"concurrency=4096", "tpot_slo=40ms"};
-	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", loose, 2, &w, &e), 0, "%s", e.msg);
-	infer_eval(&s, &w, &p, &a, NULL, NULL);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", tight, 2, &w, &e), 0, "%s", e.msg);
-	infer_eval(&s, &w, &p, &b, NULL, NULL);
-	cr_assert(a.feasible && b.feasible, "%s / %s", a.reason, b.reason);
+	serve_h100(loose, 2, &w, &a);
+	serve_h100(tight, 2, &w, &b);
 	cr_assert_leq(a.tpot_tail, 0.060);
 	cr_assert_leq(a.ttft_tail, 2.0);
 	cr_assert_leq(b.tpot_tail, 0.040);
@@ -317,20 +322,14 @@ Test(infer, spread_lengths_lower_the_load_a_tpot_limit_admits)
 	 * the load, but its p99 sits further above it, so the highest load whose p99 meets 60 ms
 	 * runs a lower mean TPOT and fewer tokens/s; the median is the mean (a mixture of spreads
 	 * centred on it). */
-	hw_system s;
 	wl_workload w;
-	err e = {0};
-	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
 	infer_result a, b;
-	const char *fixed[] = {"concurrency=4096", "tpot_slo=60ms", "length_spread=fixed"};
+	const char *fixed[] = {"concurrency=4096", "tpot_slo=60ms"};
 	const char *expo[] = {"concurrency=4096", "tpot_slo=60ms", "length_spread=exponential"};
-	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", fixed, 3, &w, &e), 0, "%s", e.msg);
-	infer_eval(&s, &w, &p, &a, NULL, NULL);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", expo, 3, &w, &e), 0, "%s", e.msg);
+	serve_h100(fixed, 2, &w, &a);
+	cr_assert_eq(w.length_spread, WL_SPREAD_FIXED); /* the default */
+	serve_h100(expo, 3, &w, &b);
 	cr_assert_eq(w.length_spread, WL_SPREAD_EXPONENTIAL);
-	infer_eval(&s, &w, &p, &b, NULL, NULL);
-	cr_assert(a.feasible && b.feasible, "%s / %s", a.reason, b.reason);
 	cr_assert_leq(b.tpot_tail, 0.060);
 	cr_assert_gt(b.tpot_tail - b.tpot, a.tpot_tail - a.tpot);
 	cr_assert_lt(b.tpot, a.tpot);
