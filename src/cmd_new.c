@@ -100,6 +100,8 @@ static const key_doc wl_docs[] = {
 	{"infer", "ttft_slo", "2000 ms", "optional: time-to-first-token limit (us, ms, s)", ACTIVE},
 	{"infer", "tpot_slo", "50 ms", "optional: time-per-output-token limit (50 ms = 20 tokens/s per user)", ACTIVE},
 	{"infer", "slo_percentile", "99", "optional: the percentile the limits hold at; default 99", ACTIVE},
+	{"infer", "length_spread", "exponential", "optional: server, interactive: fixed | exponential (output lengths "
+	 "geometric about output_len); default fixed", COMMENTED},
 	{"infer", "scheduler", "inflight", "optional: inflight | batched_prefill; default: the framework's", COMMENTED},
 	{"infer", "kv_mem_fraction", "0.9", "optional: share of the memory after weights for the KV cache; "
 	 "default 0.9", COMMENTED},

@@ -122,6 +122,7 @@ typedef struct srv {
 	double in, out, ctx;     /* prompt and output tokens; mean decode context */
 	double budget;           /* tokens per iteration */
 	int mixed, chunked, stat;
+	int spread;              /* 1: request lengths spread about the means (open loop) */
 	double cap;              /* sequences per replica */
 	double z, q;             /* the SLO percentile: quantile, fraction */
 	double evals;            /* iterations evaluated (for the cost of a search) */
@@ -451,13 +452,129 @@ static double tpot_q(double z, double mean, double extra, double mk, double n, d
 	return mean + (z > 0 ? 1 : -1) * sqrt(d1 * d1 + d2 * d2);
 }
 
-static void tpot_dist(const srv *v, const state *st, double sd, infer_dist *d)
+/* Requests whose output lengths spread about the mean: the mixture, over a request's decode
+ * iterations m, of normal spreads about the mean TPOT with variance a / m (the prompts that
+ * share its iterations, averaged over m of them) plus b · g(m / M) (the running batch it sees,
+ * averaged over its life; M the mean of m). */
+enum { MIX_BINS = 64 };
+
+typedef struct tpot_mix {
+	int n;
+	double w[MIX_BINS], sd[MIX_BINS];
+} tpot_mix;
+
+/* The variance share of a stationary occupancy with autocovariance e^(-τ/S) that survives an
+ * average over a window x·S: (2 / x²)·(x - 1 + e^-x); 1 at x = 0, 0.736 at x = 1. */
+static double window_share(double x)
+{
+	if (x < 1e-3)
+		return 1 - x / 3 + x * x / 12;
+	return 2 * (x + expm1(-x)) / (x * x);
+}
+
+/* Geometric m >= 1 with mean M (the maximum-entropy law of a positive count with a given mean),
+ * in bins one count wide up to 2, then 40 % wide, the tail past 1e-9 in the last. */
+static void mix_init(tpot_mix *x, double M, double a, double b)
+{
+	double lq, lo = 1;
+	x->n = 0;
+	if (M <= 1) {
+		/* Every request decodes once after its first token. */
+		x->n = 1;
+		x->w[0] = 1;
+		x->sd[0] = sqrt(a + b * window_share(1));
+		return;
+	}
+	lq = log1p(-1 / M);
+	while (x->n < MIX_BINS) {
+		double hi = lo + floor(lo / 2.5), left = exp((lo - 1) * lq), m, mass;
+		if (x->n == MIX_BINS - 1 || left < 1e-9) {
+			m = lo - 1 + M;  /* the mean of m given m >= lo */
+			mass = left;
+		} else {
+			m = 0.5 * (lo + hi);
+			mass = left - exp(hi * lq);
+		}
+		x->w[x->n] = mass;
+		x->sd[x->n] = sqrt(a / m + b * window_share(m / M));
+		x->n++;
+		if (mass == left)
+			break;
+		lo = hi + 1;
+	}
+}
+
+/* P(T - mean > d) of the mixture (d >= 0), and its density in *dens. Components more than
+ * 7.5 sd below d add under 1e-13. */
+static double mix_survival(const tpot_mix *x, double d, double *dens)
+{
+	double sv = 0, f = 0;
+	for (int i = 0; i < x->n; i++) {
+		double u = x->sd[i] > 0 ? d / x->sd[i] : INFINITY;
+		if (u > 7.5)
+			continue;
+		sv += x->w[i] * 0.5 * erfc(u / sqrt(2.0));
+		f += x->w[i] * exp(-0.5 * u * u) / (x->sd[i] * sqrt(2 * 3.14159265358979323846));
+	}
+	*dens = f;
+	return sv;
+}
+
+/* The q-quantile of the mixture less its mean (every component is centred on the mean):
+ * Newton on log P(T - mean > d) = log(1 - q), kept inside a bracket that halves when a step
+ * leaves it. */
+static double mix_quantile(const tpot_mix *x, double q)
+{
+	double lo = 0, hi = 0, d, target;
+	if (q < 0.5)
+		return -mix_quantile(x, 1 - q);
+	for (int i = 0; i < x->n; i++)
+		if (x->sd[i] > hi)
+			hi = x->sd[i];
+	hi *= infer_normal_quantile(q); /* no component exceeds its own q-quantile there */
+	target = log(1 - q);
+	d = 0.5 * hi;
+	for (int it = 0; it < 60 && hi > 0; it++) {
+		double f, sv = mix_survival(x, d, &f), g = log(sv) - target, next;
+		if (g > 0)
+			lo = d;
+		else
+			hi = d;
+		next = sv > 0 && f > 0 ? d + g * sv / f : 0.5 * (lo + hi);
+		if (!(next > lo && next < hi))
+			next = 0.5 * (lo + hi);
+		if (fabs(next - d) <= 1e-7 * d || hi - lo <= 1e-7 * hi)
+			return next;
+		d = next;
+	}
+	return d;
+}
+
+double infer_tpot_spread(double M, double a, double b, double q)
+{
+	tpot_mix x;
+	mix_init(&x, M, a, b);
+	return mix_quantile(&x, q);
+}
+
+/* sd: the running batch's spread over a request's life (open loop); spread: output lengths
+ * spread about the mean (geometric), else every request runs output_len - 1 iterations. */
+static void tpot_dist(const srv *v, const state *st, double sd, int spread, infer_dist *d)
 {
 	double n = v->out - 1;
 	double extra = v->mixed ? st->tP - st->tD : st->tP;
 	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
 	double mk = st->sync ? 0 : per * n;
 	d->mean = st->tpot;
+	if (spread && n >= 1 && !st->sync) {
+		tpot_mix x;
+		mix_init(&x, n, extra * extra * per, st->slope * st->slope * st->bd);
+		d->p50 = st->tpot;
+		d->p90 = st->tpot + mix_quantile(&x, 0.9);
+		d->p99 = st->tpot + mix_quantile(&x, 0.99);
+		d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : st->tpot + mix_quantile(&x, v->q);
+		return;
+	}
 	d->p50 = tpot_q(0, st->tpot, extra, mk, n, sd);
 	d->p90 = tpot_q(infer_normal_quantile(0.9), st->tpot, extra, mk, n, sd);
 	d->p99 = tpot_q(infer_normal_quantile(0.99), st->tpot, extra, mk, n, sd);
@@ -484,7 +601,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	}
 	o->wait = wait;
 	ttft_dist(v, st->lag + st->kown * st->tP + wait, wsd, p, W, &o->ttft);
-	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, &o->tpot);
+	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, open && v->spread, &o->tpot);
 	o->requests_per_s = dp * st->X;
 	o->tokens_per_s = o->requests_per_s * v->out;
 	o->tokens_per_s_per_chip = o->tokens_per_s / v->p->chips;
@@ -649,6 +766,7 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->stat = w->scheduler == FW_SCHED_STATIC;
 	v->mixed = w->scheduler == FW_SCHED_INFLIGHT;
 	v->chunked = v->f->chunked_prefill;
+	v->spread = w->length_spread == WL_SPREAD_EXPONENTIAL;
 	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
 	v->z = infer_normal_quantile(v->q);
 }

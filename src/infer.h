@@ -35,7 +35,11 @@
  * (Poisson) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
  * life, variance 2B/3); TTFT from its fixed part plus the prefill and admission waits (an atom at
  * zero with an exponential tail; the closed loop's admission wait is a sum of N - cap completion
- * gaps, taken as normal). Pure: no I/O, no globals, no allocation. */
+ * gaps, taken as normal). With the workload's `length_spread = exponential` (open loop only) the
+ * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
+ * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
+ * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no
+ * I/O, no globals, no allocation. */
 #ifndef ROOFCOST_INFER_H
 #define ROOFCOST_INFER_H
 
@@ -134,6 +138,12 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
  * set when the layout cannot serve (one request does not fit, weights do not fit, plan). */
 int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
 		infer_load *out, char *reason, size_t len);
+
+/* Requests with geometric output lengths (`length_spread = exponential`): the q-quantile, less
+ * the mean, of a request's TPOT when it runs m decode iterations (geometric on 1, 2, ..., mean
+ * M) and its TPOT is normal about the mean with variance a / m + b · 2(x - 1 + e^-x) / x²,
+ * x = m / M (a: s² of one iteration's prefill share; b: s² of the running batch). */
+double infer_tpot_spread(double M, double a, double b, double q);
 
 /* z such that P(N(0,1) <= z) = q (0 < q < 1). */
 double infer_normal_quantile(double q);

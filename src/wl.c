@@ -12,6 +12,7 @@
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
+const char *const wl_spread_names[] = {"fixed", "exponential", NULL};
 const char *const wl_recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const opt_names[] = {"adam", "sgd", NULL};
 
@@ -65,6 +66,7 @@ static const cfg_field wl_fields[] = {
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
+	ENUM("infer", "length_spread", length_spread, 0, wl_spread_names),
 	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
 	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),

@@ -22,10 +22,13 @@ typedef enum wl_mode { WL_TRAIN, WL_INFER } wl_mode;
 typedef enum wl_scenario { WL_OFFLINE, WL_SERVER, WL_INTERACTIVE, WL_SINGLE } wl_scenario;
 typedef enum wl_recompute { WL_RC_NONE, WL_RC_SELECTIVE, WL_RC_FULL } wl_recompute;
 typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
+/* Request lengths of an open loop (server, interactive) about input_len and output_len. */
+typedef enum wl_spread { WL_SPREAD_FIXED, WL_SPREAD_EXPONENTIAL } wl_spread;
 
 extern const char *const wl_mode_names[];
 extern const char *const wl_scenario_names[];
 extern const char *const wl_recompute_names[];
+extern const char *const wl_spread_names[];
 
 /* The [cost] section, defaults filled in by wl_load (workloads/README.md). */
 typedef struct wl_cost {
@@ -64,6 +67,7 @@ typedef struct wl_workload {
 	wl_scenario scenario;
 	double ttft_slo, tpot_slo; /* s; 0 = none */
 	double slo_percentile;
+	wl_spread length_spread;  /* open loop: every request at the means, or lengths spread about them */
 	fw_scheduler scheduler;   /* framework default, or [infer] scheduler */
 	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
 	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */

@@ -220,22 +220,27 @@ Test(infer, the_load_curve_fills_then_flattens)
 	cr_assert_float_eq(o[249].ttft.mean - o[248].ttft.mean, 1 / o[249].requests_per_s, 1e-9);
 }
 
+/* llama3-70b-serve on dgx-h100 at TP 8 with the overrides `set`, into r (w: the workload). */
+static void serve_h100(const char *const *set, int n, wl_workload *w, infer_result *r)
+{
+	hw_system s;
+	err e = {0};
+	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
+	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", set, n, w, &e), 0, "%s", e.msg);
+	infer_eval(&s, w, &p, r, NULL, NULL);
+	cr_assert(r->feasible, "%s", r->reason);
+}
+
 Test(infer, the_slo_search_is_monotone_in_the_limit)
 {
 	/* A tighter TPOT limit admits no more load; the answer meets its limits. */
-	hw_system s;
 	wl_workload w;
-	err e = {0};
-	plan p = {8, 1, 1, 1, 1, 1, 0, 0, 8};
 	infer_result a, b;
 	const char *loose[] = {"concurrency=4096", "tpot_slo=60ms"};
 	const char *tight[] = {"concurrency=4096", "tpot_slo=40ms"};
-	cr_assert_eq(hw_find_system("dgx-h100", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", loose, 2, &w, &e), 0, "%s", e.msg);
-	infer_eval(&s, &w, &p, &a, NULL, NULL);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", tight, 2, &w, &e), 0, "%s", e.msg);
-	infer_eval(&s, &w, &p, &b, NULL, NULL);
-	cr_assert(a.feasible && b.feasible, "%s / %s", a.reason, b.reason);
+	serve_h100(loose, 2, &w, &a);
+	serve_h100(tight, 2, &w, &b);
 	cr_assert_leq(a.tpot_tail, 0.060);
 	cr_assert_leq(a.ttft_tail, 2.0);
 	cr_assert_leq(b.tpot_tail, 0.040);
@@ -279,4 +284,55 @@ Test(infer, host_work_hides_behind_an_overlapped_step)
 	infer_step_eval(&s, &w, &p, 1, 576, 0, &b);
 	cr_assert_float_eq(a.t_host, 2e-3, 1e-15);
 	cr_assert_float_eq(b.t, fmax(2e-3, a.t - 2e-3), 1e-12);
+}
+
+Test(infer, one_decode_iteration_is_a_plain_normal)
+{
+	/* M = 1: every request decodes once, so the spread is one normal. Prefill share alone,
+	 * a = (20 ms)²: p99 = 20 ms · z(0.99) = 20 · 2.326348 = 46.527 ms. Running batch alone,
+	 * b = (10 ms)², a window of one mean life (x = 1) keeps 2(1 - 1 + e^-1) = 0.735759 of the
+	 * variance: p99 = 10 ms · √0.735759 · 2.326348 = 19.955 ms. Below the median the spread
+	 * mirrors: p1 = -p99. */
+	cr_assert_float_eq(infer_tpot_spread(1, 4e-4, 0, 0.99), 0.046527, 1e-6);
+	cr_assert_float_eq(infer_tpot_spread(1, 0, 1e-4, 0.99), 0.019955, 1e-6);
+	cr_assert_float_eq(infer_tpot_spread(1, 4e-4, 0, 0.01), -infer_tpot_spread(1, 4e-4, 0, 0.99), 1e-12);
+	cr_assert_float_eq(infer_tpot_spread(290, 4e-4, 1e-4, 0.5), 0, 1e-12);
+}
+
+Test(infer, geometric_lengths_spread_the_tpot_of_short_requests)
+{
+	/* Output lengths geometric with mean M = 290 decode iterations, a = (67 ms)² per iteration
+	 * (the MLPerf llama2-70b Server point on H200): the quantile d must solve
+	 * Σ_m (1/M)(1 - 1/M)^(m-1) · ½erfc(d √m / (67 ms · √2)) = 0.01, summed here term by term
+	 * to m = 20,000 (the tail beyond is e^-69) against the binned mixture. Fixed lengths give
+	 * only 67 ms · z(0.99) / √290 = 9.15 ms; the short requests (m <= 30, 9.8 % of them)
+	 * average few iterations and lift p99 to 26.44 ms, 2.9 times that (the same sum solved
+	 * by bisection outside the tool: d = 0.026442 s). */
+	double M = 290, a = 0.067 * 0.067, d = infer_tpot_spread(M, a, 0, 0.99), sv = 0;
+	for (int m = 1; m <= 20000; m++)
+		sv += (1 / M) * pow(1 - 1 / M, m - 1) * 0.5 * erfc(d * sqrt((double)m) / (0.067 * sqrt(2.0)));
+	cr_assert_float_eq(sv, 0.01, 2e-4, "survival at d = %g s is %g", d, sv);
+	cr_assert_float_eq(d, 0.026442, 3e-4);
+	cr_assert_lt(d, 0.067 * 2.326348); /* below a single-iteration request's own p99 */
+}
+
+Test(infer, spread_lengths_lower_the_load_a_tpot_limit_admits)
+{
+	/* The same open loop with request lengths spread: the mean TPOT is the same function of
+	 * the load, but its p99 sits further above it, so the highest load whose p99 meets 60 ms
+	 * runs a lower mean TPOT and fewer tokens/s; the median is the mean (a mixture of spreads
+	 * centred on it). */
+	wl_workload w;
+	infer_result a, b;
+	const char *fixed[] = {"concurrency=4096", "tpot_slo=60ms"};
+	const char *expo[] = {"concurrency=4096", "tpot_slo=60ms", "length_spread=exponential"};
+	serve_h100(fixed, 2, &w, &a);
+	cr_assert_eq(w.length_spread, WL_SPREAD_FIXED); /* the default */
+	serve_h100(expo, 3, &w, &b);
+	cr_assert_eq(w.length_spread, WL_SPREAD_EXPONENTIAL);
+	cr_assert_leq(b.tpot_tail, 0.060);
+	cr_assert_gt(b.tpot_tail - b.tpot, a.tpot_tail - a.tpot);
+	cr_assert_lt(b.tpot, a.tpot);
+	cr_assert_lt(b.tokens_per_s, a.tokens_per_s);
+	cr_assert_float_eq(b.at.tpot.p50, b.tpot, 1e-15);
 }
