@@ -10,7 +10,7 @@ ms() { date +%s%N; }
 # Training-layout evaluations per second on one core.
 ./build/bench || exit 1
 
-# A sweep over more than 10^7 layouts (21 systems x chips x tp x pp x vpp x cp x sp x mb x ZeRO
+# A sweep over more than 10^7 layouts (every system x chips x tp x pp x vpp x cp x sp x mb x ZeRO
 # x recompute) on all cores; seconds and peak memory as the command reports them.
 $R list prices >/dev/null || exit 1   # the store exists before timing
 $R sweep -w llama3-405b-train -s all --chips 64-131072 --tp 1-32 --pp 1-64 --vpp 1-4:1 --cp 1,2,4 \
