@@ -226,6 +226,14 @@ int cli_fail(const err *e)
 	return e->code == ERR_USAGE ? 2 : 1;
 }
 
+int cli_option_rc(int h, const char *usage, const err *e)
+{
+	if (h < 0)
+		return cli_fail(e);
+	fputs(usage, stderr);
+	return 2;
+}
+
 /* --price SYSTEM=USD_PER_CHIP_HOUR into o->prices. Returns 1, or -1 with e set. */
 static int parse_price(const char *arg, cli_eval_opts *o, err *e)
 {

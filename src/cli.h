@@ -73,6 +73,10 @@ int cli_fail(const err *e);
  * not one of them, -1 on a usage error (e set). */
 int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
 
+/* The exit code for an option cli_eval_option did not take (h = its result, 0 or -1): -1 prints
+ * e (exit 2), 0 prints usage, the command's text, and exits 2. */
+int cli_option_rc(int h, const char *usage, const err *e);
+
 /* Checks that every --price names a known system: a file in models/hw/systems or one named in
  * -s. Returns 0, or ERR_USAGE with e set ("unknown system ... did you mean ..."). */
 int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e);

@@ -206,13 +206,8 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 			continue;
 		}
 		h = cli_eval_option(c, optarg, &o, &e);
-		if (h < 0) {
-			rc = cli_fail(&e);
-			goto done;
-		}
-		if (h == 0) {
-			fputs(eval_usage, stderr);
-			rc = 2;
+		if (h <= 0) {
+			rc = cli_option_rc(h, eval_usage, &e);
 			goto done;
 		}
 	}

@@ -104,9 +104,7 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 		}
 		h = cli_eval_option(c, optarg, &o, &e);
 		if (h <= 0) {
-			if (h == 0)
-				fputs(roofline_usage, stderr);
-			rc = h < 0 ? cli_fail(&e) : 2;
+			rc = cli_option_rc(h, roofline_usage, &e);
 			goto done;
 		}
 	}

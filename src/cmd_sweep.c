@@ -649,9 +649,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		}
 		h = cli_eval_option(c, optarg, &o, &e);
 		if (h <= 0) {
-			if (h == 0)
-				fputs(sweep_usage, stderr);
-			rc = h < 0 ? cli_fail(&e) : 2;
+			rc = cli_option_rc(h, sweep_usage, &e);
 			goto done;
 		}
 	}
