@@ -662,10 +662,10 @@ static int make_dirs(frozen_dir *fd, const char *rel, err *e)
 
 static void frozen_close(frozen_dir *fd)
 {
-	static const char *const sfx[] = {"-wal", "-shm", "-journal"};
+	static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
 	if (!fd->dir[0])
 		return;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		char p[CLI_PATH_MAX + 32];
 		snprintf(p, sizeof p, "%s/frozen.db%s", fd->dir, sfx[i]);
 		unlink(p);

@@ -53,6 +53,14 @@ check bl-drift 3 "models/hw/chips/trainium2.ini: [memory] hbm_bw: 2.9 TB/s -> 2.
 check bl-drift-why 3 "drifted,models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1 --format csv
 check bl-drift-verdict 3 "s1: fell short: 5 of 15 figures" -- bl check s1
 check bl-drift-json 3 '"key":	"hbm_bw"' -- bl check s1 --format json
+# Finding what moved lays the frozen inputs out in temporary folders: all removed afterwards,
+# their stores included.
+mkdir "$tmp/tmpdir"
+check bl-drift-cleaned 3 "s1: fell short" -- env TMPDIR="$tmp/tmpdir" ROOFCOST_DB="$BD" ROOFCOST_HOME="$BH" \
+	$R baseline check s1
+check bl-frozen-cleaned 0 "s1: pass" -- env TMPDIR="$tmp/tmpdir" ROOFCOST_DB="$BD" ROOFCOST_HOME="$BH" \
+	$R baseline check s1 --frozen
+if [ -z "$(ls -A "$tmp/tmpdir")" ]; then ok; else bad "bl-frozen-nothing-left: left in TMPDIR: $(ls "$tmp/tmpdir")"; fi
 check bl-frozen 0 "s1: pass (15 figures)" -- bl check s1 --frozen
 check bl-frozen-header 0 "from the frozen inputs and price with today's tool" -- bl check s1 --frozen
 check bl-show-text 0 "hbm_bw = 2.9 TB/s" -- bl show s1 --text chip
