@@ -382,9 +382,10 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 			}
 		}
 	if (p->stacked && p->value_fmt[0] && last_bars >= 0)
-		/* The stack totals: the running totals of the top segment. */
+		/* The stack totals: the running totals of the top segment, on an opaque box so that a
+		 * capacity tick just above a total does not strike through it. */
 		fprintf(fp, ", \\\n\t     '%s.dat' index %d using 1:2:(sprintf('%s', $2)) with labels "
-			"offset 0,0.6 font ',8' notitle", s->name, last_bars, p->value_fmt);
+			"boxed offset 0,0.6 font ',8' notitle", s->name, last_bars, p->value_fmt);
 	if (!any) {
 		fputs(first ? "\tset xrange [0:1]; set yrange [0:1]; unset logscale\n"
 			      "\tset label 20 'no point to draw' at graph 0.5, graph 0.5 center\n"
@@ -418,6 +419,7 @@ static int write_gp(const plot_spec *s, const char *path)
 		    "\t\tset terminal pngcairo size 960,%d font 'sans,10' background '#ffffff' noenhanced\n"
 		    "\t}\n", h, h);
 	fprintf(fp, "\tset output '%s.'.fmt\n", s->name);
+	fputs("\tset style textbox opaque noborder\n", fp);
 	fputs("\tset multiplot title ", fp);
 	quoted(fp, s->title);
 	fputs(" font ',14'\n\tset label 100 ", fp);

@@ -8,6 +8,7 @@ do for [fmt in 'svg png'] {
 		set terminal pngcairo size 960,540 font 'sans,10' background '#ffffff' noenhanced
 	}
 	set output 'serving_step.'.fmt
+	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: one serving step (decode with its share of prefill) broken down' font ',14'
 	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
@@ -29,7 +30,7 @@ do for [fmt in 'svg png'] {
 	     'serving_step.dat' index 2 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#009e73' title 'kernel floors', \
 	     'serving_step.dat' index 1 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#e69f00' title 'memory-bound ops', \
 	     'serving_step.dat' index 0 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#0072b2' title 'compute-bound ops', \
-	     'serving_step.dat' index 4 using 1:2:(sprintf('%.1f', $2)) with labels offset 0,0.6 font ',8' notitle
+	     'serving_step.dat' index 4 using 1:2:(sprintf('%.1f', $2)) with labels boxed offset 0,0.6 font ',8' notitle
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot

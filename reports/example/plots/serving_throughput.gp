@@ -8,6 +8,7 @@ do for [fmt in 'svg png'] {
 		set terminal pngcairo size 960,540 font 'sans,10' background '#ffffff' noenhanced
 	}
 	set output 'serving_throughput.'.fmt
+	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: throughput per chip against speed per user, over load' font ',14'
 	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
