@@ -270,8 +270,12 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	case CLI_OPT_PLAN: o->plan_text = arg; return 1;
 	case CLI_OPT_WIDE: o->wide = 1; return 1;
 	case CLI_OPT_FRAMEWORK:
-		if (!*arg || strlen(arg) > 60 || strchr(arg, '=')) {
-			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name", arg);
+		if (!*arg || strchr(arg, '=')) {
+			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name or file", arg);
+			return -1;
+		}
+		if (strlen(arg) + sizeof "framework=" > sizeof o->framework) {
+			err_set(e, ERR_USAGE, "--framework: longer than %zu characters", sizeof o->framework - sizeof "framework=");
 			return -1;
 		}
 		snprintf(o->framework, sizeof o->framework, "framework=%s", arg);

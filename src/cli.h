@@ -42,7 +42,7 @@ typedef struct cli_eval_opts {
 	out_format format;
 	int pricing;                   /* --pricing: a price_model, -1 = the workload's */
 	const char *as_of;             /* --as-of DATE; NULL = the newest price */
-	char framework[80];            /* --framework NAME as the override "framework=NAME"; "" = none */
+	char framework[CLI_PATH_MAX];  /* --framework NAME|PATH as the override "framework=..."; "" = none */
 	rank_user_price prices[CLI_PRICE_MAX]; /* --price SYSTEM=USD_PER_CHIP_HOUR, in order */
 	int nprices;
 	double discount;               /* --discount PCT as a share [0, 1) of catalog prices */

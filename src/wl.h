@@ -48,7 +48,7 @@ typedef struct wl_workload {
 	char description[WL_TEXT_MAX];
 	char source[WL_TEXT_MAX];
 	char path[WL_TEXT_MAX];
-	char framework_name[WL_NAME_MAX]; /* [workload] framework; "" = generic */
+	char framework_name[WL_TEXT_MAX]; /* [workload] framework, a name or a path; "" = generic */
 	wl_mode mode;
 	hw_prec prec;             /* weights and GEMM inputs */
 	hw_prec kv_prec;          /* KV-cache elements */

@@ -86,6 +86,11 @@ check sys-bad-chip 1 "$B/chip-bad-peak.ini:23: fp8: unit 'GB/s' does not fit" --
 check chip-bad-curve 1 "$B/chip-bad-curve.ini:87: gemm_fp8: point 3: M must be >= 1 and increasing" -- $R eval -s $B/sys-bad-curve.ini -w llama3-8b-serve
 check fw-bad-family 1 "$B/fw-bad-family.ini:24: max_num_tokens_by_family: 'tpu-v6e:lots' is not FAMILY:N" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework ../$B/fw-bad-family.ini
 check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of free, total, static" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $PWD/$B/fw-bad-share.ini
+# A framework file deep in a folder tree (a CI checkout, a shared data folder): the path is not
+# a name and is not cut at a name's length.
+deep="$tmp/a-folder-name-long-enough/to-pass/the-length-of-a-name/by-far"
+mkdir -p "$deep" && cp models/frameworks/vllm.ini "$deep/"
+check fw-deep-path 0 "feasible         yes" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework "$deep/vllm.ini"
 
 # --- what is known
 out_sys=$($R list systems)
