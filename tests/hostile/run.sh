@@ -87,10 +87,16 @@ if [ "$(id -u)" -ne 0 ] || [ -n "$asnobody" ]; then
 	chmod 755 "$tmp"
 	chmod 555 "$ro"
 	chmod 644 "$ro/store.db"
-	out=$(ROOFCOST_DB=$ro/store.db $asnobody $R list prices --provider aws 2>&1)
+	# nobody runs a copy of the binary and its data in $tmp: the checkout itself may sit in a
+	# folder only its owner can enter (a clone into mktemp -d).
+	nb=$tmp/nobody
+	mkdir -p "$nb" && cp "${ROOFCOST:-./roofcost}" "$nb/roofcost" && cp -r models workloads catalogs "$nb/"
+	chmod -R a+rX "$nb"
+	RN="timeout 10 $nb/roofcost"
+	out=$(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$ro/store.db $asnobody $RN list prices --provider aws 2>&1)
 	if echo "$out" | grep -q "p5.48xlarge"; then pass=$((pass + 1)); else
 		echo "FAIL hostile read-only-folder: list prices: $out" | head -3; fail=$((fail + 1)); fi
-	out=$(ROOFCOST_DB=$ro/store.db $asnobody $R import catalogs/aws.csv 2>&1)
+	out=$(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$ro/store.db $asnobody $RN import catalogs/aws.csv 2>&1)
 	if echo "$out" | grep -q "cannot open the store: its folder is not writable"; then pass=$((pass + 1)); else
 		echo "FAIL hostile read-only-folder: import: $out" | head -3; fail=$((fail + 1)); fi
 	chmod 755 "$ro"
