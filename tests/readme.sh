@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.." || exit 1
 mode=check
 [ "${1:-}" = --rewrite ] && mode=rewrite
-[ -x ./roofcost ] || { echo "readme: build ./roofcost first (make)" >&2; exit 1; }
+[ -x "${ROOFCOST:-./roofcost}" ] || { echo "readme: build ${ROOFCOST:-./roofcost} first (make)" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/home"
