@@ -17,9 +17,9 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lcsv -lnettle -lm -lpthread
 
-SRC := $(wildcard src/*.c)
+SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:src/%.c=build/%.o)
-LIBOBJ := $(filter-out build/cli.o build/cmd_%.o,$(OBJ))
+LIBOBJ := $(filter-out build/cli/%,$(OBJ))
 TESTSRC := $(wildcard tests/unit/test_*.c)
 TESTBIN := build/unit_tests
 
@@ -77,10 +77,11 @@ $(STAMP): | build
 	fi; touch $@
 
 build/%.o: src/%.c | build
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
 
-build/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
-build/cli.o: build/build-id
+build/cli/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/cli/cli.o: build/build-id
 build/build-id: FORCE | build
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 FORCE:
@@ -108,6 +109,7 @@ hostile: roofcost
 
 test: deps
 	@$(MAKE) --no-print-directory roofcost $(TESTBIN)
+	sh tests/layers.sh
 	./$(TESTBIN) --jobs 2
 	sh tests/cli/run.sh
 	sh tests/hostile/run.sh
@@ -130,16 +132,16 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 SAN_ENV := ASAN_OPTIONS=halt_on_error=1:exitcode=$(SAN_EXIT):detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:exitcode=$(SAN_EXIT):print_stacktrace=1
 SAN_OBJ := $(SRC:src/%.c=build/asan/%.o)
-SAN_LIBOBJ := $(filter-out build/asan/cli.o build/asan/cmd_%.o,$(SAN_OBJ))
+SAN_LIBOBJ := $(filter-out build/asan/cli/%,$(SAN_OBJ))
 
 # -Wno-error: instrumented code at -O1 draws false warnings (-Wrestrict); the normal build is
 # where warnings are errors.
 build/asan/%.o: src/%.c
-	@mkdir -p build/asan
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Wno-error -c $< -o $@
 
-build/asan/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
-build/asan/cli.o: build/build-id
+build/asan/cli/cli.o: CPPFLAGS += -DROOFCOST_BUILD='"$(BUILD_ID)"'
+build/asan/cli/cli.o: build/build-id
 
 build/asan/roofcost: $(SAN_OBJ)
 	$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJ) $(LDLIBS)
@@ -165,7 +167,7 @@ FUZZ_FLAGS := -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover
 FUZZ_LIBOBJ := $(LIBOBJ:build/%.o=build/fuzz/%.o)
 
 build/fuzz/%.o: src/%.c
-	@mkdir -p build/fuzz
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_LIBOBJ)
@@ -213,6 +215,6 @@ install: roofcost $(DOCS)
 	cp -r models workloads catalogs $(DESTDIR)$(PREFIX)/share/roofcost/
 
 clean:
-	rm -rf build/*.o build/*.d build/asan build/fuzz $(TESTBIN) $(DOCS) roofcost
+	rm -rf $(OBJ) $(OBJ:.o=.d) build/asan build/fuzz $(TESTBIN) $(DOCS) roofcost
 
--include $(OBJ:.o=.d) $(wildcard build/asan/*.d build/fuzz/*.d)
+-include $(OBJ:.o=.d) $(wildcard build/asan/*/*.d build/fuzz/*/*.d)

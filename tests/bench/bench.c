@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "train.h"
+#include "engine/train.h"
 
 static double now(void)
 {

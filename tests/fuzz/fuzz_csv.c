@@ -2,9 +2,9 @@
  * cases) on any bytes. Seeds: catalogs/, tests/catalogs/ and tests/validation/. */
 #include "fuzz_common.h"
 
-#include "csvin.h"
-#include "price.h"
-#include "validate.h"
+#include "base/csvin.h"
+#include "model/price.h"
+#include "engine/validate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

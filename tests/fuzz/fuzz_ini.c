@@ -2,10 +2,10 @@
  * bytes. Seeds: models/ and workloads/. A finding is a crash, a sanitizer report or a hang. */
 #include "fuzz_common.h"
 
-#include "fw.h"
-#include "hw.h"
-#include "nn.h"
-#include "wl.h"
+#include "model/fw.h"
+#include "model/hw.h"
+#include "model/nn.h"
+#include "model/wl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,13 +4,13 @@
  * feeds; each piece goes through every parser. Seeds: tests/fuzz/seeds/opt. */
 #include "fuzz_common.h"
 
-#include "baseline.h"
-#include "cfg.h"
-#include "opt.h"
-#include "plan.h"
-#include "sweep.h"
-#include "text.h"
-#include "units.h"
+#include "store/baseline.h"
+#include "base/cfg.h"
+#include "base/opt.h"
+#include "model/plan.h"
+#include "engine/sweep.h"
+#include "base/text.h"
+#include "base/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw.h"
-#include "nn.h"
-#include "wl.h"
+#include "model/hw.h"
+#include "model/nn.h"
+#include "model/wl.h"
 
 /* A chip with round numbers: 100 TFLOP/s bf16, 1 TB/s, 100 GB, efficiencies 1, no padding,
  * one engine with huge tiles (no wave loss), no per-kernel overhead. */

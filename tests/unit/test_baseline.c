@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
+#include "store/baseline.h"
 
 static char *canon_of(const char *json, int pretty)
 {

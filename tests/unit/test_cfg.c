@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cfg.h"
+#include "base/cfg.h"
 
 typedef struct thing {
 	char name[16];

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "comm.h"
+#include "engine/comm.h"
 #include "fixtures.h"
 
 static hw_system sys_with(hw_topo topo, int chips, double bw, double alpha)

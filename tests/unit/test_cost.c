@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cost.h"
+#include "engine/cost.h"
 
 static cost_terms plain_terms(void)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csvin.h"
+#include "base/csvin.h"
 
 static const char *tmp_csv(char *buf, const char *text, size_t len)
 {

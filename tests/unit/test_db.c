@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "db.h"
+#include "store/db.h"
 
 typedef struct tmp_store {
 	char dir[64];
@@ -646,7 +646,7 @@ Test(db, import_file_streams_and_notices_a_change)
 
 /* ---- release records (baseline) */
 
-#include "baseline.h"
+#include "store/baseline.h"
 
 static void sample_record(db_baseline *b, const char *name, const char *text)
 {

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "fw.h"
-#include "mem.h"
-#include "roof.h"
-#include "train.h"
+#include "model/fw.h"
+#include "engine/mem.h"
+#include "engine/roof.h"
+#include "engine/train.h"
 
 Test(fw, every_shipped_framework_loads)
 {

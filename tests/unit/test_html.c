@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "html.h"
+#include "report/html.h"
 
 Test(html, svg_inlined_with_ids_per_figure_and_text_escaped)
 {

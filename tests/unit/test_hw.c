@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hw.h"
-#include "infer.h"
-#include "nn.h"
-#include "train.h"
-#include "wl.h"
+#include "model/hw.h"
+#include "engine/infer.h"
+#include "model/nn.h"
+#include "engine/train.h"
+#include "model/wl.h"
 
 Test(hw, trainium2_follows_aws_docs)
 {

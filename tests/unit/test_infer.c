@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "fixtures.h"
-#include "infer.h"
+#include "engine/infer.h"
 
 Test(infer, llama3_70b_decode_on_trn2_is_weight_bandwidth_bound)
 {

@@ -2,8 +2,9 @@
 #include <criterion/criterion.h>
 
 #include "fixtures.h"
-#include "mem.h"
-#include "ops.h"
+#include "engine/mem.h"
+#include "engine/shard.h"
+#include "engine/ops.h"
 
 Test(mem, zero_stages)
 {
@@ -13,7 +14,7 @@ Test(mem, zero_stages)
 	nn_net n = fx_gpt(4, 1024, 16, 1000);
 	wl_workload w = fx_train(n, 128, 8, 1);
 	plan p = {1, 1, 1, 8, 1, 1, 0, 1, 8};
-	double P = mem_params_local(&n, &p);
+	double P = shard_params_local(&n, &p);
 	mem_use m;
 	w.zero = 0;
 	m = mem_train(&w, &p);
@@ -34,7 +35,7 @@ Test(mem, params_local)
 	/* 4 layers of 12·h² plus the tied embedding V·h on one stage, split by tp = 2. */
 	nn_net n = fx_gpt(4, 1024, 16, 1000);
 	plan p = {2, 1, 1, 1, 1, 1, 0, 1, 2};
-	cr_assert_float_eq(mem_params_local(&n, &p), (4 * 12.0 * 1024 * 1024 + 1000 * 1024) / 2, 1e-3);
+	cr_assert_float_eq(shard_params_local(&n, &p), (4 * 12.0 * 1024 * 1024 + 1000 * 1024) / 2, 1e-3);
 }
 
 Test(mem, korthikanti_activations)
@@ -92,7 +93,7 @@ Test(mem, kv_cache_bytes)
 	cr_assert_float_eq(mem_infer(&w, &p8, 4, 4096, 0).kv_cache, 4 * 4096 * 327680.0 / 8, 1);
 	/* tp = 16 > 8 KV heads: each chip still holds one head (replicated). */
 	p8.tp = 16;
-	cr_assert_float_eq(ops_kv_heads_local(&n, 16), 1.0, 1e-12);
+	cr_assert_float_eq(shard_kv_heads_local(&n, 16), 1.0, 1e-12);
 }
 
 Test(mem, zero_shards_experts_over_their_replicas)
@@ -111,11 +112,11 @@ Test(mem, zero_shards_experts_over_their_replicas)
 	n.expert_ffn = 4096;
 	w = fx_train(n, 128, 64, 1);
 	w.zero = 1;
-	E = mem_params_expert_local(&n, &p);
+	E = shard_params_expert_local(&n, &p);
 	cr_assert_float_eq(E, 4 * 1 * 3.0 * 1024 * 4096, 1e-3);
-	D = mem_params_local(&n, &p) - E;
+	D = shard_params_local(&n, &p) - E;
 	m = mem_train(&w, &p);
 	cr_assert_float_eq(m.optimizer, 12 * D / 64 + 12 * E / 8, 1e-3);
-	cr_assert_float_eq(mem_zero_shard(&p, 1), 8, 1e-12);
-	cr_assert_float_eq(mem_zero_shard(&p, 0), 64, 1e-12);
+	cr_assert_float_eq(shard_zero(&p, 1), 8, 1e-12);
+	cr_assert_float_eq(shard_zero(&p, 0), 64, 1e-12);
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "names.h"
+#include "base/names.h"
 
 Test(names, distance_by_hand)
 {

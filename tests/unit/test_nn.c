@@ -1,7 +1,7 @@
 /* nn: parameter counts derived by hand. */
 #include <criterion/criterion.h>
 
-#include "nn.h"
+#include "model/nn.h"
 
 Test(nn, llama3_70b_parameters)
 {

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "ops.h"
-#include "roof.h"
-#include "train.h"
+#include "engine/ops.h"
+#include "engine/roof.h"
+#include "engine/train.h"
 
 static double sum_flops(const ops_list *l, ops_kind kind, ops_phase phase)
 {

@@ -3,10 +3,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "lim.h"
-#include "opt.h"
-#include "plan.h"
-#include "sweep.h"
+#include "base/lim.h"
+#include "base/opt.h"
+#include "model/plan.h"
+#include "engine/sweep.h"
 
 Test(opt, whole_numbers_are_the_whole_string)
 {

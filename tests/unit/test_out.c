@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out.h"
+#include "base/out.h"
 
 /* The table as printed in format f, into buf. */
 static const char *printed(const out_table *t, out_format f, char *buf, size_t n)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "plot.h"
+#include "report/plot.h"
 
 static plot_spec *bars(void)
 {

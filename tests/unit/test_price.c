@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "price.h"
+#include "model/price.h"
 
 Test(price, dates_are_days_that_exist)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "rank.h"
+#include "engine/rank.h"
 
 /* A stand-in for the store: every system at $10 per chip-hour, priced per chip. */
-static int ten_dollars(void *ctx, const hw_system *s, const wl_workload *w, show_cost *out, err *e)
+static int ten_dollars(void *ctx, const hw_system *s, const wl_workload *w, rank_quote *out, err *e)
 {
 	(void)ctx;
 	(void)w;
@@ -69,7 +69,7 @@ Test(rank, user_price_replaces_the_catalog)
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
-	show_cost c;
+	rank_quote c;
 	err e = {0};
 	serving(&w, &ir);
 	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
@@ -93,7 +93,7 @@ Test(rank, discount_takes_a_share_off_the_catalog_price)
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
-	show_cost c;
+	rank_quote c;
 	err e = {0};
 	serving(&w, &ir);
 	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
@@ -111,7 +111,7 @@ Test(rank, no_price_without_a_pricer_or_a_user_price)
 	hw_system s = fx_round_system(8);
 	wl_workload w;
 	infer_result ir;
-	show_cost c;
+	rank_quote c;
 	err e = {0};
 	o.price = NULL;
 	serving(&w, &ir);
@@ -135,7 +135,7 @@ Test(rank, spot_standby_for_serving)
 {
 	wl_workload *w = calloc(1, sizeof *w);
 	infer_result *ir = calloc(1, sizeof *ir);
-	show_cost c;
+	rank_quote c;
 	cr_assert(w && ir);
 	w->mode = WL_INFER;
 	w->input_len = 100;

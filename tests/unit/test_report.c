@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "fixtures.h"
-#include "report.h"
+#include "report/report.h"
 
 Test(report, loads_are_half_powers_of_two)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "roof.h"
+#include "engine/roof.h"
 
 /* An H100-like matrix unit: 132 engines, 128×256 output tiles. */
 static hw_chip h100_like(void)

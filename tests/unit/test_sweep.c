@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "engine/sweep.h"
 
 static hw_system sys_p5, sys_trn2;
 static wl_workload wl8;

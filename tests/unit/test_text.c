@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "text.h"
+#include "base/text.h"
 
 /* Scans s (n bytes) in pieces of `step` bytes; returns 0 or -1 with the line in *line. */
 static int scan(const char *s, size_t n, size_t step, long *line, const char **why, int *bom)

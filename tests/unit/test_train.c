@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fixtures.h"
-#include "train.h"
+#include "engine/train.h"
 
 Test(train, pipeline_bubble)
 {

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "units.h"
+#include "base/units.h"
 
 static double parse_ok(const char *s, units_kind k)
 {

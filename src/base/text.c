@@ -1,0 +1,184 @@
+/* text: text files and printable strings (see text.h). */
+#include "base/text.h"
+
+#include <string.h>
+
+void text_scan_init(text_scan *s)
+{
+	memset(s, 0, sizeof *s);
+	s->line = 1;
+}
+
+static int offence(text_scan *s, const char *why)
+{
+	s->why = why;
+	return -1;
+}
+
+/* A complete code point whose first byte was at position start. */
+static int code_point(text_scan *s, uint32_t cp, uint64_t start)
+{
+	if (cp < s->min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return offence(s, "invalid UTF-8");
+	if (cp >= 0x80 && cp <= 0x9F)
+		return offence(s, "a control character");
+	if (cp == 0xFEFF) {
+		if (start != 0)
+			return offence(s, "a byte-order mark after the start");
+		s->bom = 1;
+	}
+	return 0;
+}
+
+int text_scan_feed(text_scan *s, const char *buf, size_t n)
+{
+	if (s->why)
+		return -1;
+	for (size_t i = 0; i < n; i++, s->pos++) {
+		unsigned char b = (unsigned char)buf[i];
+		if (s->cr && b != '\n')
+			return offence(s, "a carriage return not before a line feed");
+		s->cr = 0;
+		if (s->need > 0) {
+			if ((b & 0xC0) != 0x80)
+				return offence(s, "invalid UTF-8");
+			s->cp = s->cp << 6 | (b & 0x3Fu);
+			if (--s->need == 0 && code_point(s, s->cp, s->start) != 0)
+				return -1;
+			continue;
+		}
+		if (b == '\n') {
+			s->line++;
+		} else if (b == '\r') {
+			s->cr = 1;
+		} else if (b == '\0') {
+			return offence(s, "a NUL byte");
+		} else if ((b < 0x20 && b != '\t') || b == 0x7F) {
+			return offence(s, "a control character");
+		} else if (b >= 0x80) {
+			s->start = s->pos;
+			if (b >= 0xC2 && b <= 0xDF) {
+				s->need = 1;
+				s->min = 0x80;
+				s->cp = b & 0x1Fu;
+			} else if (b >= 0xE0 && b <= 0xEF) {
+				s->need = 2;
+				s->min = 0x800;
+				s->cp = b & 0x0Fu;
+			} else if (b >= 0xF0 && b <= 0xF4) {
+				s->need = 3;
+				s->min = 0x10000;
+				s->cp = b & 0x07u;
+			} else {
+				return offence(s, "invalid UTF-8");
+			}
+		}
+	}
+	return 0;
+}
+
+int text_scan_end(text_scan *s)
+{
+	if (s->why)
+		return -1;
+	if (s->need > 0)
+		return offence(s, "invalid UTF-8 (a character cut short at the end)");
+	if (s->cr)
+		return offence(s, "a carriage return not before a line feed");
+	return 0;
+}
+
+/* Length of the valid, printable UTF-8 sequence at p (1-4), or 0 when *p must be escaped. */
+static size_t printable(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t len;
+	if (*p < 0x80)
+		return *p >= 0x20 && *p != 0x7F ? 1 : 0;
+	if (*p >= 0xC2 && *p <= 0xDF) {
+		len = 2;
+		cp = *p & 0x1Fu;
+	} else if (*p >= 0xE0 && *p <= 0xEF) {
+		len = 3;
+		cp = *p & 0x0Fu;
+	} else if (*p >= 0xF0 && *p <= 0xF4) {
+		len = 4;
+		cp = *p & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3Fu);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return cp >= 0x80 && cp <= 0x9F ? 0 : len;
+}
+
+/* Writes the escape of the unit at p into out (at most 7 bytes); returns its input length. */
+static size_t escape_unit(const unsigned char *p, char out[8])
+{
+	static const char hex[] = "0123456789abcdef";
+	if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[p[1] >> 4];
+		out[5] = hex[p[1] & 15];
+		out[6] = '\0';
+		return 2;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[p[0] >> 4];
+	out[3] = hex[p[0] & 15];
+	out[4] = '\0';
+	return 1;
+}
+
+char *text_escape(char *dst, size_t n, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t k = 0;
+	if (n == 0)
+		return dst;
+	while (*p) {
+		char esc[8];
+		size_t len = printable(p), in, out;
+		const char *from;
+		if (len) {
+			in = out = len;
+			from = (const char *)p;
+		} else {
+			in = escape_unit(p, esc);
+			out = strlen(esc);
+			from = esc;
+		}
+		if (k + out >= n)
+			break;
+		memcpy(dst + k, from, out);
+		k += out;
+		p += in;
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
+size_t text_escaped_len(const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t k = 1;
+	while (*p) {
+		char esc[8];
+		size_t len = printable(p);
+		if (len) {
+			k += len;
+			p += len;
+		} else {
+			p += escape_unit(p, esc);
+			k += strlen(esc);
+		}
+	}
+	return k;
+}

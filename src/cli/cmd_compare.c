@@ -1,0 +1,445 @@
+/* cmd_compare: `roofcost compare` - one workload on several systems, each at its best layout
+ * (rank.c), side by side and ranked by cost per delivered unit, with the verdict that says
+ * why each loses to the first, the limits it was ranked at, and the assumptions. */
+#include <cJSON.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "base/lim.h"
+#include "base/opt.h"
+#include "store/db.h"
+#include "engine/infer.h"
+#include "report/show.h"
+#include "engine/sweep.h"
+#include "engine/train.h"
+
+const char compare_usage[] =
+	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
+	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
+	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
+	"                        [--format table|csv|json|md] [--wide]\n\n"
+	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
+	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
+	"then by throughput where a system has no price. The limits it ranks at come first (serving:\n"
+	"TTFT and TPOT with their percentile, the scenario and its load; training: the chip counts and\n"
+	"the deadline). Each row gives chips, layout, throughput, latency (mean and at the percentile),\n"
+	"USD per hour and per unit, what bounds it (compute, memory, a link, the pipeline bubble,\n"
+	"runtime overhead) and why it loses to the first; the assumptions follow. Serving searches\n"
+	"tensor-parallel degrees within the scale-up domain (and 2 pipeline stages), --chips MIN-MAX\n"
+	"bounding a replica. Training sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at\n"
+	"the workload's chip count, or at every power of two from MIN to MAX with --chips MIN-MAX.\n\n"
+	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE
+	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n"
+	"      --deadline DAYS    training: drop runs that take longer, failures included\n";
+
+/* A positive number of optarg into *v, else a usage error naming opt. */
+static int positive(const char *opt, const char *arg, const char *what, double *v, err *e)
+{
+	if (opt_number(arg, v) != 0 || !(*v > 0))
+		return err_set(e, ERR_USAGE, "%s: '%s' is not a positive number of %s", opt, arg, what);
+	return 0;
+}
+
+/* Serving: the concurrency cap decides a row when the load it settled on is the cap. */
+static int capped(const rank_row *r)
+{
+	const wl_workload *w = &r->w;
+	return w->mode == WL_INFER && w->scenario != WL_SINGLE && r->klass <= RANK_OVER_BUDGET &&
+	       w->concurrency > 0 && r->ir.cap_limits && strstr(r->ir.cap_reason, "concurrency") != NULL;
+}
+
+/* The line above the table: what the systems are ranked at. */
+static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, size_t n)
+{
+	if (w->mode == WL_INFER) {
+		char lim[160] = "";
+		if (w->ttft_slo > 0 || w->tpot_slo > 0)
+			snprintf(lim, sizeof lim, "p%g TTFT <= %.4g ms, p%g TPOT <= %.4g ms", w->slo_percentile,
+				 w->ttft_slo * 1e3, w->slo_percentile, w->tpot_slo * 1e3);
+		else
+			snprintf(lim, sizeof lim, "no latency limits");
+		if (w->scenario == WL_SINGLE)
+			snprintf(buf, n, "limits: %s; load: %d concurrent streams per replica (scenario single)", lim,
+				 w->concurrency);
+		else if (w->scenario == WL_OFFLINE)
+			snprintf(buf, n, "limits: %s; load: the batch that maximises tokens/s, at most %d streams per "
+				 "replica (scenario offline, concurrency)", lim, w->concurrency);
+		else
+			snprintf(buf, n, "limits: %s; load: the highest that meets them, at most %d streams per replica "
+				 "(scenario %s, concurrency)", lim, w->concurrency, wl_scenario_names[w->scenario]);
+		if (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1)
+			snprintf(buf + strlen(buf), n - strlen(buf), "; %d-%d chips per replica", ro->cmin, ro->cmax);
+	} else {
+		size_t l;
+		if (ro->fixed_plan)
+			snprintf(buf, n, "search: the --plan layout as given");
+		else if (ro->cmax >= RANK_CHIPS_OPEN)
+			snprintf(buf, n, "search: every layout at the workload's chip count");
+		else if (ro->cmin == ro->cmax)
+			snprintf(buf, n, "search: every layout at %d chips", ro->cmin);
+		else
+			snprintf(buf, n, "search: every layout at each power of two from %d to %d chips", ro->cmin, ro->cmax);
+		l = strlen(buf);
+		if (ro->deadline > 0)
+			snprintf(buf + l, n - l, "; deadline %.4g days, failures included", ro->deadline / 86400);
+		else
+			snprintf(buf + l, n - l, "; no deadline (--deadline DAYS)");
+	}
+}
+
+/* The notes under the table (and in JSON): the concurrency cap, spot. "" when none. */
+static void cap_note(const rank_row *rows, int n, char *buf, size_t len)
+{
+	size_t l;
+	int k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (capped(&rows[i])) {
+			if (k++ == 0)
+				snprintf(buf, len, "the concurrency cap (%d streams per replica) decides the result of",
+					 rows[i].w.concurrency);
+			l = strlen(buf);
+			snprintf(buf + l, len - l, "%s %s", k > 1 ? "," : "", rows[i].sys->name);
+		}
+	if (k) {
+		l = strlen(buf);
+		snprintf(buf + l, len - l, ": the latency limits allow more load and a lower cost per unit "
+			 "(--set concurrency=N)");
+	}
+}
+
+static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, const rank_opts *ro,
+		       const char *limits, const char *note)
+{
+	cJSON *root = cJSON_CreateObject(), *arr, *lim = cJSON_CreateObject();
+	char *s;
+	cJSON_AddStringToObject(root, "workload", w0->name);
+	cJSON_AddStringToObject(root, "unit", cost_unit_names[w0->cost.unit]);
+	if (w0->mode == WL_INFER) {
+		cJSON_AddNumberToObject(lim, "percentile", w0->slo_percentile);
+		if (w0->ttft_slo > 0)
+			cJSON_AddNumberToObject(lim, "ttft_ms", w0->ttft_slo * 1e3);
+		else
+			cJSON_AddNullToObject(lim, "ttft_ms");
+		if (w0->tpot_slo > 0)
+			cJSON_AddNumberToObject(lim, "tpot_ms", w0->tpot_slo * 1e3);
+		else
+			cJSON_AddNullToObject(lim, "tpot_ms");
+		cJSON_AddStringToObject(lim, "scenario", wl_scenario_names[w0->scenario]);
+		cJSON_AddNumberToObject(lim, "concurrency", w0->concurrency);
+	} else {
+		int open = ro->cmax >= RANK_CHIPS_OPEN;
+		if (open) {
+			cJSON_AddNullToObject(lim, "chips_min");
+			cJSON_AddNullToObject(lim, "chips_max");
+		} else {
+			cJSON_AddNumberToObject(lim, "chips_min", ro->cmin);
+			cJSON_AddNumberToObject(lim, "chips_max", ro->cmax);
+		}
+		if (ro->deadline > 0)
+			cJSON_AddNumberToObject(lim, "deadline_days", ro->deadline / 86400);
+		else
+			cJSON_AddNullToObject(lim, "deadline_days");
+	}
+	if (ro->budget > 0)
+		cJSON_AddNumberToObject(lim, "budget_usd", ro->budget);
+	else
+		cJSON_AddNullToObject(lim, "budget_usd");
+	cJSON_AddStringToObject(lim, "text", limits);
+	cJSON_AddItemToObject(root, "limits", lim);
+	if (note[0])
+		cJSON_AddStringToObject(root, "note", note);
+	else
+		cJSON_AddNullToObject(root, "note");
+	cJSON_AddStringToObject(root, "comm_note", show_comm_note);
+	arr = cJSON_AddArrayToObject(root, "systems");
+	for (int i = 0; i < nrows; i++) {
+		cJSON *j = show_json(&rows[i].rep);
+		cJSON_AddNumberToObject(j, "rank", i + 1);
+		cJSON_AddStringToObject(j, "layout", rows[i].plan);
+		cJSON_AddStringToObject(j, "bound", rows[i].bound);
+		cJSON_AddStringToObject(j, "verdict", rows[i].verdict);
+		cJSON_AddNumberToObject(j, "layouts_searched", (double)rows[i].searched);
+		if (w0->mode == WL_INFER)
+			cJSON_AddBoolToObject(j, "capped_by_concurrency", capped(&rows[i]));
+		cJSON_AddItemToArray(arr, j);
+	}
+	s = cJSON_Print(root);
+	puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+/* Table, CSV and Markdown. CSV carries the assumptions in columns of every row; the table and
+ * Markdown print them under the table. */
+static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const cli_eval_opts *o,
+			const cli_paths *paths, const char *limits, const char *note)
+{
+	enum { NC = 20 }; /* 14 columns and 6 of assumptions (CSV) */
+	out_table t;
+	char pct[16], h[4][32], unit_col[32];
+	const char *hdr[NC];
+	int train = w0->mode == WL_TRAIN, csv = o->format == OUT_CSV, nc;
+	snprintf(pct, sizeof pct, "p%g", w0->slo_percentile);
+	snprintf(h[0], sizeof h[0], "ttft_%s_ms", pct);
+	snprintf(h[1], sizeof h[1], "tpot_%s_ms", pct);
+	snprintf(unit_col, sizeof unit_col, "usd_per_%s", cost_unit_names[w0->cost.unit]);
+	{
+		const char *ih[] = {"rank", "system", "chip", "chips", "layout", "tokens_per_s", "ttft_ms", h[0],
+				    "tpot_ms", h[1], "usd_per_h", unit_col, "bound", "verdict"};
+		const char *th[] = {"rank", "system", "chip", "chips", "layout", "tokens_per_s", "mfu_pct",
+				    "goodput_pct", "train_days", "usd_per_h", unit_col, "bound", "verdict"};
+		const char *extra[] = {"pricing_model", "price_as_of", "price_region", "price_verified",
+				       "usd_per_chip_hour", "assumptions"};
+		int nbase = train ? 13 : 14;
+		for (int k = 0; k < nbase; k++)
+			hdr[k] = train ? th[k] : ih[k];
+		nc = nbase;
+		if (csv)
+			for (int k = 0; k < 6; k++)
+				hdr[nc++] = extra[k];
+	}
+	out_init(&t, nc, hdr);
+	for (int k = 0; k < (train ? 11 : 12); k++)
+		if (k != 1 && k != 2 && k != 4)
+			out_right(&t, k);
+	out_wide(&t, o->wide);
+	out_optional(&t, 2, 2);             /* chip: the system names it */
+	out_optional(&t, train ? 11 : 12, 1); /* bound: the verdict says it for the losers */
+	out_fit_col(&t, train ? 12 : 13, OUT_FIT_BELOW);
+	for (int i = 0; i < nrows; i++) {
+		rank_row *r = &rows[i];
+		const cost_result *cr = &r->cost.result;
+		const price_row *pr = &r->cost.price;
+		char v[8][48], usd_h[32] = "-", usd_u[32] = "-", chip_h[32] = "-", terms[RANK_NOTE_MAX];
+		const char *cells[NC];
+		int k = 0;
+		if (isfinite(cr->usd_per_hour))
+			snprintf(usd_h, sizeof usd_h, "%.2f", cr->usd_per_hour);
+		if (cr->ok && isfinite(cr->usd_per_unit))
+			snprintf(usd_u, sizeof usd_u, cr->usd_per_unit < 100 ? "%.3f" : "%.0f", cr->usd_per_unit);
+		if (isfinite(r->cost.usd_per_chip_hour))
+			snprintf(chip_h, sizeof chip_h, "%.6g", r->cost.usd_per_chip_hour);
+		snprintf(v[0], 48, "%d", i + 1);
+		if (!train) {
+			snprintf(v[1], 48, "%d", r->ir.plan.chips);
+			snprintf(v[2], 48, "%.0f", r->ir.tokens_per_s);
+			snprintf(v[3], 48, "%.0f", r->ir.ttft * 1e3);
+			snprintf(v[4], 48, "%.0f", r->ir.ttft_tail * 1e3);
+			snprintf(v[5], 48, "%.1f", r->ir.tpot * 1e3);
+			snprintf(v[6], 48, "%.1f", r->ir.tpot_tail * 1e3);
+		} else {
+			double days = isfinite(cr->run_time) && cr->run_time > 0 ? cr->run_time : r->tr.train_time;
+			snprintf(v[1], 48, "%d", r->tr.plan.chips);
+			snprintf(v[2], 48, "%.0f", r->tr.tokens_per_s);
+			snprintf(v[3], 48, "%.1f", 100 * r->tr.mfu);
+			snprintf(v[4], 48, "%.1f", 100 * cr->goodput.goodput);
+			snprintf(v[5], 48, isfinite(days) ? "%.1f" : "-", days / 86400);
+		}
+		cells[k++] = v[0];
+		cells[k++] = r->sys->name;
+		cells[k++] = r->sys->chip.name;
+		cells[k++] = v[1];
+		cells[k++] = r->plan;
+		cells[k++] = v[2];
+		cells[k++] = v[3];
+		cells[k++] = v[4];
+		cells[k++] = v[5];
+		if (!train)
+			cells[k++] = v[6];
+		cells[k++] = usd_h;
+		cells[k++] = usd_u;
+		cells[k++] = r->bound;
+		cells[k++] = r->verdict;
+		if (csv) {
+			show_terms_text(&r->cost, train, terms, sizeof terms);
+			cells[k++] = price_model_names[r->cost.pricing];
+			cells[k++] = r->cost.have_price ? pr->as_of : "";
+			cells[k++] = r->cost.have_price ? pr->region : "";
+			cells[k++] = r->cost.have_price ? (price_verified(pr) ? "true" : "false") : "";
+			cells[k++] = chip_h;
+			cells[k++] = terms;
+		}
+		out_row(&t, cells);
+	}
+	if (o->format != OUT_CSV) {
+		const char *b = o->format == OUT_MD ? "**" : "";
+		printf("%s%s (%s, %s): best layout per system, ranked by USD per %s%s%s\n", b, w0->name,
+		       w0->net.display, wl_mode_names[w0->mode], cost_unit_names[w0->cost.unit],
+		       train ? "" : " at the latency limits", b);
+		printf("%s%s\n", o->format == OUT_MD ? "\n" : "", limits);
+		if (o->format == OUT_MD)
+			printf("\n");
+	}
+	out_print(&t, o->format, stdout);
+	if (o->format != OUT_CSV && nrows > 0) {
+		char terms[RANK_NOTE_MAX];
+		const char *nl = o->format == OUT_MD ? "\n" : "";
+		show_terms_text(&rows[0].cost, train, terms, sizeof terms);
+		printf("%sprices: the newest%s%s in the store %s, per chip-hour\n%sassumptions: %s\n", nl,
+		       o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db, nl, terms);
+		cli_price_terms(o, terms, sizeof terms);
+		if (terms[0])
+			printf("%s%s\n", nl, terms);
+		if (train) {
+			const cost_failures *f = &rows[0].cost.terms.failures;
+			printf("%sfailures: chip MTBF %.0f h, checkpoints %.3g TB at %.4g GB/s, restart %.0f s "
+			       "(Young/Daly); train_days and usd_per_run include them\n", nl, f->chip_mtbf / 3600,
+			       f->checkpoint_bytes / 1e12, f->checkpoint_bw / 1e9, f->restart);
+		}
+		if (note[0])
+			printf("%snote: %s\n", nl, note);
+	}
+	out_release(&t);
+}
+
+int cmd_compare(int argc, char **argv, const cli_paths *paths)
+{
+	enum { O_BUDGET = 4000, O_DEADLINE };
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
+						 {"budget", required_argument, NULL, O_BUDGET},
+						 {"deadline", required_argument, NULL, O_DEADLINE}, {NULL, 0, NULL, 0}};
+	cli_eval_opts o;
+	err e = {0};
+	db *store = NULL;
+	wl_workload *w0 = malloc(sizeof *w0);
+	rank_row *rows = NULL;
+	cli_pricer pricer;
+	rank_opts ro;
+	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "";
+	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0;
+	double budget = 0, deadline = 0;
+
+	cli_eval_init(&o);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
+		int h;
+		if (c == 'h') {
+			fputs(compare_usage, stdout);
+			goto done;
+		}
+		if (c == O_BUDGET || c == O_DEADLINE) {
+			if (positive(c == O_BUDGET ? "--budget" : "--deadline", optarg, c == O_BUDGET ? "USD" : "days",
+				     c == O_BUDGET ? &budget : &deadline, &e) != 0) {
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		}
+		if (c == CLI_OPT_CHIPS && strchr(optarg, '-')) {
+			int a, b;
+			if (opt_int_pair(optarg, '-', 1, LIM_CHIPS, &a, &b) != 0 || b < a) {
+				err_set(&e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", optarg);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			cmin = a;
+			cmax = b;
+			range = 1;
+			continue;
+		}
+		h = cli_eval_option(c, optarg, &o, &e);
+		if (h <= 0) {
+			rc = cli_option_rc(h, compare_usage, &e);
+			goto done;
+		}
+	}
+	if (o.chips && !range) {
+		/* A single count bounds a serving replica exactly; for training it is the chips. */
+		cmin = cmax = o.chips;
+	}
+	if (!w0) {
+		err_set(&e, ERR_DATA, "out of memory");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (optind < argc || !o.system) {
+		err_set(&e, ERR_USAGE, optind < argc ? "compare: unexpected argument '%s'" : "missing -s SYS1,SYS2,...|all",
+			optind < argc ? argv[optind] : "");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	nnames = cli_system_names(paths, o.system, &names, &e);
+	if (nnames < 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	rows = calloc((size_t)(nnames ? nnames : 1), sizeof *rows);
+	if (!rows) {
+		err_set(&e, ERR_DATA, "out of memory");
+		rc = cli_fail(&e);
+		goto done;
+	}
+	for (int i = 0; i < nnames; i++) {
+		rank_row *r = &rows[nrows];
+		cli_eval_opts so = o;
+		plan p;
+		r->sys = malloc(sizeof *r->sys);
+		if (!r->sys) {
+			rc = err_set(&e, ERR_DATA, "out of memory");
+			break;
+		}
+		nrows++;
+		/* A search is not tied to the workload's layout: --chips is checked against it only
+		 * when --plan fixes the layout. */
+		if (!o.plan_text)
+			so.chips = 0;
+		if (cli_setup(paths, &so, names[i], r->sys, w0, &p, &e) != 0) {
+			rc = e.code;
+			break;
+		}
+		if (w0->mode == WL_INFER && deadline > 0) {
+			rc = err_set(&e, ERR_USAGE, "--deadline: applies to training; %s is a serving workload", w0->name);
+			break;
+		}
+		if (!o.plan_text && o.chips && !range && w0->mode == WL_TRAIN) {
+			int inner = p.tp * p.pp * p.cp;
+			p.chips = o.chips;
+			if (o.chips % inner == 0) {
+				p.dp = o.chips / inner;
+			} else {
+				p.tp = p.pp = p.cp = p.vpp = p.ep = 1;
+				p.dp = o.chips;
+			}
+		}
+		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
+		ro.cmin = cmin;
+		ro.cmax = cmax;
+		ro.budget = budget;
+		ro.deadline = deadline * 86400;
+		if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
+			break;
+	}
+	if (rc != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	rank_sort(rows, nrows);
+	rank_verdicts(rows, nrows, budget);
+	if (nrows > 0) {
+		char spot[RANK_NOTE_MAX];
+		limits_text(&rows[0].w, &ro, limits, sizeof limits);
+		cap_note(rows, nrows, note, sizeof note);
+		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
+		if (spot[0])
+			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
+	}
+	if (o.format == OUT_JSON)
+		print_json(w0, rows, nrows, &ro, limits, note);
+	else
+		print_table(w0, rows, nrows, &o, paths, limits, note);
+done:
+	if (store)
+		db_close(store);
+	for (int i = 0; i < nrows; i++)
+		free(rows[i].sys);
+	free(rows);
+	if (names)
+		cli_free_names(names, nnames);
+	free(w0);
+	return rc;
+}

@@ -1,0 +1,273 @@
+/* cmd_eval: `roofcost eval` - one evaluation with its breakdown. */
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/infer.h"
+#include "report/show.h"
+#include "engine/train.h"
+
+const char eval_usage[] =
+	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
+	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
+	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST]\n"
+	"                     [--format table|csv|json|md]\n\n"
+	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
+	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"
+	"and the goodput under failures; for inference TTFT, TPOT and output tokens/s; which bound\n"
+	"applies and where each hardware figure came from. With the system's price from the store:\n"
+	"USD per hour and per delivered unit (a training run, a million output tokens, an example),\n"
+	"and the assumptions behind them (the workload's [cost] section).\n\n"
+	"--loads gives a serving workload's load curve: at each number of requests in flight (a closed\n"
+	"loop over all replicas: a new request as one finishes) TTFT and TPOT (mean and p99), tokens/s\n"
+	"per chip and per user (1 / TPOT), and how many wait for admission once the server's batch is\n"
+	"full. LIST is numbers and ranges: 1,2,4,8 or 1-250 (every whole number) or 8-256:8 (a step).\n\n"
+	CLI_EVAL_USAGE CLI_COST_USAGE
+	"      --loads LIST       the load curve at these requests in flight (serving)\n";
+
+enum { LOADS_MAX = 4096 };
+
+/* "1,2,4", "1-250", "8-256:8" (mixed by commas) into out; returns the count or -1. */
+static int parse_loads(const char *arg, double *out, int max)
+{
+	int n = 0;
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		double a = strtod(p, &end), b, step = 1;
+		if (end == p || !(a >= 1) || a > 1e7)
+			return -1;
+		p = end;
+		b = a;
+		if (*p == '-') {
+			b = strtod(p + 1, &end);
+			if (end == p + 1 || !(b >= a) || b > 1e7)
+				return -1;
+			p = end;
+			if (*p == ':') {
+				step = strtod(p + 1, &end);
+				if (end == p + 1 || !(step > 0))
+					return -1;
+				p = end;
+			}
+		}
+		for (double x = a; x <= b + 1e-9; x += step) {
+			if (n == max)
+				return -1;
+			out[n++] = x;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return n;
+}
+
+static const char *const curve_hdr[] = {"load", "running", "waiting", "wait_ms", "ttft_ms", "ttft_p99_ms",
+					"tpot_ms", "tpot_p99_ms", "tokens_per_s", "tokens_per_s_per_chip",
+					"tokens_per_s_per_user"};
+enum { CURVE_COLS = (int)(sizeof curve_hdr / sizeof curve_hdr[0]) };
+
+static void curve_values(const infer_load *o, double v[CURVE_COLS])
+{
+	double x[CURVE_COLS] = {o->load, o->running, o->waiting, o->wait * 1e3, o->ttft.mean * 1e3,
+				o->ttft.p99 * 1e3, o->tpot.mean * 1e3, o->tpot.p99 * 1e3, o->tokens_per_s,
+				o->tokens_per_s_per_chip, o->tokens_per_s_per_user};
+	memcpy(v, x, sizeof x);
+}
+
+/* Where the batch fills and what the curve does beyond it. */
+static void curve_note(const infer_result *r, const infer_load *o, int n, int dp, char *buf, size_t len)
+{
+	int k = -1;
+	for (int i = 0; i < n && k < 0; i++)
+		if (o[i].saturated)
+			k = i;
+	if (k < 0) {
+		snprintf(buf, len, "the server holds up to %.0f requests per replica (%s): no load here fills it; "
+			 "throughput grows with load while TPOT grows with the batch", r->cap, r->cap_reason);
+		return;
+	}
+	snprintf(buf, len, "from %.0f requests in flight the server's batch is full: it holds %.0f per replica (%s); "
+		 "the rest wait for admission, so TTFT grows by %.0f ms per extra request while throughput stays at "
+		 "%.0f tokens/s (%.1f per chip) and TPOT at %.1f ms", o[k].load, r->cap, r->cap_reason,
+		 1e3 / (o[k].requests_per_s > 0 ? o[k].requests_per_s : 1), o[k].tokens_per_s, o[k].tokens_per_s_per_chip,
+		 o[k].tpot.mean * 1e3);
+	(void)dp;
+}
+
+static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p, const infer_result *r,
+		       const double *loads, int n, out_format f, void *json)
+{
+	infer_load *o = calloc((size_t)n, sizeof *o);
+	char note[1024], reason[INFER_REASON_MAX];
+	if (!o)
+		return -1;
+	infer_curve(sys, w, p, loads, n, o, reason, sizeof reason);
+	curve_note(r, o, n, p->dp, note, sizeof note);
+	if (f == OUT_JSON) {
+		cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
+		cJSON_AddNumberToObject(c, "cap_per_replica", r->cap);
+		cJSON_AddStringToObject(c, "cap_reason", r->cap_reason);
+		cJSON_AddStringToObject(c, "load_unit", "requests in flight, all replicas (closed loop)");
+		cJSON_AddStringToObject(c, "note", note);
+		for (int i = 0; i < n; i++) {
+			cJSON *q = cJSON_CreateObject();
+			double v[CURVE_COLS];
+			curve_values(&o[i], v);
+			for (int k = 0; k < CURVE_COLS; k++)
+				cJSON_AddNumberToObject(q, curve_hdr[k], v[k]);
+			cJSON_AddNumberToObject(q, "ttft_p50_ms", o[i].ttft.p50 * 1e3);
+			cJSON_AddNumberToObject(q, "ttft_p90_ms", o[i].ttft.p90 * 1e3);
+			cJSON_AddNumberToObject(q, "tpot_p50_ms", o[i].tpot.p50 * 1e3);
+			cJSON_AddNumberToObject(q, "tpot_p90_ms", o[i].tpot.p90 * 1e3);
+			cJSON_AddBoolToObject(q, "saturated", o[i].saturated);
+			cJSON_AddItemToArray(pts, q);
+		}
+		cJSON_AddItemToObject(c, "points", pts);
+		cJSON_AddItemToObject((cJSON *)json, "load_curve", c);
+	} else {
+		out_table t;
+		out_init(&t, CURVE_COLS, curve_hdr);
+		for (int k = 0; k < CURVE_COLS; k++)
+			out_right(&t, k);
+		for (int i = 0; i < n; i++) {
+			char buf[CURVE_COLS][32];
+			const char *cells[CURVE_COLS];
+			double v[CURVE_COLS];
+			curve_values(&o[i], v);
+			for (int k = 0; k < CURVE_COLS; k++) {
+				if (k == 0)
+					snprintf(buf[k], sizeof buf[k], "%.0f", v[k]);
+				else
+					out_num(buf[k], sizeof buf[k], v[k], 4);
+				cells[k] = buf[k];
+			}
+			out_row(&t, cells);
+		}
+		if (f == OUT_TABLE)
+			printf("\nload curve (requests in flight over all replicas, closed loop):\n");
+		out_print(&t, f, stdout);
+		out_release(&t);
+		if (f == OUT_TABLE)
+			printf("%s\n", note);
+	}
+	free(o);
+	return 0;
+}
+
+int cmd_eval(int argc, char **argv, const cli_paths *paths)
+{
+	enum { OPT_LOADS = 2100 };
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
+						 {"loads", required_argument, NULL, OPT_LOADS}, {NULL, 0, NULL, 0}};
+	double *loads = NULL;
+	int nloads = 0;
+	cli_eval_opts o;
+	db *store = NULL;
+	rank_quote cost;
+	err e = {0};
+	hw_system *sys = malloc(sizeof *sys);
+	wl_workload *w = malloc(sizeof *w);
+	plan p;
+	int c, rc = 0;
+	rank_view rep;
+	train_result tr;
+	infer_result ir;
+
+	cli_eval_init(&o);
+	if (!sys || !w) {
+		free(sys);
+		free(w);
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
+		int h;
+		if (c == 'h') {
+			fputs(eval_usage, stdout);
+			goto done;
+		}
+		if (c == OPT_LOADS) {
+			if (!loads)
+				loads = malloc(sizeof *loads * LOADS_MAX);
+			nloads = loads ? parse_loads(optarg, loads, LOADS_MAX) : -1;
+			if (nloads < 1) {
+				err_set(&e, ERR_USAGE, "--loads: '%s' is not a list of loads >= 1 like 1,2,4 or 1-250 or 8-256:8 (at most %d)",
+					optarg, LOADS_MAX);
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		}
+		h = cli_eval_option(c, optarg, &o, &e);
+		if (h <= 0) {
+			rc = cli_option_rc(h, eval_usage, &e);
+			goto done;
+		}
+	}
+	if (optind < argc) {
+		err_set(&e, ERR_USAGE, "eval: unexpected argument '%s'", argv[optind]);
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (cli_setup(paths, &o, o.system, sys, w, &p, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	if (nloads > 0 && w->mode != WL_INFER) {
+		err_set(&e, ERR_USAGE, "--loads: applies to serving (mode infer) workloads, %s is a training one", w->name);
+		rc = cli_fail(&e);
+		goto done;
+	}
+	memset(&rep, 0, sizeof rep);
+	rep.sys = sys;
+	rep.w = w;
+	if (w->mode == WL_TRAIN) {
+		train_eval(sys, w, &p, &tr, NULL);
+		rep.train = &tr;
+	} else {
+		infer_eval(sys, w, &p, &ir, NULL, NULL);
+		rep.infer = &ir;
+	}
+	if (cli_cost(paths, &store, &o, sys, w, rep.train, rep.infer, &cost, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
+	rep.cost = &cost;
+	if (o.format == OUT_TABLE) {
+		show_text(&rep, stdout);
+		if (nloads > 0)
+			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+	} else if (nloads > 0 && o.format != OUT_JSON) {
+		print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+	} else {
+		cJSON *j = show_json(&rep);
+		if (nloads > 0)
+			print_curve(sys, w, &p, &ir, loads, nloads, o.format, j);
+		if (o.format == OUT_JSON) {
+			char *s = cJSON_Print(j);
+			puts(s);
+			free(s);
+		} else {
+			out_table t;
+			static const char *const hdr[] = {"field", "value"};
+			out_init(&t, 2, hdr);
+			show_flat(j, "", &t);
+			out_print(&t, o.format, stdout);
+			out_release(&t);
+		}
+		cJSON_Delete(j);
+	}
+done:
+	free(loads);
+	db_close(store);
+	free(sys);
+	free(w);
+	return rc;
+}

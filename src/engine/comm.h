@@ -1,0 +1,55 @@
+/* comm: time of a collective on the system's hierarchy, alpha-beta per algorithm.
+ *
+ * A group of n ranks placed `stride` chips apart (tensor-parallel groups are contiguous,
+ * data-parallel groups stride over tp·cp, pipeline neighbours over tp·cp·dp) spans the levels
+ * node, scale-up domain and scale-out: it has n_l ranks on each level, innermost first. One
+ * level alone runs the cheapest algorithm its topology allows (models/hw/collectives.ini):
+ * time = steps(n)·alpha + factor(n)·S / (B_group·eff), and never less than the level's call
+ * floor. Across levels the all-reduce is hierarchical (MODEL.md): reduce-scatter inside, the
+ * all-reduce of S/n_inner outside, all-gather inside. The bandwidth a group gets is the level's
+ * per-chip figure B, reduced where the group uses only part of the links (a torus dimension,
+ * some peers of a full mesh) and by the scale-out oversubscription. Pure; costs nothing that
+ * grows with the cluster size. */
+#ifndef ROOFCOST_COMM_H
+#define ROOFCOST_COMM_H
+
+#include "model/hw.h"
+
+typedef enum comm_op {
+	COMM_ALL_REDUCE = HW_ALL_REDUCE,
+	COMM_REDUCE_SCATTER = HW_REDUCE_SCATTER,
+	COMM_ALL_GATHER = HW_ALL_GATHER,
+	COMM_ALL_TO_ALL = HW_ALL_TO_ALL,
+	COMM_BROADCAST = HW_BROADCAST,
+	COMM_SEND_RECV
+} comm_op;
+
+typedef struct comm_cost {
+	double t;                          /* s */
+	double t_level[HW_LEVELS_MAX];     /* s per level (before the call floor) */
+	int ranks[HW_LEVELS_MAX];          /* group ranks on each level */
+	int outer;                         /* index of the outermost level used, -1 if none */
+	int algo[HW_LEVELS_MAX];           /* algorithm index per level, -1 if unused */
+} comm_cost;
+
+/* Time of op over S bytes per rank (the buffer each rank holds: all-reduce input, all-gather
+ * output, reduce-scatter input, all-to-all send buffer, point-to-point message) in a group of
+ * n ranks `stride` chips apart. n <= 1 costs 0. */
+comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride);
+
+/* A tensor-parallel all-reduce by a serving stack's own peer-to-peer kernels (the p2p
+ * algorithms of collectives.ini: one-shot, two-shot) when the group sits in one node whose
+ * topology lists them, never below the level's p2p_floor; otherwise comm_time's all-reduce. */
+comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride);
+
+/* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
+ * on each level (all on the outermost when c has no split). */
+void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);
+
+/* Ranks of such a group on each level (innermost first); returns the outermost level index. */
+int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX]);
+
+/* Bandwidth (B/s, before efficiency) a group of n ranks gets on level l. */
+double comm_group_bw(const hw_level *l, int n, int stride_in_level);
+
+#endif

@@ -1,0 +1,920 @@
+/* infer: serving under load (see infer.h). */
+#include "engine/infer.h"
+#include "engine/shard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const double GiB = 1073741824.0;
+
+double infer_normal_quantile(double q)
+{
+	/* Newton on Φ(z) = ½·erfc(-z/√2). */
+	double z = 0;
+	for (int i = 0; i < 60; i++) {
+		double f = 0.5 * erfc(-z / sqrt(2.0)) - q;
+		double d = exp(-z * z / 2) / sqrt(2 * 3.14159265358979323846);
+		double step = f / d;
+		z -= step;
+		if (fabs(step) < 1e-12)
+			break;
+	}
+	return z;
+}
+
+static roof_bound main_bound(const roof_sum *s)
+{
+	roof_bound b = ROOF_COMPUTE;
+	for (int k = 1; k < 3; k++)
+		if (s->t_bound[k] > s->t_bound[b])
+			b = (roof_bound)k;
+	return b;
+}
+
+static void add_comm(infer_step *st, const comm_cost *c, double count)
+{
+	st->t_comm += c->t * count;
+	comm_split(c, c->t * count, st->comm_level);
+}
+
+static double act_bytes(const wl_workload *w)
+{
+	return (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+}
+
+/* Communication and runtime cost of one forward pass over T tokens on one stage. */
+static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p, double T,
+			infer_step *st)
+{
+	const nn_net *n = &w->net;
+	const fw_serve *f = &w->fw.serve;
+	double L = shard_layers_per_stage(n, p->pp);
+	double ab = act_bytes(w);
+	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	if (p->tp > 1 && T > 0) {
+		/* Megatron-style TP: all-reduce after attention and after the FFN (MODEL.md), by the
+		 * stack's peer-to-peer kernels up to their largest message, else the library. */
+		double bytes = T * n->hidden * ab * s->chip.ranks_per_chip;
+		comm_cost c = f->allreduce == FW_AR_CUSTOM && (f->allreduce_max <= 0 || bytes <= f->allreduce_max)
+				      ? comm_allreduce_p2p(s, bytes, p->tp, 1)
+				      : comm_time(s, COMM_ALL_REDUCE, bytes, p->tp, 1);
+		add_comm(st, &c, 2 * L);
+	}
+	if (p->ep > 1 && moe > 0 && T > 0) {
+		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, T * n->experts_active * n->hidden * ab / p->tp,
+					p->ep, p->tp);
+		add_comm(st, &c, 2 * L * moe);
+	}
+	st->t_overhead = L * s->chip.layer_overhead;
+}
+
+/* One stage: b decodes at ctx and ptok prefill tokens. */
+static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p, double b, double ctx,
+			 double ptok, infer_step *st)
+{
+	ops_list l;
+	memset(st, 0, sizeof *st);
+	ops_iter(w, p, b, ctx, ptok, &l);
+	st->ops = roof_list(&s->chip, &l, NULL);
+	st->t_ops = st->ops.t;
+	pass_extras(s, w, p, b + ptok, st);
+	return st->t_ops + st->t_comm + st->t_overhead;
+}
+
+void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
+		     double ctx, double prefill_tokens, infer_step *out)
+{
+	const fw_serve *f = &w->fw.serve;
+	int m = p->pp > 1 ? (f->pp_microbatches > 0 ? f->pp_microbatches : p->pp) : 1;
+	int M = m > p->pp ? m : p->pp;
+	double mb = batch / m;
+	double t = stage_eval(s, w, p, mb, ctx, prefill_tokens, out);
+	if (M > 1) {
+		/* A pipeline keeps m micro-batches in flight: each stage runs them in turn, so every
+		 * sequence advances one token per max(m, pp) stage times (Narayanan et al. SC21 §2.2);
+		 * the micro-batch that carries the prompts paces its slot. */
+		infer_step d;
+		double td = prefill_tokens > 0 ? stage_eval(s, w, p, mb, ctx, 0, &d) : t;
+		comm_cost c = comm_time(s, COMM_SEND_RECV, (mb + prefill_tokens) * w->net.hidden * act_bytes(w), 2,
+					p->tp * p->dp);
+		t += (M - 1) * td + (p->pp - 1) * c.t;
+		for (int l = 0; l < HW_LEVELS_MAX; l++)
+			out->comm_level[l] += (p->pp - 1) * c.t_level[l];
+	}
+	/* Host work per iteration (scheduling, sampling, detokenizing): beside the device step when
+	 * the scheduler overlaps it, else after it. */
+	if (f->overlap) {
+		out->t_host = f->iter_overhead > t ? f->iter_overhead - t : 0;
+		t += out->t_host;
+	} else {
+		out->t_host = f->iter_overhead;
+		t += f->iter_overhead;
+	}
+	out->t = t;
+}
+
+/* What a layout's server shares across loads. */
+typedef struct srv {
+	const hw_system *s;
+	const wl_workload *w;
+	const plan *p;
+	const fw_serve *f;
+	double in, out, ctx;     /* prompt and output tokens; mean decode context */
+	double budget;           /* tokens per iteration */
+	int mixed, chunked, stat;
+	int spread;              /* 1: request lengths spread about the means (open loop) */
+	double cap;              /* sequences per replica */
+	double z, q;             /* the SLO percentile: quantile, fraction */
+	double evals;            /* iterations evaluated (for the cost of a search) */
+} srv;
+
+/* The steady state at one load, with what the percentiles need. */
+typedef struct state {
+	double X;                /* requests/s completed per replica */
+	double Ns;               /* requests in the server */
+	double bd;               /* decoding sequences */
+	double tD, tP;           /* s: decode-only iteration, prompt-carrying iteration */
+	double ptok;             /* prefill tokens of a prompt-carrying iteration */
+	double kown;             /* iterations one prompt's prefill spans */
+	double Rp, Rd;           /* prompt-carrying and decode-only iterations per second */
+	double rho;              /* share of time in prompt-carrying iterations */
+	double lag, wq, pq;      /* s: scheduler lag; mean prefill-slot wait, probability of waiting */
+	double ttft_s, tpot;     /* s: in-server means */
+	double slope;            /* s per sequence: decode iteration against its batch */
+	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
+	double groups;           /* prompt groups a cycle (locked phases) */
+	infer_step dstep;
+} state;
+
+static double iter_t(srv *v, double b, double ptok, infer_step *st)
+{
+	infer_step tmp;
+	v->evals += 1;
+	infer_step_eval(v->s, v->w, v->p, b, v->ctx, ptok, st ? st : &tmp);
+	return st ? st->t : tmp.t;
+}
+
+/* Prompt tokens one iteration can take beside bd decodes. */
+static double room_of(const srv *v, double bd)
+{
+	double room = v->mixed ? v->budget - bd : v->budget;
+	if (v->f->max_prefill_seqs > 0 && room > v->f->max_prefill_seqs * v->in)
+		room = v->f->max_prefill_seqs * v->in;
+	return room < 1 ? 1 : room;
+}
+
+/* Prompts one iteration serves at once: a chunked scheduler fills its room, whole prompts
+ * go as many as fit, at least one. */
+static double slots_of(const srv *v, double room)
+{
+	double k = v->chunked ? room / v->in : floor(room / v->in);
+	return k < 1 ? 1 : k;
+}
+
+/* Prefill tokens of a prompt-carrying iteration when x prompts arrive per iteration: every
+ * iteration takes what waits, so one with prompts holds x / (1 - e^-x) of them (Poisson, at
+ * least one), up to its room. */
+static double group_tokens(const srv *v, double bd, double x)
+{
+	double room = room_of(v, bd), n = x > 1e-9 ? x / -expm1(-x) : 1, k = slots_of(v, room);
+	if (n > k)
+		n = k;
+	return n * v->in < room || !v->chunked ? n * v->in : room;
+}
+
+/* Erlang C: the probability that an arrival waits, c servers (whole), offered load a < c. */
+static double erlang_c(double c, double a)
+{
+	double B = 1;
+	int n = (int)floor(c);
+	if (n < 1)
+		n = 1;
+	if (a >= n)
+		return 1;
+	for (int k = 1; k <= n; k++)
+		B = a * B / (k + a * B);
+	return B / (1 - (a / n) * (1 - B));
+}
+
+/* Queueing and latencies from the iteration times at completion rate X (per replica), with
+ * `others` requests that can be ahead of a new one (N - 1 closed, ∞ open) and `busy` the
+ * probability that an iteration runs when it arrives. */
+static void latencies(const srv *v, state *st, double X, double others, double busy, int open)
+{
+	double room = room_of(v, st->bd), k = floor(slots_of(v, room));
+	double s_p = st->tP * (v->in > room ? v->in / room : 1); /* a prompt's hold on its slot */
+	double a = X * s_p, share, C, tbar;
+	if (k < 1)
+		k = 1;
+	if (a > 0.999 * k)
+		a = 0.999 * k;
+	st->X = X;
+	/* Prompt-carrying iterations per second, and the share of time they take. */
+	st->Rp = X * v->in / st->ptok;
+	share = st->Rp * st->tP;
+	if (share > 0.999)
+		share = 0.999;
+	st->rho = share;
+	st->Rd = (1 - share) / st->tD;
+	st->tpot = v->mixed ? 1 / (st->Rp + st->Rd) : 1 / st->Rd;
+	tbar = 1 / (st->Rp + st->Rd);
+	/* Waiting for a prefill slot: k slots (prompts one iteration takes), each held s_p, as
+	 * M/D/k (Erlang C, half the M/M/k wait for deterministic service); in a closed loop only
+	 * the N - 1 others can be ahead. */
+	C = erlang_c(k, a);
+	if (!isinf(others))
+		C *= others / (others + 1);
+	st->pq = C;
+	st->wq = C * s_p / (k - a) * 0.5;
+	/* A new request waits for the iteration that runs (its rest, half of one on average, in an
+	 * open loop; all of it in a closed loop, where requests arrive as one ends), one more with an
+	 * overlap scheduler, which has planned the next iteration already. */
+	st->lag = busy * ((open ? 0.5 : 1.0) + (v->f->overlap ? 1.0 : 0.0)) * tbar;
+	st->ttft_s = st->lag + st->wq + st->kown * st->tP;
+}
+
+/* The iteration times at bd decodes with the prompts of a rate X. */
+static void iterations(srv *v, state *st, double bd, double X, int keep_step)
+{
+	double tbar;
+	st->bd = bd;
+	st->tD = iter_t(v, bd > 0 ? bd : 0, 0, keep_step ? &st->dstep : NULL);
+	tbar = st->Rp + st->Rd > 0 ? 1 / (st->Rp + st->Rd) : st->tD;
+	st->ptok = group_tokens(v, bd, X * tbar);
+	st->kown = v->chunked && v->in > st->ptok ? ceil(v->in / st->ptok - 1e-9) : 1;
+	st->tP = iter_t(v, v->mixed ? bd : 0, st->ptok, NULL);
+}
+
+/* A synchronized batch of n: its prompts in one pass, then output_len - 1 decode iterations. */
+static void sync_state(srv *v, double n, state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->sync = 1;
+	st->Ns = st->bd = n;
+	st->ptok = n * v->in;
+	st->kown = 1;
+	st->tP = iter_t(v, 0, st->ptok, NULL);
+	st->tD = iter_t(v, n, 0, &st->dstep);
+	st->ttft_s = st->tP;
+	st->tpot = st->tD;
+	st->X = n / (st->tP + (v->out - 1) * st->tD);
+	st->Rp = st->X / n;
+	st->Rd = st->X * (v->out - 1) / n;
+}
+
+/* Prompts one pass takes beside bd decodes: a chunked scheduler fills its room, whole prompts
+ * go as many as fit (less than one: a prompt spans passes). */
+static double pass_prompts(const srv *v, double bd)
+{
+	double room = room_of(v, bd);
+	return v->chunked ? room / v->in : floor(room / v->in);
+}
+
+/* A closed loop of n whose scheduler takes k >= 2 prompts a pass keeps the phases it started
+ * with (requests of fixed lengths that arrive together finish together): G = ceil(n / k) groups
+ * a pass apart, each prefilled in one pass beside the others' decodes (inflight) or alone
+ * (prefill_first), whose decodes then run through the G - 1 other passes. Returns 0 when the
+ * loop does not lock: one prompt a pass, or more passes than a request's output spans. */
+static int group_state(srv *v, double n, state *st)
+{
+	double G = 1, g = n, k, extra, lag;
+	for (int it = 0; it < 64; it++) {
+		g = n / G;
+		k = pass_prompts(v, v->mixed ? n - g : 0);
+		if (k < 2)
+			return 0;
+		if (g <= k + 1e-9)
+			break;
+		G = ceil(n / k - 1e-9);
+	}
+	if (G - 1 > (v->out - 1) / 2)
+		return 0;
+	memset(st, 0, sizeof *st);
+	st->sync = 1;
+	st->groups = G;
+	st->Ns = n;
+	st->bd = n;
+	st->ptok = g * v->in;
+	st->kown = 1;
+	st->tP = iter_t(v, v->mixed ? n - g : 0, st->ptok, NULL);
+	st->tD = iter_t(v, n, 0, &st->dstep);
+	/* A group's requests arrive as the iteration that finished them hands off: they wait for the
+	 * one the scheduler has started (and the one it has planned, with overlap). */
+	lag = (v->f->overlap ? 2.0 : 1.0) * st->tD;
+	st->lag = lag;
+	st->ttft_s = lag + st->tP;
+	extra = v->mixed ? st->tP - st->tD : st->tP;
+	st->tpot = v->out > 1 ? st->tD + (G - 1) * extra / (v->out - 1) : st->tD;
+	st->X = n / (st->ttft_s + (v->out - 1) * st->tpot);
+	st->Rp = st->X / g;
+	st->Rd = (1 - st->Rp * st->tP) / st->tD;
+	return 1;
+}
+
+/* Closed loop with Ns requests in the server at spread phases: solve X = Ns / latency. */
+static void closed_state(srv *v, double Ns, state *st)
+{
+	double X, others = Ns - 1, busy = Ns - 1 < 1 ? (Ns - 1 > 0 ? Ns - 1 : 0) : 1;
+	memset(st, 0, sizeof *st);
+	st->Ns = Ns;
+	st->tP = 0;
+	iterations(v, st, Ns, 0, 0);
+	X = Ns / (st->kown * st->tP + (v->out - 1) * st->tD);
+	for (int outer = 0; outer < 4; outer++) {
+		double room = room_of(v, st->bd), k = floor(slots_of(v, room)), prev = X;
+		double lo = 0, hi = (k < 1 ? 1 : k) / (st->tP * (v->in > room ? v->in / room : 1));
+		/* Prompt-carrying iterations cannot take all the time either. */
+		if (hi > 0.999 * st->ptok / (v->in * st->tP))
+			hi = 0.999 * st->ptok / (v->in * st->tP);
+		/* X given the iteration times: Ns / latency(X) - X decreases in X; bisect. */
+		for (int it = 0; it < 60; it++) {
+			double mid = 0.5 * (lo + hi);
+			latencies(v, st, mid, others, busy, 0);
+			if (Ns / (st->ttft_s + (v->out - 1) * st->tpot) > mid)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		X = lo;
+		latencies(v, st, X, others, busy, 0);
+		if (outer > 0 && fabs(X - prev) <= 1e-4 * X)
+			break;
+		{
+			/* Decoding sequences: those past their first token (Little). */
+			double bd = X * (v->out - 1) * st->tpot;
+			iterations(v, st, bd < Ns ? bd : Ns, X, outer == 3);
+		}
+	}
+	if (st->dstep.t <= 0)
+		st->tD = iter_t(v, st->bd, 0, &st->dstep);
+	latencies(v, st, X, others, busy, 0);
+}
+
+/* Open loop at λ per replica; returns 0 when the server cannot complete λ. */
+static int open_state(srv *v, double lambda, state *st, double bd0)
+{
+	double bd = bd0 > 0 ? bd0 : 1, last = 0;
+	memset(st, 0, sizeof *st);
+	for (int it = 0; it < 12; it++) {
+		double occ;
+		iterations(v, st, bd, lambda, 0);
+		occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
+		latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
+		last = bd;
+		bd = lambda * (v->out - 1) * st->tpot;
+		if (bd > 2 * v->cap + 16)
+			return 0; /* the decodes cannot keep up */
+		if (fabs(bd - last) <= 1e-3 * (bd > 1 ? bd : 1))
+			break;
+	}
+	if (lambda * st->tP * v->in / st->ptok >= 1)
+		return 0; /* prompt-carrying iterations would take all the time */
+	st->Ns = lambda * (st->ttft_s + (v->out - 1) * st->tpot);
+	iterations(v, st, st->bd, lambda, 1);
+	{
+		double b2 = st->bd / 2 > 1 ? st->bd / 2 : 1;
+		st->slope = st->bd > b2 ? (st->tD - iter_t(v, b2, 0, NULL)) / (st->bd - b2) : 0;
+	}
+	latencies(v, st, lambda, INFINITY, 1 - exp(-st->Ns), 1);
+	return 1;
+}
+
+/* log Φ(x), without underflow in the far left tail. */
+static double log_phi_cdf(double x)
+{
+	if (x > -30)
+		return log(0.5 * erfc(-x / sqrt(2.0)));
+	return -0.5 * x * x - log(-x) - 0.5 * log(2 * 3.14159265358979323846);
+}
+
+/* P(T > t) for T = N(mu, sd²) + (0 w.p. 1 - p, Exp(theta) w.p. p) (exponentially modified
+ * Gaussian with an atom). */
+static double emg_survival(double t, double mu, double sd, double p, double theta)
+{
+	double u, q;
+	if (sd <= 0) {
+		if (t < mu)
+			return 1;
+		return p > 0 ? p * exp(-theta * (t - mu)) : 0;
+	}
+	u = (t - mu) / sd;
+	q = 0.5 * erfc(u / sqrt(2.0));
+	if (p > 0)
+		q += p * exp(-theta * (t - mu) + 0.5 * theta * theta * sd * sd + log_phi_cdf(u - theta * sd));
+	return q;
+}
+
+static double emg_quantile(double qq, double mu, double sd, double p, double theta)
+{
+	double lo = mu - 8 * sd, hi = mu + 8 * sd + (p > 0 ? 50 / theta : 0) + 1e-12;
+	if (sd <= 0) {
+		if (p <= 1 - qq)
+			return mu;
+		return mu + log(p / (1 - qq)) / theta;
+	}
+	for (int i = 0; i < 60; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (emg_survival(mid, mu, sd, p, theta) > 1 - qq)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* TTFT: fixed part mu (with a normal spread sd) plus waits of mean W with P(wait) = p. */
+static void ttft_dist(const srv *v, double mu, double sd, double p, double W, infer_dist *d)
+{
+	static const double qs[3] = {0.5, 0.9, 0.99};
+	double theta = p > 0 && W > 0 ? p / W : 0, out[3];
+	if (theta <= 0)
+		p = 0;
+	for (int i = 0; i < 3; i++)
+		out[i] = emg_quantile(qs[i], mu, sd, p, theta);
+	d->mean = mu + W;
+	d->p50 = out[0];
+	d->p90 = out[1];
+	d->p99 = out[2];
+	d->slo = emg_quantile(v->q, mu, sd, p, theta);
+}
+
+/* A request's TPOT: tD plus `extra` per prefill-carrying iteration among its output_len - 1
+ * (Poisson with mean mk, Cornish-Fisher quantiles), and a normal spread sd from its batch. */
+static double tpot_q(double z, double mean, double extra, double mk, double n, double sd)
+{
+	double k = mk > 0 ? mk + z * sqrt(mk) + (z * z - 1) / 6 : 0, d1, d2;
+	if (k < 0)
+		k = 0;
+	d1 = n > 0 ? extra * (k - mk) / n : 0;
+	d2 = z * sd;
+	if (z == 0)
+		return mean + d1;
+	return mean + (z > 0 ? 1 : -1) * sqrt(d1 * d1 + d2 * d2);
+}
+
+/* Requests whose output lengths spread about the mean: the mixture, over a request's decode
+ * iterations m, of normal spreads about the mean TPOT with variance a / m (the prompts that
+ * share its iterations, averaged over m of them) plus b · g(m / M) (the running batch it sees,
+ * averaged over its life; M the mean of m). */
+enum { MIX_BINS = 64 };
+
+typedef struct tpot_mix {
+	int n;
+	double w[MIX_BINS], sd[MIX_BINS];
+} tpot_mix;
+
+/* The variance share of a stationary occupancy with autocovariance e^(-τ/S) that survives an
+ * average over a window x·S: (2 / x²)·(x - 1 + e^-x); 1 at x = 0, 0.736 at x = 1. */
+static double window_share(double x)
+{
+	if (x < 1e-3)
+		return 1 - x / 3 + x * x / 12;
+	return 2 * (x + expm1(-x)) / (x * x);
+}
+
+/* Geometric m >= 1 with mean M (the maximum-entropy law of a positive count with a given mean),
+ * in bins one count wide up to 2, then 40 % wide, the tail past 1e-9 in the last. */
+static void mix_init(tpot_mix *x, double M, double a, double b)
+{
+	double lq, lo = 1;
+	x->n = 0;
+	if (M <= 1) {
+		/* Every request decodes once after its first token. */
+		x->n = 1;
+		x->w[0] = 1;
+		x->sd[0] = sqrt(a + b * window_share(1));
+		return;
+	}
+	lq = log1p(-1 / M);
+	while (x->n < MIX_BINS) {
+		double hi = lo + floor(lo / 2.5), left = exp((lo - 1) * lq), m, mass;
+		if (x->n == MIX_BINS - 1 || left < 1e-9) {
+			m = lo - 1 + M;  /* the mean of m given m >= lo */
+			mass = left;
+		} else {
+			m = 0.5 * (lo + hi);
+			mass = left - exp(hi * lq);
+		}
+		x->w[x->n] = mass;
+		x->sd[x->n] = sqrt(a / m + b * window_share(m / M));
+		x->n++;
+		if (mass == left)
+			break;
+		lo = hi + 1;
+	}
+}
+
+/* P(T - mean > d) of the mixture (d >= 0), and its density in *dens. Components more than
+ * 7.5 sd below d add under 1e-13. */
+static double mix_survival(const tpot_mix *x, double d, double *dens)
+{
+	double sv = 0, f = 0;
+	for (int i = 0; i < x->n; i++) {
+		double u = x->sd[i] > 0 ? d / x->sd[i] : INFINITY;
+		if (u > 7.5)
+			continue;
+		sv += x->w[i] * 0.5 * erfc(u / sqrt(2.0));
+		f += x->w[i] * exp(-0.5 * u * u) / (x->sd[i] * sqrt(2 * 3.14159265358979323846));
+	}
+	*dens = f;
+	return sv;
+}
+
+/* The q-quantile of the mixture less its mean (every component is centred on the mean):
+ * Newton on log P(T - mean > d) = log(1 - q), kept inside a bracket that halves when a step
+ * leaves it. */
+static double mix_quantile(const tpot_mix *x, double q)
+{
+	double lo = 0, hi = 0, d, target;
+	if (q < 0.5)
+		return -mix_quantile(x, 1 - q);
+	for (int i = 0; i < x->n; i++)
+		if (x->sd[i] > hi)
+			hi = x->sd[i];
+	hi *= infer_normal_quantile(q); /* no component exceeds its own q-quantile there */
+	target = log(1 - q);
+	d = 0.5 * hi;
+	for (int it = 0; it < 60 && hi > 0; it++) {
+		double f, sv = mix_survival(x, d, &f), g = log(sv) - target, next;
+		if (g > 0)
+			lo = d;
+		else
+			hi = d;
+		next = sv > 0 && f > 0 ? d + g * sv / f : 0.5 * (lo + hi);
+		if (!(next > lo && next < hi))
+			next = 0.5 * (lo + hi);
+		if (fabs(next - d) <= 1e-7 * d || hi - lo <= 1e-7 * hi)
+			return next;
+		d = next;
+	}
+	return d;
+}
+
+double infer_tpot_spread(double M, double a, double b, double q)
+{
+	tpot_mix x;
+	mix_init(&x, M, a, b);
+	return mix_quantile(&x, q);
+}
+
+/* sd: the running batch's spread over a request's life (open loop); spread: output lengths
+ * spread about the mean (geometric), else every request runs output_len - 1 iterations. */
+static void tpot_dist(const srv *v, const state *st, double sd, int spread, infer_dist *d)
+{
+	double n = v->out - 1;
+	double extra = v->mixed ? st->tP - st->tD : st->tP;
+	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
+	double mk = st->sync ? 0 : per * n;
+	d->mean = st->tpot;
+	if (spread && n >= 1 && !st->sync) {
+		tpot_mix x;
+		mix_init(&x, n, extra * extra * per, st->slope * st->slope * st->bd);
+		d->p50 = st->tpot;
+		d->p90 = st->tpot + mix_quantile(&x, 0.9);
+		d->p99 = st->tpot + mix_quantile(&x, 0.99);
+		d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : st->tpot + mix_quantile(&x, v->q);
+		return;
+	}
+	d->p50 = tpot_q(0, st->tpot, extra, mk, n, sd);
+	d->p90 = tpot_q(infer_normal_quantile(0.9), st->tpot, extra, mk, n, sd);
+	d->p99 = tpot_q(infer_normal_quantile(0.99), st->tpot, extra, mk, n, sd);
+	d->slo = tpot_q(v->z, st->tpot, extra, mk, n, sd);
+}
+
+/* Fills the load point from a state: per replica ns running of N requests (closed loop). */
+static void fill_load(const srv *v, const state *st, double N, int open, infer_load *o)
+{
+	int dp = v->p->dp > 0 ? v->p->dp : 1;
+	double wait = 0, wsd = 0, p = st->pq, W = st->wq;
+	memset(o, 0, sizeof *o);
+	o->running = st->Ns;
+	o->synchronized = st->sync;
+	o->groups = st->sync ? (st->groups > 0 ? st->groups : 1) : 0;
+	o->stable = 1;
+	if (!open && N > st->Ns + 1e-9) {
+		/* FIFO for a free slot: the (N - cap) completions ahead, each gap 1/X. */
+		double k = N - st->Ns;
+		wait = k / st->X;
+		wsd = sqrt(k) / st->X;
+		o->waiting = k;
+		o->saturated = 1;
+	}
+	o->wait = wait;
+	ttft_dist(v, st->lag + st->kown * st->tP + wait, wsd, p, W, &o->ttft);
+	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, open && v->spread, &o->tpot);
+	o->requests_per_s = dp * st->X;
+	o->tokens_per_s = o->requests_per_s * v->out;
+	o->tokens_per_s_per_chip = o->tokens_per_s / v->p->chips;
+	o->tokens_per_s_per_user = st->tpot > 0 ? 1 / st->tpot : 0;
+	o->iter_decode = st->tD;
+	o->iter_prefill = st->tP;
+	o->prefill_share = st->Rp + st->Rd > 0 ? st->Rp / (st->Rp + st->Rd) : 0;
+	o->prompts_per_iter = st->ptok / v->in;
+}
+
+/* Synchronized when the scheduler takes all n prompts in one pass (or is static). */
+static int takes_all(const srv *v, double n)
+{
+	if (v->stat || n <= 1)
+		return 1;
+	if (v->f->max_prefill_seqs > 0 && n > v->f->max_prefill_seqs)
+		return 0;
+	return n * v->in <= v->budget;
+}
+
+/* The closed loop with N requests in flight per replica. */
+static void closed_load(srv *v, double N, infer_load *o, state *st)
+{
+	double ns = N < v->cap ? N : v->cap;
+	if (ns < 1e-9)
+		ns = 1e-9;
+	if (takes_all(v, ns))
+		sync_state(v, ns, st);
+	else if (!group_state(v, ns, st))
+		closed_state(v, ns, st);
+	fill_load(v, st, N, 0, o);
+	o->load = N * (v->p->dp > 0 ? v->p->dp : 1);
+}
+
+/* The open loop at λ per replica: admission over cap slots (Erlang C, deterministic service:
+ * half the M/M/c wait), then the server. Returns 0 if unstable. */
+static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0)
+{
+	double R, a, C, W2;
+	if (!open_state(v, lambda, st, bd0)) {
+		memset(o, 0, sizeof *o);
+		o->load = lambda * v->p->dp;
+		return 0;
+	}
+	R = st->ttft_s + (v->out - 1) * st->tpot;
+	a = lambda * R;
+	if (a >= floor(v->cap > 1 ? v->cap : 1)) {
+		memset(o, 0, sizeof *o);
+		o->load = lambda * v->p->dp;
+		return 0;
+	}
+	C = erlang_c(v->cap, a);
+	W2 = C * R / (floor(v->cap) - a) * 0.5;
+	fill_load(v, st, 0, 1, o);
+	{
+		/* Both waits as one atom-and-exponential with their total mean. */
+		double p = 1 - (1 - st->pq) * (1 - C), W = st->wq + W2;
+		ttft_dist(v, st->lag + st->kown * st->tP, 0, p, W, &o->ttft);
+		o->ttft_unqueued = o->ttft.slo;
+		if (W2 > 0) {
+			infer_dist free_of_cap;
+			ttft_dist(v, st->lag + st->kown * st->tP, 0, st->pq, st->wq, &free_of_cap);
+			o->ttft_unqueued = free_of_cap.slo;
+		}
+	}
+	o->wait = W2;
+	o->waiting = lambda * W2;
+	o->running = a < v->cap ? a : v->cap;
+	o->saturated = C > 0.5;
+	o->load = lambda * v->p->dp;
+	return 1;
+}
+
+/* KV room and the running-batch cap; returns 0 (infeasible, reason set) or 1. */
+static int server_cap(srv *v, infer_result *r)
+{
+	const wl_workload *w = v->w;
+	const hw_chip *c = &v->s->chip;
+	const fw_serve *f = v->f;
+	mem_use none = mem_infer(w, v->p, 0, 0, v->budget);
+	double kvt = mem_infer(w, v->p, 1, 1, 0).kv_cache;  /* B per token per chip */
+	double tok = f->kv_alloc == FW_KV_COMPLETION || f->kv_block == 0 ? v->in + v->out : v->in + v->out / 2;
+	double fixed = none.total + f->reserve, pool, per;
+	int dp = v->p->dp > 0 ? v->p->dp : 1;
+	if (f->kv_block > 0)
+		tok = ceil(tok / f->kv_block) * f->kv_block;
+	per = tok * kvt;
+	if (fixed > c->hbm) {
+		snprintf(r->reason, INFER_REASON_MAX, "weights and workspace need %.1f GiB per chip (weights %.1f), has %.1f GiB",
+			 fixed / GiB, none.weights / GiB, c->hbm / GiB);
+		return 0;
+	}
+	switch (f->kv_share) {
+	case FW_KV_FREE: pool = f->kv_mem_fraction * (c->hbm - fixed); break;
+	case FW_KV_TOTAL: pool = f->kv_mem_fraction * c->hbm - fixed; break;
+	default: pool = c->hbm - fixed; break;
+	}
+	if (pool < 0)
+		pool = 0;
+	r->kv_pool = pool;
+	r->kv_per_request = per;
+	if (pool < per) {
+		snprintf(r->reason, INFER_REASON_MAX,
+			 "one request's KV cache (%.2f GiB per chip for %.0f tokens) does not fit the %.2f GiB the framework gives it",
+			 per / GiB, tok, pool / GiB);
+		return 0;
+	}
+	if (v->stat) {
+		/* A compiled batch: max_num_seqs, else the workload's concurrency. */
+		double b = f->max_num_seqs > 0 ? f->max_num_seqs : (w->concurrency > 0 ? (double)w->concurrency / dp : 1);
+		if (b * per > pool) {
+			snprintf(r->reason, INFER_REASON_MAX, "the compiled batch of %.0f needs %.1f GiB of KV cache per chip, %.1f GiB is free",
+				 b, b * per / GiB, pool / GiB);
+			return 0;
+		}
+		v->cap = b;
+		snprintf(r->cap_reason, INFER_REASON_MAX, "the compiled batch of %.0f", b);
+		return 1;
+	}
+	v->cap = pool / per;
+	snprintf(r->cap_reason, INFER_REASON_MAX, "the KV cache: %.1f GiB per chip over %.2f GiB per request (%.0f tokens%s)",
+		 pool / GiB, per / GiB, tok, f->kv_alloc == FW_KV_COMPLETION ? " reserved at admission" : " on average, preempting when full");
+	{
+		int seqs = w->max_num_seqs == f->max_num_seqs ? fw_by_family(f->seqs_by_family, c->family, f->max_num_seqs)
+							       : w->max_num_seqs;
+		if (seqs > 0 && v->cap > seqs) {
+			v->cap = seqs;
+			snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_seqs %d", seqs);
+		}
+	}
+	if (v->mixed) {
+		/* Decodes share the token budget with a prompt: whole prompts need room beside them. */
+		double room = v->chunked ? v->budget : v->budget - v->in;
+		if (room >= 1 && v->cap > room) {
+			v->cap = room;
+			snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_tokens %.0f %s", v->budget,
+				 v->chunked ? "(one token per decode)" : "beside one whole prompt");
+		}
+	}
+	if ((w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE) && w->concurrency > 0 &&
+	    v->cap > (double)w->concurrency / dp) {
+		v->cap = (double)w->concurrency / dp;
+		snprintf(r->cap_reason, INFER_REASON_MAX, "the workload's concurrency %d", w->concurrency);
+	}
+	return 1;
+}
+
+static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const plan *p)
+{
+	memset(v, 0, sizeof *v);
+	v->s = s;
+	v->w = w;
+	v->p = p;
+	v->f = &w->fw.serve;
+	v->in = w->input_len;
+	v->out = w->output_len > 1 ? w->output_len : 1;
+	v->ctx = w->input_len + w->output_len / 2.0;
+	v->budget = w->max_num_tokens > 0 ? w->max_num_tokens : 8192;
+	/* The stack's device default, unless the workload set its own budget. */
+	if (w->max_num_tokens == v->f->max_num_tokens)
+		v->budget = fw_by_family(v->f->tokens_by_family, s->chip.family, (int)v->budget);
+	v->stat = w->scheduler == FW_SCHED_STATIC;
+	v->mixed = w->scheduler == FW_SCHED_INFLIGHT;
+	v->chunked = v->f->chunked_prefill;
+	v->spread = w->length_spread == WL_SPREAD_EXPONENTIAL;
+	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
+	v->z = infer_normal_quantile(v->q);
+}
+
+/* A load point's margin to the limits: max of SLO-percentile latency over its limit. */
+static double margin(const wl_workload *w, const infer_load *o)
+{
+	double g = 0;
+	if (w->ttft_slo > 0 && o->ttft.slo / w->ttft_slo > g)
+		g = o->ttft.slo / w->ttft_slo;
+	if (w->tpot_slo > 0 && o->tpot.slo / w->tpot_slo > g)
+		g = o->tpot.slo / w->tpot_slo;
+	return g;
+}
+
+/* The highest arrival rate whose latencies at the SLO percentile meet the limits. */
+static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
+{
+	const wl_workload *w = v->w;
+	infer_load o, sat;
+	state st, sst;
+	double hi, lo, bd = 0;
+	closed_load(v, v->cap, &sat, &sst);
+	hi = sst.X;
+	lo = hi * 1e-3;
+	if (!open_load(v, lo, &o, &st, 0) || margin(w, &o) > 1) {
+		*best = o;
+		*bst = st;
+		snprintf(r->batch_reason, INFER_REASON_MAX,
+			 "%s: even %.3g requests/s miss the limits (p%g TTFT %.0f ms, TPOT %.1f ms against %.0f / %.0f ms)",
+			 wl_scenario_names[w->scenario], lo * v->p->dp, w->slo_percentile, o.ttft.slo * 1e3,
+			 o.tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3);
+		return 0;
+	}
+	*best = o;
+	*bst = st;
+	/* margin(λ) grows with λ: bisect [lo, hi) to a relative tolerance. */
+	while (hi - lo > INFER_LOAD_TOL * hi) {
+		double mid = 0.5 * (lo + hi);
+		if (open_load(v, mid, &o, &st, bd) && margin(w, &o) <= 1) {
+			lo = mid;
+			*best = o;
+			*bst = st;
+			bd = st.bd;
+		} else {
+			hi = mid;
+		}
+	}
+	snprintf(r->batch_reason, INFER_REASON_MAX,
+		 "%s: %.4g requests/s (%.0f running per replica) is the highest Poisson load whose p%g TTFT %.0f ms and "
+		 "TPOT %.1f ms meet %.0f / %.0f ms (bisection on the rate to %.1g); the server completes at most %.4g/s",
+		 wl_scenario_names[w->scenario], best->load, best->running, w->slo_percentile, best->ttft.slo * 1e3,
+		 best->tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3, INFER_LOAD_TOL, sat.requests_per_s);
+	return 1;
+}
+
+static int setup(srv *v, const hw_system *s, const wl_workload *w, const plan *p, infer_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->plan = *p;
+	r->scenario = w->scenario;
+	r->run_prec = hw_run_prec(&s->chip, w->prec);
+	r->ctx_mean = w->input_len + w->output_len / 2.0;
+	r->comm_priced = 1;
+	srv_init(v, s, w, p);
+	r->feasible = shard_check(s, w, p, r->reason, INFER_REASON_MAX);
+	if (r->feasible)
+		r->feasible = server_cap(v, r);
+	if (v->cap <= 0)
+		v->cap = 1; /* infeasible: figures as if one request ran */
+	r->cap = v->cap;
+	return r->feasible;
+}
+
+int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
+		infer_load *out, char *reason, size_t len)
+{
+	srv v;
+	infer_result r;
+	int ok = setup(&v, s, w, p, &r);
+	int dp = p->dp > 0 ? p->dp : 1;
+	for (int i = 0; i < n; i++) {
+		state st;
+		closed_load(&v, loads[i] / dp, &out[i], &st);
+	}
+	if (!ok && reason)
+		snprintf(reason, len, "%s", r.reason);
+	return ok;
+}
+
+void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
+		ops_list *pre, ops_list *dec)
+{
+	ops_list lp_ops, ld_ops;
+	/* cppcheck-suppress uninitvar ; outputs the ops_* functions fill */
+	ops_list *P = pre ? pre : &lp_ops, *D = dec ? dec : &ld_ops;
+	const hw_chip *c = &s->chip;
+	int dp = p->dp > 0 ? p->dp : 1;
+	srv v;
+	state st;
+	infer_load *o = &r->at;
+
+	setup(&v, s, w, p, r);
+	if (w->scenario == WL_SINGLE) {
+		double N = (double)w->concurrency / dp;
+		closed_load(&v, N, o, &st);
+		if (o->saturated)
+			snprintf(r->batch_reason, INFER_REASON_MAX,
+				 "single: a closed loop of %d requests; the server runs %.0f per replica (%s), %.0f wait %.0f ms for admission",
+				 w->concurrency, o->running, r->cap_reason, o->waiting * dp, o->wait * 1e3);
+		else
+			snprintf(r->batch_reason, INFER_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
+				 w->concurrency, o->running,
+				 o->groups > 1 ? " (in locked groups, a prefill pass apart)"
+					       : o->synchronized ? " (prefilled together, decoded together)" : " (at spread phases)");
+	} else if (w->scenario == WL_OFFLINE) {
+		double N = w->concurrency > 0 && (double)w->concurrency / dp < v.cap ? (double)w->concurrency / dp : v.cap;
+		closed_load(&v, N, o, &st);
+		o->wait = o->waiting = 0;
+		snprintf(r->batch_reason, INFER_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
+			 o->running, w->concurrency > 0 && N < v.cap ? "the workload's concurrency allows" : r->cap_reason);
+	} else {
+		if (!slo_search(&v, r, o, &st) && r->feasible) {
+			r->feasible = 0;
+			snprintf(r->reason, INFER_REASON_MAX, "%s", r->batch_reason);
+		}
+	}
+	/* The cap decides the result when requests queue for admission at the operating point: a
+	 * closed loop past it, or an open loop whose TTFT limit binds only through that queue. */
+	r->cap_limits = o->saturated || (w->scenario != WL_SINGLE && w->scenario != WL_OFFLINE && w->ttft_slo > 0 &&
+					 o->ttft.slo > 0.9 * w->ttft_slo && o->ttft_unqueued < 0.9 * w->ttft_slo);
+	r->batch = o->running;
+	r->step = st.dstep;
+	r->ttft = o->ttft.mean;
+	r->tpot = o->tpot.mean;
+	r->ttft_tail = o->ttft.slo;
+	r->tpot_tail = o->tpot.slo;
+	r->tokens_per_s = o->tokens_per_s;
+	r->tokens_per_s_per_chip = o->tokens_per_s_per_chip;
+	r->requests_per_s = o->requests_per_s;
+	r->t_comm_exposed = r->step.t_comm;
+	r->mem = mem_infer(w, p, o->running, r->kv_per_request > 0 ? r->kv_per_request / mem_infer(w, p, 1, 1, 0).kv_cache : v.ctx,
+			   v.budget);
+	ops_iter(w, p, 0, 0, st.ptok > 0 ? st.ptok : w->input_len, P);
+	ops_decode(w, p, o->running < 1 ? 1 : (int)ceil(o->running), r->ctx_mean, D);
+	r->prefill = roof_list(c, P, NULL);
+	r->decode = roof_list(c, D, NULL);
+	r->prefill_bound = main_bound(&r->prefill);
+	r->decode_bound = main_bound(&r->decode);
+}

@@ -1,0 +1,151 @@
+/* infer: serving under load: the steady state of a server, per scenario, and its load curve.
+ *
+ * An iteration (infer_step_eval) is one forward pass of the layout over b decoding sequences at
+ * a context plus the prefill tokens of a group of prompts: the roofline of its ops (serving GEMMs
+ * and paged decode attention at the chip's measured rates), the tensor-parallel all-reduces (2 per
+ * layer, by the framework's kernels: peer-to-peer one-shot/two-shot or the library), expert
+ * all-to-alls, the runtime's per-layer cost and the framework's host work per iteration (hidden
+ * behind the device when it overlaps). A pipeline of pp stages keeps the framework's m
+ * micro-batches in flight: every sequence advances one token per max(m, pp) stage times.
+ *
+ * The server (the framework's [serve] section, models/README.md): it holds `cap` sequences per
+ * replica, the KV cache it gives (a share of the memory free after the weights, or of the whole
+ * device, or a compiled batch) over what one request takes (blocks for prompt and output at
+ * admission, or as tokens are written), within max_num_seqs and the token budget. Requests
+ * beyond it wait for admission. Its scheduler forms decode-only iterations and iterations that
+ * carry a group of prompts: `inflight` puts them beside the decodes within max_num_tokens
+ * (chunked or whole prompts), `prefill_first` runs them alone while the decodes stall, `static`
+ * prefills a compiled batch together and decodes it to the end.
+ *
+ * A closed loop of N requests (a new one as one finishes) whose prompts the scheduler can take in
+ * one pass stays synchronized: a batch that prefills together and decodes together. Otherwise the
+ * requests run at spread phases: a new prompt waits one iteration for the scheduler (two with an
+ * overlap scheduler), then for a prefill slot (Pollaczek-Khinchine M/D/1 with the service the
+ * prompt takes of a full prefill iteration; the closed loop sees N - 1 others), then its own
+ * iterations. TPOT is the mean iteration a decoding request runs in (prefill_first: the decode
+ * iterations stretched by the prefill ones that stall them). Little's law closes the loop:
+ * N = X · (TTFT + (output_len - 1) · TPOT); beyond the cap the rest wait (N - cap) / X.
+ *
+ * Scenarios: `single` is the closed loop at `concurrency` (over all replicas); `offline` the
+ * closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
+ * Poisson arrivals at a rate λ (admission wait Erlang C over the cap, service the time in the
+ * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
+ * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
+ * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
+ * (Poisson) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
+ * life, variance 2B/3); TTFT from its fixed part plus the prefill and admission waits (an atom at
+ * zero with an exponential tail; the closed loop's admission wait is a sum of N - cap completion
+ * gaps, taken as normal). With the workload's `length_spread = exponential` (open loop only) the
+ * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
+ * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
+ * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no
+ * I/O, no globals, no allocation. */
+#ifndef ROOFCOST_INFER_H
+#define ROOFCOST_INFER_H
+
+#include <stddef.h>
+
+#include "engine/comm.h"
+#include "model/hw.h"
+#include "engine/mem.h"
+#include "engine/ops.h"
+#include "engine/roof.h"
+#include "model/wl.h"
+
+enum { INFER_REASON_MAX = 256 };
+
+/* Relative tolerance of the search for the highest load that meets the latency limits. */
+#define INFER_LOAD_TOL 1e-3
+
+typedef struct infer_step {
+	double t;                 /* s: one iteration on the whole pipeline, host work included */
+	double t_ops;             /* s: roofline of the ops, the stage that carries the prompts */
+	double t_comm;            /* s: exposed communication, that stage */
+	double t_overhead;        /* s: runtime per-layer overhead, that stage */
+	double t_host;            /* s: host work per iteration that the device waits for */
+	double comm_level[HW_LEVELS_MAX];
+	roof_sum ops;
+} infer_step;
+
+/* A latency distribution (s). */
+typedef struct infer_dist {
+	double mean, p50, p90, p99;
+	double slo;               /* at the workload's slo_percentile */
+} infer_dist;
+
+/* The server at one load. */
+typedef struct infer_load {
+	double load;              /* requests in flight (closed loop) or per second (open), all replicas */
+	double running;           /* mean sequences running per replica */
+	double waiting;           /* mean requests per replica waiting for admission */
+	double wait;              /* s: mean wait for admission */
+	double ttft_unqueued;     /* s: TTFT at the SLO percentile without the admission wait */
+	infer_dist ttft, tpot;
+	double tokens_per_s;      /* output tokens/s, all replicas */
+	double tokens_per_s_per_chip;
+	double tokens_per_s_per_user; /* 1 / mean TPOT: the rate one stream is decoded at */
+	double requests_per_s;    /* all replicas */
+	double iter_decode;       /* s: a decode-only iteration */
+	double iter_prefill;      /* s: an iteration that carries a group of prompts */
+	double prefill_share;     /* share of iterations that carry prefill */
+	double prompts_per_iter;  /* prompts one prefill-carrying iteration holds */
+	int synchronized;         /* 1: phases are locked: the requests prefill in `groups` passes */
+	double groups;            /* prompt groups a cycle when synchronized (1: one batch) */
+	int saturated;            /* 1: the running batch is at its cap, the rest wait */
+	int stable;               /* 0: an arrival rate beyond what the server completes */
+} infer_load;
+
+typedef struct infer_result {
+	int feasible;
+	char reason[INFER_REASON_MAX];
+	char batch_reason[INFER_REASON_MAX];  /* the operating point and why */
+	char cap_reason[INFER_REASON_MAX];    /* what bounds the running batch */
+	plan plan;
+	mem_use mem;              /* weights, workspace, and the KV blocks of the running batch */
+	wl_scenario scenario;
+	double cap;               /* sequences per replica the server holds */
+	int cap_limits;           /* 1: the cap is what stops more load (requests wait for admission) */
+	double kv_pool;           /* B per chip the framework gives the KV cache */
+	double kv_per_request;    /* B per chip one request's blocks take */
+	infer_load at;            /* the operating point */
+	double batch;             /* = at.running */
+	double ctx_mean;          /* mean context of a decode step */
+	double ttft, tpot;        /* s, means (= at.ttft.mean, at.tpot.mean) */
+	double ttft_tail, tpot_tail; /* s, at the SLO percentile */
+	double tokens_per_s;      /* output tokens/s, all replicas */
+	double tokens_per_s_per_chip;
+	double requests_per_s;    /* all replicas */
+	double t_comm_exposed;    /* s per decode iteration */
+	int comm_priced;
+	infer_step step;          /* the decode iteration at the running batch */
+	roof_sum prefill, decode; /* one prompt group alone, the decode iteration: one stage */
+	roof_bound prefill_bound, decode_bound; /* where most of the op time goes */
+	hw_prec run_prec;
+} infer_result;
+
+/* One iteration: `batch` decoding sequences at context ctx plus prefill_tokens of prompts,
+ * on the whole pipeline (out->t), with the breakdown of the stage that carries the prompts. */
+void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
+		     double ctx, double prefill_tokens, infer_step *out);
+
+/* Evaluates w (mode infer) on s with layout p (filled) for w's scenario. pre/dec receive the
+ * ops of one prompt group alone and of the decode iteration (either may be NULL). */
+void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
+		ops_list *pre, ops_list *dec);
+
+/* The closed-loop load curve: out[i] is the steady state with loads[i] requests in flight over
+ * all replicas (a new one as one finishes), whatever w's scenario. Returns 1, or 0 with reason
+ * set when the layout cannot serve (one request does not fit, weights do not fit, plan). */
+int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
+		infer_load *out, char *reason, size_t len);
+
+/* Requests with geometric output lengths (`length_spread = exponential`): the q-quantile, less
+ * the mean, of a request's TPOT when it runs m decode iterations (geometric on 1, 2, ..., mean
+ * M) and its TPOT is normal about the mean with variance a / m + b · 2(x - 1 + e^-x) / x²,
+ * x = m / M (a: s² of one iteration's prefill share; b: s² of the running batch). */
+double infer_tpot_spread(double M, double a, double b, double q);
+
+/* z such that P(N(0,1) <= z) = q (0 < q < 1). */
+double infer_normal_quantile(double q);
+
+#endif

@@ -1,0 +1,35 @@
+/* mem: bytes each chip needs for a layout.
+ *
+ * Training: weights, gradients and optimizer state per ZeRO stage (Rajbhandari et al. 2020:
+ * 2 + 2 + 12 bytes per parameter for mixed-precision Adam), activations per layer after
+ * Korthikanti et al. 2022 (Table 2, generalised to GQA/SwiGLU widths) with sequence
+ * parallelism and recompute, times the micro-batches in flight on the first pipeline stage
+ * under 1F1B (with the interleaving factor 1 + (p-1)/(p·v)), plus the fp32 logits of the
+ * last stage. Inference: weights and the KV cache of `batch` sequences. Pure. */
+#ifndef ROOFCOST_MEM_H
+#define ROOFCOST_MEM_H
+
+#include "model/plan.h"
+#include "model/wl.h"
+
+typedef struct mem_use {
+	double weights, grads, optimizer;  /* B per chip */
+	double activations;                /* B per chip (train: in flight; infer: workspace) */
+	double kv_cache;                   /* B per chip */
+	double total;                      /* B per chip */
+	double params_local;               /* parameters stored on one chip (before ZeRO-3) */
+	double params_expert;              /* of which routed-expert parameters */
+} mem_use;
+
+/* Activation bytes of one layer for one micro-batch on one chip (Korthikanti Table 2). */
+double mem_act_layer(const wl_workload *w, const plan *p, double micro_batch);
+
+/* Training memory per chip on the most loaded pipeline stage. */
+mem_use mem_train(const wl_workload *w, const plan *p);
+
+/* Inference memory per chip for `batch` sequences of up to ctx tokens, with prefill_tokens
+ * processed in one forward pass (the activation workspace). */
+mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,
+		  double prefill_tokens);
+
+#endif

@@ -1,0 +1,470 @@
+/* ops: workload -> per-chip ops with FLOPs and bytes (see ops.h).
+ *
+ * Conventions: T tokens of one micro-batch on this chip (b·s/cp), t tensor-parallel degree,
+ * ab activation bytes (2 for 16-bit and narrower math, 4 for fp32/tf32), wb weight bytes of the
+ * workload precision. GEMM forward FLOPs 2·m·n·k; backward 4·m·n·k (data and weight
+ * gradients). Flash attention backward executes 5 GEMMs to the forward's 2 (Dao et al. 2022,
+ * Algorithm 4), hence 2.5× its FLOPs. */
+#include "engine/ops.h"
+
+#include "engine/shard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const ops_kind_names[] = {"gemm", "attn", "norm", "elem", "embed", "loss", "optim", NULL};
+const char *const ops_phase_names[] = {"fwd", "bwd", "recomp", "step", NULL};
+
+typedef struct lower {
+	ops_list *l;
+	hw_prec prec;
+	double ab, wb;
+	int train;       /* emit backward ops */
+	int in_layer;    /* ops added now belong to a transformer layer */
+	hw_attn attn;    /* attention kernel class */
+	int eager;       /* elementwise ops issued one by one */
+	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
+	double kernel_overhead; /* s of host time per kernel */
+} lower;
+
+/* Host time to issue one op: eager PyTorch runs an RMSNorm as about six kernels (cast, square,
+ * mean, rsqrt, multiply, scale), an activation or residual as two, the loss as about five. */
+static double host_of(const lower *c, ops_kind kind)
+{
+	double kernels = 1;
+	if (c->eager)
+		kernels = kind == OPS_NORM ? 6 : kind == OPS_LOSS ? 5 : kind == OPS_ELEM ? 2 : 1;
+	return c->kernel_overhead * kernels;
+}
+
+static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
+{
+	ops_op *o;
+	if (c->l->n >= OPS_MAX)
+		return NULL;
+	o = &c->l->op[c->l->n++];
+	memset(o, 0, sizeof *o);
+	{
+		/* A bounded copy (snprintf costs a third of a layout's lowering). */
+		size_t l = strlen(name);
+		if (l >= sizeof o->name)
+			l = sizeof o->name - 1;
+		memcpy(o->name, name, l);
+		o->name[l] = '\0';
+	}
+	o->kind = kind;
+	o->phase = phase;
+	o->count = count;
+	o->prec = c->prec;
+	o->per_layer = c->in_layer;
+	o->batch = 1;
+	o->attn = c->attn;
+	o->eager = c->eager;
+	o->train = c->train;
+	o->host = host_of(c, kind);
+	return o;
+}
+
+/* A weight GEMM: out[m×n] = in[m×k] · W[k×n], `inst` instances (experts). */
+static void gemm(lower *c, const char *name, double m, double n, double k, double inst, double count)
+{
+	ops_op *o;
+	if (count <= 0 || m <= 0 || n <= 0 || k <= 0 || inst <= 0)
+		return;
+	o = add(c, name, OPS_GEMM, OPS_FWD, count);
+	if (!o)
+		return;
+	o->m = m; o->n = n; o->k = k; o->batch = inst;
+	o->flops = 2 * m * n * k * inst;
+	o->bytes = inst * (n * k * c->wb + m * k * c->ab + m * n * c->ab);
+	if (c->train) {
+		ops_op *b = add(c, name, OPS_GEMM, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->flops = 2 * o->flops;
+		/* dX = dY·Wᵀ reads dY, W, writes dX; dW = Xᵀ·dY reads dY, X and accumulates into the
+		 * fp32 main gradient (read + write, Megatron's default). */
+		b->bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
+				   (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
+		if (o->prec == HW_FP8 && c->cast_bytes > 0) {
+			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
+			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
+			 * cast_bytes of HBM traffic per element each (the framework's [fp8]). */
+			ops_op *q = add(c, "fp8_cast", OPS_ELEM, OPS_FWD, count);
+			if (q) {
+				q->m = inst * (m * k + n * k);
+				q->bytes = c->cast_bytes * q->m;
+				q->prec = HW_BF16;
+			}
+			q = add(c, "fp8_cast", OPS_ELEM, OPS_BWD, count);
+			if (q) {
+				q->m = inst * (m * n + m * k + n * k);
+				q->bytes = c->cast_bytes * q->m;
+				q->prec = HW_BF16;
+			}
+		}
+	}
+}
+
+/* A memory-bound op over `elems` elements: bytes per element forward and backward. */
+static void elem(lower *c, const char *name, ops_kind kind, double elems, double fwd_bpe,
+		 double bwd_bpe, double flops_pe, double count)
+{
+	ops_op *o;
+	if (count <= 0 || elems <= 0)
+		return;
+	o = add(c, name, kind, OPS_FWD, count);
+	if (!o)
+		return;
+	o->m = elems;
+	o->bytes = elems * fwd_bpe;
+	o->flops = elems * flops_pe;
+	if (c->train && bwd_bpe > 0) {
+		ops_op *b = add(c, name, kind, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->bytes = elems * bwd_bpe;
+		b->flops = 2 * o->flops;
+	}
+}
+
+/* KV-cache elements per token per layer on one chip. */
+static double kv_elems_local(const nn_net *n, int tp)
+{
+	if (nn_is_mla(n))
+		return nn_kv_elems_per_token_layer(n);
+	return 2 * shard_kv_heads_local(n, tp) * n->head_dim;
+}
+
+typedef struct shape {
+	double seqs;     /* sequences in the micro-batch / batch */
+	double s_q;      /* query positions per sequence on this chip */
+	double s_kv;     /* key/value positions attended */
+	double causal;   /* fraction of the s_q×s_kv scores computed */
+	int decode;
+} shape;
+
+/* Attention core: scores and values over the context. */
+static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+{
+	const nn_net *n = &w->net;
+	double t = p->tp, heads_l = ceil((double)n->heads / t); /* padded when tp does not divide */
+	double d = n->head_dim, dv = n->v_head_dim;
+	double kvl = kv_elems_local(n, p->tp);
+	double kvb = c->train ? c->ab : hw_prec_bytes(w->kv_prec);
+	ops_op *o = add(c, "attention", OPS_ATTN, OPS_FWD, count);
+	if (!o)
+		return;
+	if (o->prec == HW_FP4) /* attention kernels run fp8 at the narrowest */
+		o->prec = HW_FP8;
+	/* fp8 training recipes quantize the linear layers; attention stays in bf16 (torchao
+	 * float8 converts nn.Linear only; TransformerEngine's fp8 attention is off by default). */
+	if (c->train && (o->prec == HW_FP8 || o->prec == HW_FP4))
+		o->prec = HW_BF16;
+	o->m = sh.s_q;
+	o->n = sh.s_kv;
+	o->k = d;
+	o->batch = sh.seqs * heads_l;
+	if (sh.decode && nn_is_mla(n)) {
+		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
+		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
+		o->k = dc + dr;
+		o->flops = 2 * sh.seqs * heads_l * sh.s_kv * ((dc + dr) + dc);
+	} else {
+		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
+	}
+	/* Q and O once, K/V of the context once (flash: no scores in HBM). */
+	o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
+	if (!w->flash_attention && !sh.decode) {
+		/* Unfused: scores written by QKᵀ, read and written by the (fused scale-mask) softmax,
+		 * read by AV; attention dropout reads the probabilities and writes its output and a
+		 * 1-byte mask that AV then reads (the 5·a·s/h activation term of Korthikanti et al.
+		 * 2022 §4 is what these passes leave behind). */
+		double scores = sh.seqs * heads_l * sh.s_q * sh.s_kv;
+		double drop = c->train && w->dropout ? 2 * c->ab + 1 : 0;
+		o->bytes += scores * (4 * c->ab + drop);
+	}
+	if (c->train) {
+		ops_op *b = add(c, "attention", OPS_ATTN, OPS_BWD, count);
+		if (!b)
+			return;
+		*b = *o;
+		b->phase = OPS_BWD;
+		b->flops = o->flops * (w->flash_attention ? 2.5 : 2.0);
+		b->bytes = o->bytes * 2.5;
+		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE) {
+			ops_op *r = add(c, "attention", OPS_ATTN, OPS_RECOMP, count);
+			if (r) {
+				*r = *o;
+				r->phase = OPS_RECOMP;
+			}
+		}
+	}
+}
+
+/* One transformer layer's forward ops (and backward when training), `count` layers, with
+ * `moe_share` of them MoE layers. T tokens per chip. */
+static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, double count,
+		  double moe_share, const shape *extra)
+{
+	const nn_net *n = &w->net;
+	double t = p->tp, h = n->hidden, a = n->heads, d = n->head_dim, dv = n->v_head_dim;
+	double T = sh.seqs * sh.s_q + (extra ? extra->seqs * extra->s_q : 0);
+	double Tsp = (p->sp && p->tp > 1) ? T / t : T;  /* norms/dropout split under SP */
+	double ab = c->ab;
+	double fin = n->act == NN_SWIGLU ? 2.0 : 1.0;
+	double drop = c->train && w->dropout ? 1.0 : 0.0;
+	double dense_count = count * (1 - moe_share), moe_count = count * moe_share;
+
+	c->in_layer = 1;
+
+	/* RMSNorm/LayerNorm: read x, write y; backward reads x, dy, writes dx. Serving engines
+	 * fuse the residual add into the next norm (read x and residual, write both). */
+	double norm_bytes = c->train ? 2 * ab : 4 * ab;
+	elem(c, c->train ? "attn_norm" : "add_norm", OPS_NORM, Tsp * h, norm_bytes, 3 * ab, 5, count);
+	if (nn_is_mla(n)) {
+		double dq = n->q_lora_rank, dc = n->kv_lora_rank, dr = n->rope_head_dim;
+		if (dq > 0) {
+			gemm(c, "q_down", T, dq, h, 1, count);
+			gemm(c, "q_up", T, a * d / t, dq, 1, count);
+		} else {
+			gemm(c, "q_proj", T, a * d / t, h, 1, count);
+		}
+		gemm(c, "kv_down", T, dc + dr, h, 1, count);
+		gemm(c, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+	} else {
+		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
+		double a_l = ceil(a / t), k_l = shard_kv_heads_local(n, p->tp);
+		gemm(c, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
+	}
+	attention(c, w, p, sh, count);
+	if (extra && extra->seqs > 0)
+		attention(c, w, p, *extra, count);
+	gemm(c, "o_proj", T, h, ceil(a / t) * dv, 1, count);
+	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
+	if (c->train)
+		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
+	elem(c, c->train ? "ffn_norm" : "ffn_add_norm", OPS_NORM, Tsp * h, norm_bytes, 3 * ab, 5, count);
+
+	if (dense_count > 0) {
+		double f = n->ffn;
+		gemm(c, "ffn_up", T, fin * f / t, h, 1, dense_count);
+		elem(c, "ffn_act", OPS_ELEM, T * f / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8, dense_count);
+		gemm(c, "ffn_down", T, h, f / t, 1, dense_count);
+	}
+	if (moe_count > 0) {
+		double E = n->experts, k = n->experts_active, fe = n->expert_ffn;
+		double ep = p->ep, e_local = E / ep;
+		/* Tokens routed into this chip's experts: T·k·ep spread over E experts (balanced). With
+		 * few tokens not every expert is hit: P(hit) = 1-(1-k/E)^(T·ep). */
+		double routed = T * k * ep / E;
+		double hit = 1 - pow(1 - k / E, T * ep);
+		double inst = e_local * hit;
+		double m_e = routed / hit;
+		if (!c->train && ep > 1 && T * k > 0)
+			/* A serving step waits for the busiest expert rank: of ep ranks expecting T·k routed
+			 * tokens each, the most loaded holds about T·k + √(2 T·k ln ep) (the largest of ep
+			 * near-normal counts). */
+			m_e *= 1 + sqrt(2 * log(ep) / (T * k));
+		gemm(c, "router", T, E, h, 1, moe_count);
+		gemm(c, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
+		elem(c, "expert_act", OPS_ELEM, T * k * fe / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
+		     moe_count);
+		gemm(c, "expert_down", m_e, h, fe / t, inst, moe_count);
+		if (n->shared_experts > 0) {
+			double fs = n->shared_experts * fe;
+			gemm(c, "shared_up", T, fin * fs / t, h, 1, moe_count);
+			elem(c, "shared_act", OPS_ELEM, T * fs / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
+			     moe_count);
+			gemm(c, "shared_down", T, h, fs / t, 1, moe_count);
+		}
+	}
+	if (c->train)
+		elem(c, "ffn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
+	c->in_layer = 0;
+}
+
+static double moe_share(const nn_net *n)
+{
+	return n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+}
+
+static void init(lower *c, ops_list *out, const wl_workload *w, int train)
+{
+	/* Each op is cleared when added (add): clearing the whole list costs more than a lowering. */
+	out->n = 0;
+	out->layers_stage = 0;
+	c->l = out;
+	c->prec = w->prec;
+	c->wb = hw_prec_bytes(w->prec);
+	c->ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	c->train = train;
+	c->in_layer = 0;
+	/* Training runs the framework's attention kernel and host mode; serving engines run
+	 * their fused kernels, compiled or as graphs. */
+	c->attn = train && w->fw.train.attention_kernel == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
+	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
+	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+}
+
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	double L = shard_layers_per_stage(n, p->pp);
+	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
+	double T = b * sh.s_q, t = p->tp;
+
+	init(&c, out, w, 1);
+	if (family && w->fw.has_train) {
+		int k = fw_attention_kernel(&w->fw.train, family);
+		c.attn = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	}
+	out->layers_stage = L;
+	if (!w->flash_attention)
+		sh.causal = 1.0; /* unfused kernels compute the full score matrix */
+	if (p->pp == 1) /* the embedding sits on the first stage; the bottleneck is the last */
+		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 2 * 4, 0, 1);
+	layer(&c, w, p, sh, L, moe_share(n), NULL);
+	{
+		/* The output projection stays in 16-bit under fp8 and fp4 training recipes (torchao's
+		 * default filter skips `output`; Megatron's output layer is not a TE layer). */
+		hw_prec keep = c.prec;
+		if (c.prec == HW_FP8 || c.prec == HW_FP4)
+			c.prec = HW_BF16;
+		gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
+		c.prec = keep;
+	}
+	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
+	elem(&c, "loss", OPS_LOSS, T * n->vocab / t, c.ab + 4, 4 + c.ab, 6, 1);
+
+	if (w->recompute == WL_RC_FULL ||
+	    (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective != FW_SEL_ATTENTION)) {
+		/* Full recompute re-runs the layer forward before its backward (Korthikanti §5).
+		 * Per-op checkpointing re-runs the elementwise ops and every other matmul (the k
+		 * projection, the attention out-projection, and the second FFN input or the FFN
+		 * down-projection); the matmul policy re-runs the elementwise ops only. */
+		ops_list tmp;
+		lower r;
+		int full = w->recompute == WL_RC_FULL, per_op = !full && w->fw.train.selective == FW_SEL_OPS;
+		double kfrac = 0;
+		init(&r, &tmp, w, 0);
+		layer(&r, w, p, sh, L, moe_share(n), NULL);
+		{
+			double a_l = ceil((double)n->heads / p->tp), k_l = shard_kv_heads_local(n, p->tp);
+			kfrac = k_l / (a_l + 2 * k_l);
+		}
+		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
+			ops_op *o;
+			double keep = 1;
+			const ops_op *src = &tmp.op[i];
+			if (!full) {
+				if (src->kind == OPS_ATTN || src->kind == OPS_EMBED)
+					continue;
+				if (src->kind == OPS_GEMM) {
+					const char *nm = src->name;
+					if (!per_op)
+						continue;
+					if (!strcmp(nm, "qkv_proj"))
+						keep = kfrac;
+					else if (!strcmp(nm, "ffn_up") || !strcmp(nm, "expert_up") || !strcmp(nm, "shared_up"))
+						keep = n->act == NN_SWIGLU ? 0.5 : 0;
+					else if (!strcmp(nm, "ffn_down") || !strcmp(nm, "expert_down") || !strcmp(nm, "shared_down"))
+						keep = n->act == NN_SWIGLU ? 0 : 1;
+					else if (strcmp(nm, "o_proj") != 0)
+						keep = 0;
+					if (keep <= 0)
+						continue;
+				}
+			}
+			o = &out->op[out->n++];
+			*o = *src;
+			o->flops *= keep;
+			o->bytes *= keep;
+			o->phase = OPS_RECOMP;
+			/* The recomputed forward runs as the training step does. */
+			o->train = 1;
+			o->eager = c.eager;
+			o->attn = c.attn;
+			o->host = host_of(&c, o->kind);
+			if (o->kind == OPS_ATTN && (o->prec == HW_FP8 || o->prec == HW_FP4))
+				o->prec = HW_BF16;
+		}
+	}
+	{
+		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
+		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
+		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
+		nn_counts cnt = nn_params(n);
+		double per_layer = cnt.attn + (n->experts > 0
+			? (1 - moe_share(n)) * cnt.ffn_dense +
+			  moe_share(n) * (cnt.router + (n->experts / p->ep + n->shared_experts) * cnt.ffn_expert)
+			: cnt.ffn_dense);
+		double local = (L * per_layer + (p->pp == 1 ? cnt.embed + cnt.head : cnt.head)) / t;
+		double E = shard_params_expert_local(n, p);
+		double sharded = w->zero >= 1 ? (local - E) / shard_zero(p, 0) + E / shard_zero(p, 1) : local;
+		double bpp = w->optimizer == WL_ADAM ? 30 : 14;
+		ops_op *o = add(&c, "optimizer", OPS_OPTIM, OPS_STEP, 1);
+		if (o) {
+			o->m = sharded;
+			o->bytes = o->m * bpp;
+			o->flops = o->m * (w->optimizer == WL_ADAM ? 12 : 2);
+			o->prec = HW_FP32;
+		}
+	}
+}
+
+/* Serving ops run at the chip's serving rates (roof_op: [decode] curves, paged attention). */
+static void mark_serve(ops_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->op[i].serve = 1;
+}
+
+void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
+{
+	ops_iter(w, p, 0, 0, (double)batch * w->input_len, out);
+}
+
+void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_list *out)
+{
+	ops_iter(w, p, batch, ctx, 0, out);
+}
+
+void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, double prefill_tokens,
+	      ops_list *out)
+{
+	lower c;
+	const nn_net *n = &w->net;
+	shape dec = {batch, 1, ctx, 1.0, 1};
+	shape pre = {prefill_tokens / w->input_len, w->input_len, w->input_len, 0.5, 0};
+	double L = shard_layers_per_stage(n, p->pp);
+	double T = batch + prefill_tokens;
+	init(&c, out, w, 0);
+	out->layers_stage = L;
+	if (p->pp == 1)
+		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);
+	/* A prefill-only pass (batch 0) has the prompts as its only attention. */
+	if (batch > 0)
+		layer(&c, w, p, dec, L, moe_share(n), prefill_tokens > 0 ? &pre : NULL);
+	else
+		layer(&c, w, p, pre, L, moe_share(n), NULL);
+	/* Logits for the decoded tokens and the last position of each new prompt. */
+	gemm(&c, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	if (prefill_tokens > 0) {
+		/* Writing the prompts' K/V into the cache. */
+		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
+		if (o) {
+			o->m = prefill_tokens * kv_elems_local(n, p->tp);
+			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
+		}
+	}
+	mark_serve(out);
+}

@@ -1,0 +1,480 @@
+/* rank: best layout per system, its cost and its verdict (see rank.h). */
+#include "engine/rank.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cost.h"
+#include "model/nn.h"
+#include "engine/sweep.h"
+
+int rank_slo_met(const wl_workload *w, const infer_result *r)
+{
+	return r->feasible && (w->tpot_slo <= 0 || r->tpot <= w->tpot_slo) &&
+	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
+}
+
+double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips)
+{
+	if (!(interval > 0) || node_chips < 1)
+		return chip_mtbf;
+	return 1 / (1 / chip_mtbf + 1 / (node_chips * interval));
+}
+
+void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out)
+{
+	int feasible = tr ? tr->feasible : ir->feasible;
+	out->terms = w->cost;
+	out->standby = 0;
+	if (out->pricing != PRICE_SPOT)
+		out->spot_interval = 0;
+	else if (!(out->spot_interval > 0))
+		out->spot_interval = w->cost.spot_interval;
+	if (out->spot_interval > 0 && tr) {
+		out->terms.failures.chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, out->spot_interval,
+							      out->node_chips);
+	} else if (out->spot_interval > 0) {
+		/* A replica of k instances loses one every interval / k and is whole again after the
+		 * restart time R: it is down kR / (interval + kR) of the time, capacity that stands by
+		 * (renewal: up interval / k, down R, on average). */
+		int node = out->node_chips > 0 ? out->node_chips : 1;
+		double k = ceil((double)ir->plan.tp * ir->plan.pp * ir->plan.cp / node);
+		double down = k * w->cost.failures.restart;
+		cost_terms *t = &out->terms.terms;
+		out->standby = down / (out->spot_interval + down);
+		t->idle_headroom = 1 - (1 - t->idle_headroom) * (1 - out->standby);
+	}
+	if (tr) {
+		cost_train_in in;
+		memset(&in, 0, sizeof in);
+		/* Mixed-precision Adam state, 16 B per parameter (Rajbhandari et al. 2020): the
+		 * checkpoint size when the workload gives none. */
+		if (out->terms.failures.checkpoint_bytes <= 0)
+			out->terms.failures.checkpoint_bytes = 16 * nn_params(&w->net).total;
+		in.chips = tr->plan.chips;
+		in.usd_per_chip_hour = out->usd_per_chip_hour;
+		in.tokens = w->tokens;
+		in.tokens_per_s = tr->tokens_per_s;
+		in.failures = out->terms.failures;
+		in.terms = out->terms.terms;
+		cost_train(&in, &out->result);
+	} else {
+		cost_infer_in in;
+		double busy = ir->ttft + (w->output_len - 1) * ir->tpot;
+		memset(&in, 0, sizeof in);
+		in.unit = w->cost.unit;
+		in.chips = ir->plan.chips;
+		in.usd_per_chip_hour = out->usd_per_chip_hour;
+		in.tokens_per_s = ir->tokens_per_s;
+		/* infer.h: a request cycle is TTFT + (output_len - 1) TPOT; prefill is its TTFT. */
+		in.prefill_share = busy > 0 ? ir->ttft / busy : 0;
+		in.input_per_output = (double)w->input_len / w->output_len;
+		in.output_per_example = w->output_len;
+		in.terms = out->terms.terms;
+		cost_infer(&in, &out->result);
+		out->prefill_share = in.prefill_share;
+		out->slo_met = rank_slo_met(w, ir);
+		if (feasible && !out->slo_met && out->have_price && !out->note[0])
+			snprintf(out->note, sizeof out->note, "this layout misses the latency limits: the cost "
+				 "per unit is not at the SLO");
+	}
+	if (!feasible) {
+		out->result.ok = 0;
+		out->result.usd_per_unit = NAN;
+		snprintf(out->result.reason, sizeof out->result.reason, "the layout is infeasible");
+	}
+	if (out->have_price && !out->result.ok) {
+		size_t l = strlen(out->note);
+		snprintf(out->note + l, sizeof out->note - l, "%sno cost per %s: %s", l ? "; " : "",
+			 cost_unit_names[out->result.unit], out->result.reason);
+	}
+}
+
+/* out with the pricing model and date of o, and no price yet. */
+static void cost_start(const rank_opts *o, rank_quote *out)
+{
+	memset(out, 0, sizeof *out);
+	out->pricing = o->pricing;
+	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
+	out->usd_per_chip_hour = NAN;
+}
+
+/* The user's price of s as a price row: per chip, provider "user", no catalog date. */
+static int user_price(const rank_opts *o, const hw_system *s, rank_quote *out)
+{
+	for (int i = 0; i < o->nuser_prices; i++) {
+		const rank_user_price *u = &o->user_prices[i];
+		price_row *p = &out->price;
+		if (strcmp(u->system, s->name) != 0)
+			continue;
+		snprintf(p->provider, sizeof p->provider, "user");
+		snprintf(p->instance, sizeof p->instance, "%s", s->instance[0] ? s->instance : s->name);
+		p->model = out->pricing;
+		p->usd_per_hour = u->usd_per_chip_hour;
+		p->unit = PRICE_PER_CHIP;
+		p->accelerators = 1;
+		snprintf(p->source, sizeof p->source, "--price %s=%.10g: the user's own price, no catalog",
+			 s->name, u->usd_per_chip_hour);
+		out->have_price = out->user_price = 1;
+		out->usd_per_chip_hour = u->usd_per_chip_hour;
+		return 1;
+	}
+	return 0;
+}
+
+int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out, err *e)
+{
+	cost_start(o, out);
+	out->node_chips = hw_node_chips(s);
+	out->discount = o->discount;
+	if (user_price(o, s, out))
+		return 0;
+	if (!o->price) {
+		snprintf(out->note, sizeof out->note, "not priced");
+		return 0;
+	}
+	if (o->price(o->price_ctx, s, w, out, e) != 0)
+		return ERR_DATA;
+	if (out->have_price)
+		out->usd_per_chip_hour *= 1 - o->discount;
+	return 0;
+}
+
+int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
+			const train_result *tr, const infer_result *ir, rank_quote *out, err *e)
+{
+	if (rank_price(o, s, w, out, e) != 0)
+		return ERR_DATA;
+	rank_cost(w, tr, ir, out);
+	return 0;
+}
+
+/* The largest of compute, memory, exposed communication per level, bubble, runtime. */
+static void infer_bound(const infer_result *r, const hw_system *s, char *buf, size_t n)
+{
+	const infer_step *st = &r->step;
+	double best = st->ops.t_bound[ROOF_COMPUTE];
+	snprintf(buf, n, "compute");
+	if (st->ops.t_bound[ROOF_MEMORY] > best) {
+		best = st->ops.t_bound[ROOF_MEMORY];
+		snprintf(buf, n, "memory");
+	}
+	if (st->ops.t_bound[ROOF_OVERHEAD] > best) {
+		best = st->ops.t_bound[ROOF_OVERHEAD];
+		snprintf(buf, n, "kernel launches");
+	}
+	for (int l = 0; l < s->nlevels; l++)
+		if (st->comm_level[l] > best) {
+			best = st->comm_level[l];
+			snprintf(buf, n, "link: %s", hw_level_names[s->levels[l].kind]);
+		}
+	if (st->t_overhead > best)
+		snprintf(buf, n, "runtime per layer");
+}
+
+static void train_bound(const train_result *r, const hw_system *s, char *buf, size_t n)
+{
+	double best = r->t_bound[ROOF_COMPUTE];
+	snprintf(buf, n, "compute");
+	if (r->t_bound[ROOF_MEMORY] > best) {
+		best = r->t_bound[ROOF_MEMORY];
+		snprintf(buf, n, "memory");
+	}
+	for (int l = 0; l < s->nlevels; l++)
+		if (r->comm.level[l] > best) {
+			best = r->comm.level[l];
+			snprintf(buf, n, "link: %s", hw_level_names[s->levels[l].kind]);
+		}
+	if (r->t_bubble > best)
+		snprintf(buf, n, "pipeline bubble");
+}
+
+/* Serving: the best layout within the scale-up domain. */
+static int best_serving(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	const hw_system *s = r->sys;
+	int up = s->nlevels > 1 && s->levels[1].kind == HW_LEVEL_DOMAIN ? s->levels[1].chips : hw_node_chips(s);
+	struct { int tp, pp; } cand[48];
+	int nc = 0, have = 0;
+	infer_result *cur = malloc(sizeof *cur);
+	rank_quote *cc = malloc(sizeof *cc);
+	double best_key = INFINITY;
+	int best_klass = RANK_INFEASIBLE + 1;
+	if (!cur || !cc) {
+		free(cur);
+		free(cc);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	if (o->fixed_plan) {
+		cand[0].tp = given->tp;
+		cand[nc++].pp = given->pp;
+	} else {
+		for (int tp = 1; tp <= up && tp <= w->net.heads && nc < 46; tp *= 2)
+			for (int pp = 1; pp <= 2; pp++) {
+				cand[nc].tp = tp;
+				cand[nc++].pp = pp;
+			}
+		if (hw_node_chips(s) & (hw_node_chips(s) - 1)) {
+			cand[nc].tp = hw_node_chips(s);   /* a node that is not a power of two */
+			cand[nc++].pp = 1;
+		}
+	}
+	for (int i = 0; i < nc; i++) {
+		plan p = *given;
+		int klass;
+		double key;
+		p.tp = cand[i].tp;
+		p.pp = cand[i].pp;
+		if (!o->fixed_plan) {
+			p.dp = p.cp = p.ep = p.vpp = 1;
+			p.chips = p.tp * p.pp;
+			if (p.chips < o->cmin || p.chips > o->cmax || p.pp > w->net.layers)
+				continue;
+		}
+		infer_eval(s, w, &p, cur, NULL, NULL);
+		if (rank_price_and_cost(o, s, w, NULL, cur, cc, e) != 0) {
+			free(cur);
+			free(cc);
+			return e->code;
+		}
+		r->searched++;
+		if (!cur->feasible) {
+			klass = RANK_INFEASIBLE;
+			key = cur->tpot;
+		} else if (!rank_slo_met(w, cur)) {
+			klass = RANK_MISSES_SLO;
+			key = cur->tpot_tail;
+		} else if (cc->result.ok && isfinite(cc->result.usd_per_unit)) {
+			klass = o->budget > 0 && cc->result.usd_per_hour > o->budget ? RANK_OVER_BUDGET : RANK_PRICED;
+			key = klass == RANK_OVER_BUDGET ? cc->result.usd_per_hour : cc->result.usd_per_unit;
+		} else {
+			klass = RANK_NO_PRICE;
+			key = -cur->tokens_per_s_per_chip;
+		}
+		if (!have || klass < best_klass || (klass == best_klass && key < best_key)) {
+			have = 1;
+			best_klass = klass;
+			best_key = key;
+			r->ir = *cur;
+			r->cost = *cc;
+		}
+	}
+	free(cur);
+	free(cc);
+	if (!have)
+		return err_set(e, ERR_USAGE, "--chips %d-%d leaves no layout for %s", o->cmin, o->cmax, s->name);
+	r->klass = best_klass;
+	r->key = best_key;
+	plan_format(&r->ir.plan, r->plan, sizeof r->plan);
+	infer_bound(&r->ir, s, r->bound, sizeof r->bound);
+	return 0;
+}
+
+void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
+{
+	char tps[16];
+	int node = hw_node_chips(s);
+	memset(sp, 0, sizeof *sp);
+	snprintf(tps, sizeof tps, "1-%d", node < 64 ? node : 64);
+	sweep_parse_list(tps, &sp->tp);
+	sweep_parse_list("1-64", &sp->pp);
+	sweep_parse_list("1,2", &sp->vpp);
+	sweep_parse_list("1", &sp->cp);
+	if (w->net.experts > 1) {
+		char eps[16];
+		snprintf(eps, sizeof eps, "1-%d", w->net.experts);
+		sweep_parse_list(eps, &sp->ep);
+	} else {
+		sweep_parse_list("1", &sp->ep);
+	}
+	sweep_parse_list("0,1", &sp->sp);
+	sweep_parse_list("1,2,4", &sp->mb);
+	sweep_parse_list("0-3:1", &sp->zero);
+	sweep_parse_list("0-2:1", &sp->recompute);
+}
+
+/* Training: the cheapest layout of a sweep at the chip count. */
+static int best_training(const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	const hw_system *s = r->sys;
+	wl_workload *w = &r->w;
+	plan p = *given;
+	int late = 0;
+	r->deadline = o->deadline;
+	if (!o->fixed_plan) {
+		sweep_space sp;
+		sweep_offer of;
+		sweep_job job;
+		sweep_result *res = malloc(sizeof *res);
+		rank_quote pc;
+		if (!res)
+			return err_set(e, ERR_DATA, "out of memory");
+		if (rank_price(o, s, w, &pc, e) != 0) {
+			free(res);
+			return e->code;
+		}
+		rank_train_space(s, w, &sp);
+		if (o->cmax >= RANK_CHIPS_OPEN) {
+			sp.chips.v[sp.chips.n++] = given->chips;
+		} else {
+			for (long c = o->cmin; c <= o->cmax && sp.chips.n < SWEEP_VALUES_MAX; c *= 2)
+				sp.chips.v[sp.chips.n++] = (int)c;
+		}
+		of.sys = s;
+		of.system = 0;
+		of.pricing = (int)pc.pricing;
+		of.usd_per_chip_hour = pc.have_price ? pc.usd_per_chip_hour : NAN;
+		of.chip_mtbf = rank_spot_mtbf(w->cost.failures.chip_mtbf, pc.pricing == PRICE_SPOT ?
+					      (pc.spot_interval > 0 ? pc.spot_interval : w->cost.spot_interval) : 0,
+					      pc.node_chips);
+		memset(&job, 0, sizeof job);
+		job.space = &sp;
+		job.w = w;
+		job.offers = &of;
+		job.noffers = 1;
+		job.top_k = 1;
+		job.threads = 1;
+		job.nshards = 1;
+		if (sweep_run(&job, res) != 0) {
+			free(res);
+			return err_set(e, ERR_DATA, "out of memory");
+		}
+		r->searched = (long long)res->total;
+		if (res->ntop > 0) {
+			/* The front holds the cheapest run of every speed: the first within the deadline
+			 * is the cheapest that meets it; else the fastest, which misses it. */
+			const sweep_point *pt = &res->top[0];
+			if (o->deadline > 0 && pt->run_time > o->deadline) {
+				late = 1;
+				for (int i = 0; i < res->nfront; i++) {
+					pt = &res->front[i];
+					if (pt->run_time <= o->deadline) {
+						late = 0;
+						break;
+					}
+				}
+			}
+			p = pt->plan;
+			w->zero = pt->zero;
+			w->recompute = (wl_recompute)pt->recompute;
+		}
+		free(res);
+	}
+	train_eval(s, w, &p, &r->tr, NULL);
+	if (rank_price_and_cost(o, s, w, &r->tr, NULL, &r->cost, e) != 0)
+		return e->code;
+	if (!r->tr.feasible) {
+		r->klass = RANK_INFEASIBLE;
+		r->key = 0;
+	} else if (late || (o->deadline > 0 && !(r->cost.result.run_time <= o->deadline))) {
+		r->klass = RANK_MISSES_SLO;
+		r->key = r->cost.result.run_time;
+	} else if (r->cost.result.ok && isfinite(r->cost.result.usd_per_unit)) {
+		r->klass = o->budget > 0 && r->cost.result.usd_per_unit > o->budget ? RANK_OVER_BUDGET : RANK_PRICED;
+		r->key = r->cost.result.usd_per_unit;
+	} else {
+		r->klass = RANK_NO_PRICE;
+		r->key = r->tr.train_time;
+	}
+	plan_format(&r->tr.plan, r->plan, sizeof r->plan);
+	{
+		size_t l = strlen(r->plan);
+		snprintf(r->plan + l, sizeof r->plan - l, " zero=%d %s", w->zero, wl_recompute_names[w->recompute]);
+	}
+	train_bound(&r->tr, s, r->bound, sizeof r->bound);
+	return 0;
+}
+
+void rank_bind(rank_row *r)
+{
+	memset(&r->rep, 0, sizeof r->rep);
+	r->rep.sys = r->sys;
+	r->rep.w = &r->w;
+	r->rep.train = r->w.mode == WL_TRAIN ? &r->tr : NULL;
+	r->rep.infer = r->w.mode == WL_INFER ? &r->ir : NULL;
+	r->rep.cost = &r->cost;
+}
+
+int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	int rc;
+	r->w = *w;
+	r->searched = 0;
+	if (w->mode == WL_INFER)
+		rc = best_serving(w, given, o, r, e);
+	else
+		rc = best_training(given, o, r, e);
+	rank_bind(r);
+	return rc;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const rank_row *x = a, *y = b;
+	if (x->klass != y->klass)
+		return x->klass - y->klass;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return strcmp(x->sys->name, y->sys->name);
+}
+
+void rank_sort(rank_row *rows, int n)
+{
+	if (n > 1)
+		qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+	for (int i = 0; i < n; i++)
+		rank_bind(&rows[i]);
+}
+
+void rank_verdicts(rank_row *rows, int n, double budget)
+{
+	const rank_row *best = n > 0 ? &rows[0] : NULL;
+	for (int i = 0; i < n; i++) {
+		rank_row *r = &rows[i];
+		const wl_workload *w = &r->w;
+		const char *unit = cost_unit_names[w->cost.unit];
+		const cost_result *cr = &r->cost.result;
+		switch (r->klass) {
+		case RANK_PRICED:
+			if (i == 0)
+				snprintf(r->verdict, sizeof r->verdict, "cheapest per %s%s", unit,
+					 w->mode == WL_INFER ? " at the SLO" : "");
+			else
+				snprintf(r->verdict, sizeof r->verdict, "+%.0f%% per %s: $%.2f/h for %.4g %s, bound by %s",
+					 100 * (cr->usd_per_unit / best->cost.result.usd_per_unit - 1), unit,
+					 cr->usd_per_hour, w->mode == WL_INFER ? r->ir.tokens_per_s : r->tr.tokens_per_s,
+					 "tokens/s", r->bound);
+			break;
+		case RANK_NO_PRICE:
+			snprintf(r->verdict, sizeof r->verdict, "%s%s",
+				 strncmp(r->cost.note, "no public price", 15) ? "no price: " : "", r->cost.note);
+			break;
+		case RANK_OVER_BUDGET:
+			snprintf(r->verdict, sizeof r->verdict, "over the budget: $%.4g > $%.4g %s",
+				 w->mode == WL_INFER ? cr->usd_per_hour : cr->usd_per_unit, budget,
+				 w->mode == WL_INFER ? "per hour" : "per run");
+			break;
+		case RANK_MISSES_SLO:
+			if (w->mode == WL_TRAIN) {
+				snprintf(r->verdict, sizeof r->verdict, "misses the deadline: the fastest run found takes %.1f "
+					 "days, the limit is %.4g", r->cost.result.run_time / 86400, r->deadline / 86400);
+				break;
+			}
+			snprintf(r->verdict, sizeof r->verdict,
+				 "misses the latency limits at every layout tried: best p%g TPOT %.1f ms, TTFT %.0f ms "
+				 "against %.0f / %.0f ms", w->slo_percentile, r->ir.tpot_tail * 1e3, r->ir.ttft_tail * 1e3,
+				 w->tpot_slo * 1e3, w->ttft_slo * 1e3);
+			break;
+		default:
+			snprintf(r->verdict, sizeof r->verdict, "infeasible: %s",
+				 w->mode == WL_INFER ? r->ir.reason : r->tr.reason);
+		}
+		if (r->klass == RANK_NO_PRICE && w->mode == WL_INFER && i > 0 && rows[0].klass == RANK_NO_PRICE) {
+			size_t l = strlen(r->verdict);
+			snprintf(r->verdict + l, sizeof r->verdict - l, "; %.0f%% of the best tokens/s per chip",
+				 100 * r->ir.tokens_per_s_per_chip / rows[0].ir.tokens_per_s_per_chip);
+		}
+	}
+}

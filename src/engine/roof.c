@@ -1,0 +1,143 @@
+/* roof: roofline time of an op on a chip (see roof.h). */
+#include "engine/roof.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
+
+static double round_up(double x, double g)
+{
+	return g <= 1 ? ceil(x) : ceil(x / g) * g;
+}
+
+double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
+{
+	double pad, tiles, waves, wave;
+	if (m <= 0 || n <= 0 || k <= 0)
+		return 1;
+	/* A fractional m (expert tokens below one) pads to a whole row. */
+	pad = (m * n * k) / (round_up(m, c->pad_m) * round_up(n, c->pad_n) * round_up(k, c->pad_k));
+	/* Wave quantization: whole output tiles over `units` engines. A skinny GEMM (one row of
+	 * tiles, as in decode) is split along K by the libraries (split-K / stream-K / GEMV
+	 * kernels) until the engines are busy or the K chunks get short (4 x pad_k). */
+	tiles = ceil(m / c->tile_m) * ceil(n / c->tile_n) * ceil(batch > 1 ? batch : 1);
+	if (m <= c->tile_m && tiles < c->units) {
+		double split = fmin(floor(c->units / tiles), fmax(1, floor(k / (4.0 * c->pad_k))));
+		tiles *= split;
+	}
+	waves = ceil(tiles / c->units);
+	wave = tiles / (waves * c->units);
+	return pad * wave;
+}
+
+double roof_curve(const hw_curve *c, double x)
+{
+	int i = 1;
+	double f;
+	if (c->n == 0)
+		return 0;
+	if (x <= c->x[0])
+		return c->eff[0] * (x > 0 ? x / c->x[0] : 1);
+	if (x >= c->x[c->n - 1])
+		return c->eff[c->n - 1];
+	while (c->x[i] < x)
+		i++;
+	f = log(x / c->x[i - 1]) / log(c->x[i] / c->x[i - 1]);
+	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
+}
+
+/* A serving GEMM: the measured fraction of the peak at its rows M (0: no curve). */
+static double serve_gemm_eff(const hw_chip *c, const ops_op *o, hw_prec run)
+{
+	return o->serve && o->kind == OPS_GEMM ? roof_curve(&c->decode_gemm[run], o->m) : 0;
+}
+
+/* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
+ * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
+static double paged_attn_time(const hw_chip *c, const ops_op *o)
+{
+	if (!o->serve || o->kind != OPS_ATTN || o->m > 1 || c->decode_attn_bw <= 0)
+		return 0;
+	return c->decode_attn_floor + o->bytes / (c->hbm_bw * c->decode_attn_bw);
+}
+
+roof_time roof_op(const hw_chip *c, const ops_op *o)
+{
+	double serve_eff, paged;
+	roof_time r;
+	memset(&r, 0, sizeof r);
+	r.run_prec = hw_run_prec(c, o->prec);
+	if (r.run_prec == HW_PREC_N)
+		r.run_prec = HW_FP32;
+	r.peak = c->peak[r.run_prec];
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
+		double base = c->gemm_eff[r.run_prec];
+		if (o->kind == OPS_ATTN) {
+			/* The kernel class's forward or backward fraction at this key length
+			 * (calibration notes: FlashAttention-3 paper figures, FA issues). */
+			const double *k = c->attn_k[o->attn];
+			double a = k[o->phase == OPS_BWD ? 1 : 0];
+			double half = c->attn_seq_half[o->attn];
+			if (a > 0)
+				base = fmin(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
+		}
+		/* Tensor work runs at the clock the power limit sustains. */
+		serve_eff = serve_gemm_eff(c, o, r.run_prec);
+		r.eff = (serve_eff > 0 ? serve_eff : base * roof_shape_eff(c, o->m, o->n, o->k, o->batch)) *
+			(c->clock_scale > 0 ? c->clock_scale : 1) *
+			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
+		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
+	} else if (c->vector > 0) {
+		r.eff = 1;
+		r.peak = c->vector;
+		r.t_compute = o->flops / c->vector;
+	}
+	paged = paged_attn_time(c, o);
+	if (paged > 0)
+		r.t_memory = paged;
+	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
+		r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
+	else {
+		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
+		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
+		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
+		r.t_memory = o->bytes / (c->hbm_bw * (e > 0 ? e : c->hbm_eff));
+	}
+	r.t = r.t_compute;
+	r.bound = ROOF_COMPUTE;
+	if (r.t_memory > r.t) {
+		r.t = r.t_memory;
+		r.bound = ROOF_MEMORY;
+	}
+	if (c->op_overhead > r.t) {
+		r.t = c->op_overhead;
+		r.bound = ROOF_OVERHEAD;
+	}
+	if (o->host > r.t) {
+		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
+		r.t = o->host;
+		r.bound = ROOF_OVERHEAD;
+	}
+	return r;
+}
+
+roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
+{
+	roof_sum s;
+	memset(&s, 0, sizeof s);
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r = roof_op(c, o);
+		double t = r.t * o->count;
+		if (per_op)
+			per_op[i] = r;
+		s.t += t;
+		s.flops += o->flops * o->count;
+		s.bytes += o->bytes * o->count;
+		s.t_bound[r.bound] += t;
+		s.t_phase[o->phase] += t;
+		s.t_kind[o->kind] += t;
+	}
+	return s;
+}

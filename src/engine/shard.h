@@ -1,0 +1,33 @@
+/* shard: how a network divides over a parallel layout: the layers of a pipeline stage, the KV
+ * heads and parameters one chip holds, the ranks ZeRO shards over, and whether a layout
+ * divides the workload and fits the system at all. The one home of these rules for ops (what a
+ * chip computes), mem (what a chip holds), train and infer. Pure: no I/O, no globals. */
+#ifndef ROOFCOST_SHARD_H
+#define ROOFCOST_SHARD_H
+
+#include "model/hw.h"
+#include "model/nn.h"
+#include "model/plan.h"
+#include "model/wl.h"
+
+/* Layers on the bottleneck pipeline stage: ceil(layers / pp). */
+int shard_layers_per_stage(const nn_net *n, int pp);
+
+/* KV heads one chip holds under tensor parallelism tp: ceil(kv_heads / tp) (replicated when
+ * tp > kv_heads). MLA keeps the whole latent cache on every tensor-parallel rank. */
+double shard_kv_heads_local(const nn_net *n, int tp);
+
+/* Parameters one chip stores on the bottleneck stage, before ZeRO sharding. */
+double shard_params_local(const nn_net *n, const plan *p);
+
+/* Routed-expert parameters among them (0 for a dense network). */
+double shard_params_expert_local(const nn_net *n, const plan *p);
+
+/* Ranks that ZeRO shards over: dp·cp for dense parameters, dp·cp/ep for routed experts. */
+double shard_zero(const plan *p, int expert);
+
+/* Checks that p divides the workload and fits the system (not memory: see mem). Returns 1 if
+ * valid, else 0 with a reason such as "tp 16 does not divide 24 heads". p must be filled. */
+int shard_check(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len);
+
+#endif

@@ -1,0 +1,392 @@
+/* sweep: layouts × chips × systems × prices, Pareto front and top k (see sweep.h). */
+#include "engine/sweep.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/lim.h"
+
+enum { KCACHE = 2048 };
+
+typedef struct kslot {
+	int used;
+	int key[7];
+	train_kernel k;
+} kslot;
+
+typedef struct worker {
+	const sweep_job *job;
+	const wl_workload *wv;   /* [3][4] variants: recompute × zero */
+	uint64_t lo, hi;         /* global indices */
+	sweep_result *res;
+	kslot *cache;
+	train_memo *memo;
+	_Atomic uint64_t *done;
+	int first;               /* reports progress */
+	int any_price;           /* some offer has a price */
+	int rc;
+} worker;
+
+void sweep_slice(uint64_t total, int shard, int nshards, uint64_t *lo, uint64_t *hi)
+{
+	/* floor(total * i / n) without forming total * i: total = q n + r. */
+	uint64_t n = nshards > 0 ? (uint64_t)nshards : 1, q = total / n, r = total % n;
+	uint64_t i = shard > 0 ? (uint64_t)shard : 0;
+	*lo = q * i + r * i / n;
+	*hi = q * (i + 1) + r * (i + 1) / n;
+}
+
+uint64_t sweep_size(const sweep_space *s, int noffers)
+{
+	const sweep_list *l[] = {&s->chips, &s->tp, &s->pp, &s->vpp, &s->cp, &s->ep, &s->sp, &s->mb,
+				 &s->zero, &s->recompute};
+	uint64_t n = noffers > 0 ? (uint64_t)noffers : 0;
+	for (size_t i = 0; i < sizeof l / sizeof l[0]; i++) {
+		uint64_t k = l[i]->n > 0 ? (uint64_t)l[i]->n : 0;
+		if (k && n > UINT64_MAX / k)
+			return UINT64_MAX;   /* saturates: it cannot wrap to a small number */
+		n *= k;
+	}
+	return n;
+}
+
+/* (cost, run_time, index) order: the front and the top k sort by it. */
+static int before(const sweep_point *a, const sweep_point *b)
+{
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	if (a->run_time != b->run_time)
+		return a->run_time < b->run_time;
+	return a->index < b->index;
+}
+
+static void top_insert(sweep_result *r, int k, const sweep_point *p)
+{
+	int lo = 0, hi = r->ntop;
+	if (r->ntop == k && !before(p, &r->top[k - 1]))
+		return;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (before(&r->top[mid], p))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (r->ntop < k)
+		r->ntop++;
+	memmove(&r->top[lo + 1], &r->top[lo], (size_t)(r->ntop - 1 - lo) * sizeof *p);
+	r->top[lo] = *p;
+}
+
+/* The front is sorted by cost with run_time strictly falling: p joins it unless a point at
+ * most as costly is at most as slow; it removes the costlier points it is faster than. */
+static void front_insert(sweep_result *r, const sweep_point *p)
+{
+	int lo = 0, hi = r->nfront, end;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (before(&r->front[mid], p))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && r->front[lo - 1].run_time <= p->run_time)
+		return;
+	end = lo;
+	while (end < r->nfront && r->front[end].run_time >= p->run_time)
+		end++;
+	if (end == lo && r->nfront == SWEEP_FRONT_MAX) {
+		r->front_truncated = 1;
+		return;
+	}
+	memmove(&r->front[lo + 1], &r->front[end], (size_t)(r->nfront - end) * sizeof *p);
+	r->nfront += 1 - (end - lo);
+	r->front[lo] = *p;
+}
+
+static const train_kernel *kernel(worker *wk, const hw_system *s, int sys, const wl_workload *w,
+				  const plan *key)
+{
+	int k[7] = {sys, (int)w->recompute, key->tp, key->cp, key->ep, key->sp, key->micro_batch};
+	uint64_t h = 1469598103934665603ULL;
+	kslot *slot;
+	for (int i = 0; i < 7; i++)
+		h = (h ^ (uint64_t)(unsigned)k[i]) * 1099511628211ULL;
+	slot = &wk->cache[h % KCACHE];
+	if (slot->used && !memcmp(slot->key, k, sizeof k))
+		return &slot->k;
+	train_kernel_eval(s, w, key, &slot->k);
+	memcpy(slot->key, k, sizeof k);
+	slot->used = 1;
+	return &slot->k;
+}
+
+static void eval_one(worker *wk, uint64_t idx, train_result *tr)
+{
+	const sweep_job *job = wk->job;
+	const sweep_space *sp = job->space;
+	uint64_t x = idx;
+	int d[11];
+	const sweep_list *dims[11] = {&sp->chips, &sp->zero, &sp->vpp, &sp->pp, &sp->mb, &sp->sp,
+				      &sp->ep, &sp->cp, &sp->tp, &sp->recompute, NULL};
+	sweep_result *r = wk->res;
+	const sweep_offer *of;
+	const wl_workload *w;
+	const nn_net *n;
+	plan p;
+	int chips, tp, pp, cp, zero, rc, inner;
+
+	for (int i = 0; i < 10; i++) {
+		d[i] = (int)(x % (uint64_t)dims[i]->n);
+		x /= (uint64_t)dims[i]->n;
+	}
+	of = &job->offers[x];
+	chips = sp->chips.v[d[0]];
+	zero = sp->zero.v[d[1]];
+	rc = sp->recompute.v[d[9]];
+	tp = sp->tp.v[d[8]];
+	cp = sp->cp.v[d[7]];
+	pp = sp->pp.v[d[3]];
+	w = &wk->wv[rc * 4 + zero];
+	n = &w->net;
+	memset(&p, 0, sizeof p);
+	p.tp = tp;
+	p.pp = pp;
+	p.vpp = sp->vpp.v[d[2]];
+	p.cp = cp;
+	p.ep = sp->ep.v[d[6]];
+	p.sp = sp->sp.v[d[5]];
+	p.micro_batch = sp->mb.v[d[4]];
+	/* Prune what cannot divide, and duplicates (sp without tp, vpp without pp, ep on a dense
+	 * network), before any arithmetic: a degree above chips cannot divide them, and below
+	 * it the products stay within the ranges of lim.h. */
+	if (tp > chips || pp > chips || cp > chips || (long long)tp * pp > chips ||
+	    (long long)tp * pp * cp > chips) {
+		r->pruned++;
+		return;
+	}
+	inner = tp * pp * cp;
+	if (chips % inner || (p.sp && tp == 1) || (p.vpp > 1 && pp == 1) || (p.ep > 1 && n->experts == 0) ||
+	    n->heads % tp || pp > n->layers || w->seq_len % cp) {
+		r->pruned++;
+		return;
+	}
+	p.dp = chips / inner;
+	p.chips = chips;
+	if (plan_limits(&p, w->micro_batch, NULL, 0) != 0 || w->global_batch % (p.dp * p.micro_batch) ||
+	    (p.dp * cp) % p.ep ||
+	    (hw_max_chips(of->sys) > 0 && chips > hw_max_chips(of->sys)) ||
+	    (p.vpp > 1 && (pp * p.vpp > n->layers || (w->global_batch / (p.dp * p.micro_batch)) % pp))) {
+		r->pruned++;
+		return;
+	}
+	train_compose(of->sys, w, kernel(wk, of->sys, of->system, w, &p), &p, wk->memo, tr);
+	if (!tr->feasible) {
+		r->infeasible++;
+		return;
+	}
+	r->evaluated++;
+	{
+		sweep_point pt;
+		cost_train_in in;
+		cost_result cr;
+		memset(&in, 0, sizeof in);
+		in.chips = chips;
+		in.usd_per_chip_hour = of->usd_per_chip_hour;
+		in.tokens = w->tokens;
+		in.tokens_per_s = tr->tokens_per_s;
+		in.failures = w->cost.failures;
+		if (of->chip_mtbf > 0)
+			in.failures.chip_mtbf = of->chip_mtbf;
+		if (in.failures.checkpoint_bytes <= 0)
+			in.failures.checkpoint_bytes = 16 * nn_params(n).total;
+		in.terms = w->cost.terms;
+		cost_train(&in, &cr);
+		if (!cr.goodput.finishes)
+			return;
+		memset(&pt, 0, sizeof pt);
+		pt.index = idx;
+		pt.offer = (int)x;
+		pt.plan = tr->plan;
+		pt.zero = zero;
+		pt.recompute = rc;
+		pt.step_time = tr->step_time;
+		pt.tokens_per_s = tr->tokens_per_s;
+		pt.mfu = tr->mfu;
+		pt.mem_gib = tr->mem.total / 1073741824.0;
+		pt.run_time = cr.run_time;
+		pt.goodput = cr.goodput.goodput;
+		pt.usd_per_run = cr.usd_per_unit;
+		pt.chip_hours = chips * cr.run_time / 3600;
+		/* USD where there is a price; chip-hours when no offer has one; a system without a
+		 * price among priced ones ranks after them (its cost is unknown, not zero). */
+		pt.cost = isfinite(pt.usd_per_run) ? pt.usd_per_run : wk->any_price ? INFINITY : pt.chip_hours;
+		top_insert(r, wk->job->top_k, &pt);
+		front_insert(r, &pt);
+	}
+}
+
+static void *work(void *arg)
+{
+	worker *wk = arg;
+	train_result *tr = malloc(sizeof *tr);
+	uint64_t last = wk->lo;
+	if (!tr) {
+		wk->rc = -1;
+		return NULL;
+	}
+	wk->res->total = wk->hi - wk->lo;
+	for (uint64_t i = wk->lo; i < wk->hi; i++) {
+		eval_one(wk, i, tr);
+		if (i - last >= 65536) {
+			atomic_fetch_add(wk->done, i - last);
+			last = i;
+			if (wk->first && wk->job->progress)
+				wk->job->progress(wk->job->progress_ctx, atomic_load(wk->done),
+						  sweep_size(wk->job->space, wk->job->noffers));
+		}
+	}
+	atomic_fetch_add(wk->done, wk->hi - last);
+	free(tr);
+	return NULL;
+}
+
+void sweep_merge(sweep_result *a, const sweep_result *b, int top_k)
+{
+	a->total += b->total;
+	a->pruned += b->pruned;
+	a->infeasible += b->infeasible;
+	a->evaluated += b->evaluated;
+	a->front_truncated |= b->front_truncated;
+	for (int i = 0; i < b->ntop; i++)
+		top_insert(a, top_k, &b->top[i]);
+	for (int i = 0; i < b->nfront; i++)
+		front_insert(a, &b->front[i]);
+}
+
+int sweep_run(const sweep_job *job, sweep_result *out)
+{
+	uint64_t total = sweep_size(job->space, job->noffers), lo, hi;
+	int T = job->threads < 1 ? 1 : job->threads;
+	wl_workload *wv = malloc(12 * sizeof *wv);
+	worker *wk = calloc((size_t)T, sizeof *wk);
+	pthread_t *th = calloc((size_t)T, sizeof *th);
+	sweep_result *parts = calloc((size_t)T, sizeof *parts);
+	_Atomic uint64_t done = 0;
+	int rc = 0, started = 0;
+
+	memset(out, 0, sizeof *out);
+	sweep_slice(total, job->shard, job->nshards, &lo, &hi);
+	if (!wv || !wk || !th || !parts) {
+		rc = -1;
+		goto end;
+	}
+	for (int r = 0; r < 3; r++)
+		for (int z = 0; z < 4; z++) {
+			wv[r * 4 + z] = *job->w;
+			wv[r * 4 + z].recompute = (wl_recompute)r;
+			wv[r * 4 + z].zero = z;
+		}
+	for (int t = 0; t < T; t++) {
+		wk[t].job = job;
+		wk[t].wv = wv;
+		wk[t].lo = lo + (hi - lo) * (uint64_t)t / (uint64_t)T;
+		wk[t].hi = lo + (hi - lo) * (uint64_t)(t + 1) / (uint64_t)T;
+		wk[t].res = &parts[t];
+		wk[t].cache = calloc(KCACHE, sizeof(kslot));
+		wk[t].memo = calloc(1, sizeof(train_memo));
+		wk[t].done = &done;
+		wk[t].first = t == 0;
+		for (int o = 0; o < job->noffers; o++)
+			if (isfinite(job->offers[o].usd_per_chip_hour))
+				wk[t].any_price = 1;
+		if (!wk[t].cache || !wk[t].memo) {
+			rc = -1;
+			goto end;
+		}
+	}
+	for (int t = 1; t < T; t++) {
+		if (pthread_create(&th[t], NULL, work, &wk[t]) != 0) {
+			rc = -1;
+			break;
+		}
+		started = t;
+	}
+	if (rc == 0)
+		work(&wk[0]);
+	for (int t = 1; t <= started; t++)
+		pthread_join(th[t], NULL);
+	for (int t = 0; t < T && rc == 0; t++) {
+		if (wk[t].rc)
+			rc = -1;
+		sweep_merge(out, &parts[t], job->top_k);
+	}
+end:
+	for (int t = 0; wk && t < T; t++) {
+		free(wk[t].cache);
+		free(wk[t].memo);
+	}
+	free(wv);
+	free(wk);
+	free(th);
+	free(parts);
+	return rc;
+}
+
+/* The digits at *s as a number in [0, LIM_CHIPS], moving *s past them. Returns 0 or -1. */
+static int list_number(const char **s, long *v)
+{
+	const char *p = *s;
+	*v = 0;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		*v = *v * 10 + (*p - '0');
+		if (*v > LIM_CHIPS)
+			return -1;
+	}
+	*s = p;
+	return 0;
+}
+
+int sweep_parse_list(const char *text, sweep_list *l)
+{
+	char buf[512], *save = NULL;
+	l->n = 0;
+	if (strlen(text) >= sizeof buf)
+		return -1;
+	memcpy(buf, text, strlen(text) + 1);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *p = tok;
+		long a, b, step = 0;
+		if (list_number(&p, &a) != 0)
+			return -1;
+		if (*p == '\0') {
+			if (l->n == SWEEP_VALUES_MAX)
+				return -1;
+			l->v[l->n++] = (int)a;
+			continue;
+		}
+		if (*p++ != '-' || list_number(&p, &b) != 0 || b < a)
+			return -1;
+		if (*p == ':') {
+			p++;
+			if (list_number(&p, &step) != 0 || step < 1)
+				return -1;
+		}
+		if (*p)
+			return -1;
+		if (step == 0 && a < 1)
+			return -1;
+		for (long v = a; v <= b; v = step ? v + step : v * 2) {
+			if (l->n == SWEEP_VALUES_MAX)
+				return -1;
+			l->v[l->n++] = (int)v;
+		}
+	}
+	return l->n > 0 ? 0 : -1;
+}

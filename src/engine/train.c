@@ -1,0 +1,394 @@
+/* train: training step composition (see train.h). */
+#include "engine/train.h"
+#include "engine/shard.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+
+void train_flops_per_token(const wl_workload *w, double *model, double *hardware)
+{
+	const nn_net *n = &w->net;
+	nn_counts c = nn_params(n);
+	/* Parameters a token's matmuls touch: all active ones except the input embedding (a
+	 * gather), plus the LM head even when tied (it is still a matmul). */
+	double layer_params = c.active - c.embed - c.head;
+	double head = (double)n->vocab * n->hidden;
+	/* Attention scores and values over the whole sequence (MODEL.md); a stack whose reported
+	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
+	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len *
+			  (w->fw.train.flops_causal ? 0.5 : 1.0);
+	double fwd = 2 * (layer_params + head) + attn_fwd;
+	double extra = 0;
+	*model = 3 * fwd;
+	if (w->recompute == WL_RC_FULL)
+		extra = 2 * layer_params + attn_fwd;
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_ATTENTION)
+		extra = attn_fwd;
+	else if (w->recompute == WL_RC_SELECTIVE && w->fw.train.selective == FW_SEL_OPS) {
+		/* The re-run matmuls: k projection, out-projection, and w3 (SwiGLU) or the FFN
+		 * down-projection (GELU), per layer. */
+		double h = n->hidden, kd = (double)n->kv_heads * n->head_dim, ad = (double)n->heads * n->v_head_dim;
+		double f = n->experts > 0 ? (double)n->expert_ffn * n->experts_active : n->ffn;
+		extra = 2.0 * n->layers * (h * kd + ad * h + h * f);
+	}
+	*hardware = *model + extra;
+}
+
+/* Returns count × exposed_frac × c->t and adds it, times `per_step` and split in proportion to
+ * the levels c spent time on, into level[]. */
+static double take(const comm_cost *c, double count, double exposed_frac, double per_step,
+		   double level[])
+{
+	double t = c->t * count * exposed_frac;
+	comm_split(c, per_step * t, level);
+	return t;
+}
+
+/* Time a collective of t_comm adds beside t_compute of work it overlaps: compute slows by the
+ * share sigma while the collective runs (its kernels take SMs and HBM bandwidth, calibration
+ * notes: NVIDIA/nccl#1428, forum thread 337991), so the pair takes max(t_comm, t_compute +
+ * sigma·t_comm) and the communication adds max(t_comm - t_compute, sigma·t_comm). */
+static double hide(double t_comm, double t_compute, double sigma)
+{
+	if (t_comm <= 0)
+		return 0;
+	return fmax(t_comm - fmax(t_compute, 0), sigma * t_comm);
+}
+
+/* a += k·b for roofline summaries. */
+static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
+{
+	a->t += k * b->t;
+	a->flops += k * b->flops;
+	a->bytes += k * b->bytes;
+	for (int i = 0; i < 3; i++)
+		a->t_bound[i] += k * b->t_bound[i];
+	for (int i = 0; i < OPS_PHASE_N; i++)
+		a->t_phase[i] += k * b->t_phase[i];
+	for (int i = 0; i < OPS_KIND_N; i++)
+		a->t_kind[i] += k * b->t_kind[i];
+}
+
+/* comm_time through the memo when there is one. */
+static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, double bytes, int n,
+			   int stride)
+{
+	unsigned long long h;
+	train_memo_entry *e;
+	if (!mm)
+		return comm_time(s, op, bytes, n, stride);
+	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
+	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
+	{
+		unsigned long long bits;
+		memcpy(&bits, &bytes, sizeof bits);
+		h ^= bits * 0x165667B19E3779F9ULL;
+	}
+	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
+	h ^= h >> 29;
+	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
+	if (e->used && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride && e->bytes == bytes) {
+		mm->hits++;
+		return e->c;
+	}
+	e->used = 1;
+	e->sys = s;
+	e->op = (int)op;
+	e->n = n;
+	e->stride = stride;
+	e->bytes = bytes;
+	e->c = comm_time(s, op, bytes, n, stride);
+	mm->misses++;
+	return e->c;
+}
+
+void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+{
+	ops_list *l = malloc(sizeof *l);
+	const nn_net *n = &w->net;
+	plan p = *key;
+	double b, ab, tokens, act, tp_act, moe;
+	int recomp_full = w->recompute == WL_RC_FULL;
+
+	memset(k, 0, sizeof *k);
+	p.pp = 1;
+	p.vpp = 1;
+	p.dp = 1;
+	p.chips = p.tp * p.cp;
+	k->key = p;
+	if (!l)
+		return;
+	ops_train(w, &p, s->chip.family, l);
+	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
+	 * stage), the LM head and loss, and the embedding (first stage only). */
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r = roof_op(&s->chip, o);
+		roof_sum *g;
+		double t;
+		if (o->phase == OPS_STEP)
+			continue;
+		g = o->per_layer ? &k->layer : o->kind == OPS_EMBED ? &k->embed : &k->head;
+		t = r.t * o->count;
+		g->t += t;
+		g->flops += o->flops * o->count;
+		g->bytes += o->bytes * o->count;
+		g->t_bound[r.bound] += t;
+		g->t_phase[o->phase] += t;
+		g->t_kind[o->kind] += t;
+	}
+	free(l);
+	{
+		/* Per layer: the stage above ran all n->layers layers. */
+		roof_sum one;
+		memset(&one, 0, sizeof one);
+		sum_axpy(&one, 1.0 / n->layers, &k->layer);
+		k->layer = one;
+	}
+
+	b = p.micro_batch > 0 ? p.micro_batch : w->micro_batch;
+	ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	tokens = b * (double)w->seq_len / p.cp;       /* per chip per micro-batch */
+	act = tokens * n->hidden * ab;                /* one activation tensor */
+	/* Each tensor-parallel rank keeps its own copy: a chip running several ranks (Neuron
+	 * cores) moves that many copies over its links. */
+	tp_act = act * s->chip.ranks_per_chip;
+	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	/* One pipeline send: with sequence parallelism each rank holds 1/tp of it; Megatron's
+	 * scatter/gather (Narayanan et al. SC21 §4.1) splits it across the tensor ranks anyway
+	 * and all-gathers it over the node's links on the other side. */
+	k->pp_msg = act / (p.sp || w->fw.train.pp_scatter_gather ? p.tp : 1);
+	if (p.tp > 1) {
+		/* Megatron (Shoeybi et al. 2019 §3): 2 all-reduces forward and 2 backward per layer;
+		 * with sequence parallelism each becomes an all-gather + reduce-scatter pair
+		 * (Korthikanti §4.2.2). Full recompute repeats the forward pair. */
+		double per_layer = 4 + (recomp_full ? 2 : 0);
+		/* Async TP (framework [overlap] tp) decomposes each collective and its matmul into
+		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
+		 * GEMMs cannot cover stays, plus the contention. */
+		double frac = 1, share = w->fw.train.overlap_tp;
+		if (share > 0) {
+			double raw = 0;
+			if (p.sp)
+				raw = per_layer * (comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1).t +
+						   comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1).t);
+			else
+				raw = per_layer * comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1).t;
+			/* The overlapped share hides behind the layer's compute-bound time. */
+			frac = raw > 0 ? (1 - share) +
+					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
+				       : 1;
+		}
+		if (p.sp) {
+			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
+			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1);
+			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
+		} else {
+			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1);
+			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
+		}
+	}
+	if (p.ep > 1 && moe > 0) {
+		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
+		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
+		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
+		double cnt = moe * (4 + (recomp_full ? 2 : 0)), frac = 1;
+		/* A stack that overlaps the expert all-to-alls (framework [overlap] ep) hides them
+		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap). */
+		if (w->fw.train.overlap_ep && c.t > 0)
+			frac = hide(cnt * c.t, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / (cnt * c.t);
+		k->ep_layer = take(&c, cnt, frac, 1, k->ep_level);
+	}
+	if (p.cp > 1) {
+		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
+		 * their gradients backward, each hidden behind the layer's own compute. */
+		double kv = b * ((double)w->seq_len / p.cp) * 2 * shard_kv_heads_local(n, p.tp) *
+			    n->head_dim * ab;
+		comm_cost c = comm_time(s, COMM_SEND_RECV, kv, 2, p.tp);
+		double ring_f = (p.cp - 1) * c.t, ring_b = 2 * ring_f;
+		double t_f = k->layer.t_phase[OPS_FWD];
+		double t_b = k->layer.t_phase[OPS_BWD] + k->layer.t_phase[OPS_RECOMP];
+		double sg = s->chip.overlap_slowdown;
+		k->cp_layer = hide(ring_f, t_f, sg) + hide(ring_b, t_b, sg);
+		if (c.t > 0)
+			take(&c, k->cp_layer / c.t, 1, 1, k->cp_level);
+	}
+}
+
+void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		   train_memo *mm, train_result *r)
+{
+	const hw_chip *c = &s->chip;
+	const nn_net *n = &w->net;
+	double L = shard_layers_per_stage(n, p->pp);
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	double ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
+	double m, t_fwd, t_bwd, P;
+	double lv[HW_LEVELS_MAX] = {0};
+	train_comm *cm = &r->comm;
+	roof_time opt;
+
+	memset(r, 0, sizeof *r);
+	r->plan = *p;
+	r->plan.micro_batch = (int)b;
+	r->feasible = shard_check(s, w, p, r->reason, TRAIN_REASON_MAX);
+	r->mem = mem_train(w, p);
+	if (r->feasible && r->mem.total > c->hbm) {
+		r->feasible = 0;
+		r->over_memory = 1;
+		snprintf(r->reason, TRAIN_REASON_MAX, "needs %.1f GiB per chip, has %.1f GiB",
+			 r->mem.total / 1073741824.0, c->hbm / 1073741824.0);
+	}
+	m = (double)w->global_batch / (p->dp * b);
+	r->micro_batches = m;
+	r->run_prec = hw_run_prec(c, w->prec);
+	r->peak = r->run_prec < HW_PREC_N ? c->peak[r->run_prec] : 0;
+
+	/* One micro-batch on the last stage: its layers, the LM head and loss, and the embedding
+	 * when the first stage is the last. */
+	sum_axpy(&r->micro, L, &k->layer);
+	sum_axpy(&r->micro, 1, &k->head);
+	if (p->pp == 1)
+		sum_axpy(&r->micro, 1, &k->embed);
+	t_fwd = r->micro.t_phase[OPS_FWD];
+	t_bwd = r->micro.t_phase[OPS_BWD] + r->micro.t_phase[OPS_RECOMP];
+
+	cm->tp = L * k->tp_layer;
+	cm->ep = L * k->ep_layer;
+	cm->cp = L * k->cp_layer;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		lv[l] += m * L * (k->tp_level[l] + k->ep_level[l] + k->cp_level[l]);
+	if (p->pp > 1) {
+		/* One activation forward and one gradient backward per micro-batch and model chunk;
+		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
+		comm_cost cc = memo_comm(mm, s, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
+		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
+		double frac = w->fw.train.overlap_pp && cc.t > 0
+				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
+				      : 1;
+		cm->pp = take(&cc, 2.0 * p->vpp, frac, m, lv);
+	}
+	P = r->mem.params_local;
+	{
+		/* Data parallelism over dp·cp ranks stride tp: gradients reduced in the framework's
+		 * dtype ([sharding] grad_reduce); with ZeRO >= 1 reduce-scattered and the updated 16-bit
+		 * parameters all-gathered (Rajbhandari et al. 2020). Routed experts sync only over
+		 * the dp·cp/ep ranks that hold the same experts, ep·tp·cp chips apart. */
+		int red = w->fw.train.grad_reduce;
+		double gb = ab == 4 || red == FW_REDUCE_FP32 || (red == FW_REDUCE_AUTO && w->prec != HW_FP16) ? 4 : 2;
+		double part[2] = {P - r->mem.params_expert, r->mem.params_expert};
+		for (int ex = 0; ex < 2; ex++) {
+			int ndp = (int)shard_zero(p, ex);
+			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
+			double Pp = part[ex];
+			if (ndp <= 1 || Pp <= 0)
+				continue;
+			if (w->zero < 3) {
+				comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
+							Pp * gb, ndp, stride);
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * ab, ndp, stride) : g;
+				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
+				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
+				 * last layer; the parameter gather overlaps the next forward the same way. */
+				double sg = c->overlap_slowdown;
+				double e_g = w->overlap_grad_reduce
+						     ? fmax(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
+						     : t_g;
+				double e_a = t_a > 0 ? (w->fw.train.overlap_param_gather || w->overlap_grad_reduce
+								? fmax(hide(t_a, t_fwd * (L - 1) / L, sg),
+								       t_a / L + sg * t_a * (L - 1) / L)
+								: t_a)
+						     : 0;
+				cm->dp_total += t_g + t_a;
+				cm->dp += take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
+					  (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
+			} else {
+				/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and
+				 * again before its backward, its gradients reduce-scattered after; prefetched
+				 * behind the previous layer's compute. */
+				double Pl = Pp / L;
+				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
+				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				double sg = c->overlap_slowdown;
+				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
+					/* Under a pipeline the stage keeps its parameters gathered from the
+					 * first micro-batch's forward to the last one's backward and
+					 * reduce-scatters the accumulated gradients once: one gather and
+					 * one reduce-scatter per layer per step, not per micro-batch. */
+					double ex1 = w->fw.train.overlap_param_gather
+							     ? hide(a.t, t_fwd / L, sg) + hide(g.t, t_bwd / L, sg)
+							     : a.t + g.t;
+					double z = ex1 * L + a.t;
+					cm->dp += z;
+					cm->dp_total += L * (a.t + g.t);
+					if (a.t > 0)
+						take(&a, z / a.t, 1, 1, lv);
+					continue;
+				}
+				double ex3 = w->fw.train.overlap_param_gather
+						     ? hide(a.t, t_fwd / L, sg) + hide(a.t + g.t, t_bwd / L, sg)
+						     : 2 * a.t + g.t;
+				double z = ex3 * L + a.t; /* the first gather is never hidden */
+				cm->zero3 += z;
+				cm->dp_total += m * L * (2 * a.t + g.t);
+				if (a.t > 0)
+					take(&a, z / a.t, 1, m, lv);
+			}
+		}
+	}
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		cm->level[l] = lv[l];
+	{
+		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
+		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
+		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
+		ops_op o;
+		double E = r->mem.params_expert;
+		memset(&o, 0, sizeof o);
+		o.kind = OPS_OPTIM;
+		o.phase = OPS_STEP;
+		o.prec = HW_FP32;
+		o.count = 1;
+		o.m = w->zero >= 1 ? (P - E) / shard_zero(p, 0) + E / shard_zero(p, 1) : P;
+		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
+		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
+		opt = roof_op(c, &o);
+	}
+	{
+		double per_micro = cm->tp + cm->pp + cm->ep + cm->cp + cm->zero3;
+		r->t_micro = r->micro.t + per_micro;
+		r->t_compute = m * r->micro.t;
+		r->t_bubble = (p->pp - 1.0) / p->vpp * r->t_micro;
+		r->t_optimizer = opt.t;
+		r->t_comm_exposed = m * per_micro + cm->dp;
+		r->comm_priced = 1;
+		r->step_time = m * r->t_micro + r->t_bubble + cm->dp + r->t_optimizer;
+	}
+	for (int i = 0; i < 3; i++)
+		r->t_bound[i] = r->micro.t_bound[i] * m + (opt.bound == (roof_bound)i ? opt.t : 0);
+	r->tokens_per_step = (double)w->global_batch * w->seq_len;
+	r->tokens_per_s = r->tokens_per_step / r->step_time;
+	r->train_time = w->tokens / r->tokens_per_s;
+	train_flops_per_token(w, &r->model_flops_per_token, &r->hw_flops_per_token);
+	r->model_tflops_per_chip = r->model_flops_per_token * r->tokens_per_s / p->chips / 1e12;
+	r->hw_tflops_per_chip = r->hw_flops_per_token * r->tokens_per_s / p->chips / 1e12;
+	if (r->peak > 0) {
+		r->mfu = r->model_tflops_per_chip * 1e12 / r->peak;
+		r->hfu = r->hw_tflops_per_chip * 1e12 / r->peak;
+	}
+}
+
+void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,
+		ops_list *ops)
+{
+	train_kernel k;
+	train_kernel_eval(s, w, p, &k);
+	train_compose(s, w, &k, p, NULL, r);
+	if (ops)
+		ops_train(w, p, s->chip.family, ops);
+}

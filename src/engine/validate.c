@@ -1,0 +1,340 @@
+/* validate: published cases into workloads and predictions (see validate.h). */
+#include "engine/validate.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/infer.h"
+#include "base/opt.h"
+#include "engine/train.h"
+
+const char *const val_metric_names[] = {"model_tflops_per_chip", "hw_tflops_per_chip", "mfu", "hfu",
+					"step_time_s", "tokens_per_s", "tokens_per_s_per_chip",
+					"ttft_ms", "tpot_ms", NULL};
+
+const char *const val_columns[] = {
+	"case_id", "kind", "system", "chips", "precision", "layers", "hidden", "heads", "kv_heads",
+	"head_dim", "ffn", "ffn_act", "vocab", "experts", "experts_active", "seq_len", "global_batch",
+	"micro_batch", "tp", "pp", "vpp", "dp", "cp", "ep", "zero", "seq_parallel", "recompute",
+	"input_len", "output_len", "concurrency", "scenario", "ttft_slo_ms", "tpot_slo_ms", "metric",
+	"value", "flops_basis", "source", "framework", NULL};
+
+static int col_index(const char *const *header, int ncols, const char *name)
+{
+	for (int i = 0; i < ncols; i++)
+		if (!strcmp(header[i], name))
+			return i;
+	return -1;
+}
+
+int val_check_header(const char *path, const char *const *header, int ncols, err *e)
+{
+	for (int i = 0; val_columns[i]; i++)
+		if (col_index(header, ncols, val_columns[i]) < 0)
+			return err_at(e, path, 1, "%s: missing column", val_columns[i]);
+	for (int i = 0; i < ncols; i++) {
+		int known = 0;
+		for (int k = 0; val_columns[k] && !known; k++)
+			known = !strcmp(header[i], val_columns[k]);
+		if (!known)
+			return err_at(e, path, 1, "%s: unknown column", header[i]);
+		if (col_index(header, ncols, header[i]) != i)
+			return err_at(e, path, 1, "%s: column appears twice (columns %d and %d)", header[i],
+				      col_index(header, ncols, header[i]) + 1, i + 1);
+	}
+	return 0;
+}
+
+typedef struct row_ctx {
+	const char *path;
+	int line;
+	const char *const *header, *const *cells;
+	int ncols;
+	err *e;
+} row_ctx;
+
+static const char *cell(const row_ctx *r, const char *name)
+{
+	int i = col_index(r->header, r->ncols, name);
+	return i >= 0 ? r->cells[i] : "";
+}
+
+/* Integer cell: -1 when empty and optional. */
+static int get_int(const row_ctx *r, const char *name, int required, int lo, int *out)
+{
+	const char *s = cell(r, name);
+	double v;
+	if (!*s) {
+		if (required)
+			return err_at(r->e, r->path, r->line, "%s: empty", name);
+		*out = -1;
+		return 0;
+	}
+	if (opt_number(s, &v) != 0 || v != floor(v) || v < lo || v > 2e9)
+		return err_at(r->e, r->path, r->line, "%s: '%s' is not a whole number >= %d", name, s, lo);
+	*out = (int)v;
+	return 0;
+}
+
+static int get_num(const row_ctx *r, const char *name, int required, double *out)
+{
+	const char *s = cell(r, name);
+	double v;
+	if (!*s) {
+		if (required)
+			return err_at(r->e, r->path, r->line, "%s: empty", name);
+		*out = -1;
+		return 0;
+	}
+	if (opt_number(s, &v) != 0 || v < 0)
+		return err_at(r->e, r->path, r->line, "%s: '%s' is not a number >= 0", name, s);
+	*out = v;
+	return 0;
+}
+
+static int get_enum(const row_ctx *r, const char *name, const char *const *choices, int required,
+		    int *out)
+{
+	const char *s = cell(r, name);
+	if (!*s) {
+		if (required)
+			return err_at(r->e, r->path, r->line, "%s: empty", name);
+		*out = -1;
+		return 0;
+	}
+	for (int i = 0; choices[i]; i++)
+		if (!strcmp(choices[i], s)) {
+			*out = i;
+			return 0;
+		}
+	return err_at(r->e, r->path, r->line, "%s: '%s' is not a known value", name, s);
+}
+
+int val_parse(const char *path, int line, const char *const *header, const char *const *cells,
+	      int ncols, val_case *out, err *e)
+{
+	static const char *const kinds[] = {"infer", "train", NULL};
+	static const char *const acts[] = {"gelu", "swiglu", NULL};
+	row_ctx r = {path, line, header, cells, ncols, e};
+	int kind, prec, act, metric;
+	memset(out, 0, sizeof *out);
+	out->line = line;
+	snprintf(out->id, sizeof out->id, "%s", cell(&r, "case_id"));
+	snprintf(out->system, sizeof out->system, "%s", cell(&r, "system"));
+	snprintf(out->source, sizeof out->source, "%s", cell(&r, "source"));
+	snprintf(out->framework, sizeof out->framework, "%s", cell(&r, "framework"));
+	if (!out->id[0])
+		return err_at(e, path, line, "case_id: empty");
+	if (!out->system[0])
+		return err_at(e, path, line, "system: empty");
+	if (get_enum(&r, "kind", kinds, 1, &kind) || get_int(&r, "chips", 1, 1, &out->chips) ||
+	    get_enum(&r, "precision", hw_prec_names, 1, &prec) ||
+	    get_int(&r, "layers", 1, 1, &out->layers) || get_int(&r, "hidden", 1, 1, &out->hidden) ||
+	    get_int(&r, "heads", 1, 1, &out->heads) || get_int(&r, "kv_heads", 0, 1, &out->kv_heads) ||
+	    get_int(&r, "head_dim", 0, 1, &out->head_dim) || get_int(&r, "ffn", 1, 1, &out->ffn) ||
+	    get_enum(&r, "ffn_act", acts, 1, &act) || get_int(&r, "vocab", 1, 1, &out->vocab) ||
+	    get_int(&r, "experts", 0, 0, &out->experts) ||
+	    get_int(&r, "experts_active", 0, 0, &out->experts_active) ||
+	    get_int(&r, "seq_len", 0, 1, &out->seq_len) ||
+	    get_int(&r, "global_batch", 0, 1, &out->global_batch) ||
+	    get_int(&r, "micro_batch", 0, 1, &out->micro_batch) || get_int(&r, "tp", 0, 1, &out->tp) ||
+	    get_int(&r, "pp", 0, 1, &out->pp) || get_int(&r, "vpp", 0, 1, &out->vpp) ||
+	    get_int(&r, "dp", 0, 1, &out->dp) || get_int(&r, "cp", 0, 1, &out->cp) ||
+	    get_int(&r, "ep", 0, 1, &out->ep) || get_int(&r, "zero", 0, 0, &out->zero) ||
+	    get_int(&r, "seq_parallel", 0, 0, &out->seq_parallel) ||
+	    get_enum(&r, "recompute", wl_recompute_names, 0, &out->recompute) ||
+	    get_int(&r, "input_len", 0, 1, &out->input_len) ||
+	    get_int(&r, "output_len", 0, 1, &out->output_len) ||
+	    get_int(&r, "concurrency", 0, 1, &out->concurrency) ||
+	    get_enum(&r, "scenario", wl_scenario_names, 0, &out->scenario) ||
+	    get_num(&r, "ttft_slo_ms", 0, &out->ttft_slo_ms) ||
+	    get_num(&r, "tpot_slo_ms", 0, &out->tpot_slo_ms) ||
+	    get_enum(&r, "metric", val_metric_names, 1, &metric) ||
+	    get_num(&r, "value", 1, &out->value))
+		return e ? (int)e->code : ERR_DATA;
+	out->train = kind == 1;
+	out->prec = (hw_prec)prec;
+	out->act = (nn_act)act;
+	out->metric = (val_metric)metric;
+	if (out->zero > 3)
+		return err_at(e, path, line, "zero: %d is not 0..3", out->zero);
+	if (out->seq_parallel > 1)
+		return err_at(e, path, line, "seq_parallel: %d is not 0 or 1", out->seq_parallel);
+	if (!(out->value > 0))
+		return err_at(e, path, line, "value: a measurement must be above 0");
+	if (out->kv_heads > 0 && out->heads % out->kv_heads)
+		return err_at(e, path, line, "kv_heads: %d does not divide heads %d", out->kv_heads, out->heads);
+	if (out->experts > 0 && (out->experts_active < 1 || out->experts_active > out->experts))
+		return err_at(e, path, line, "experts_active: %d is not in [1, experts = %d]", out->experts_active,
+			      out->experts);
+	if (out->experts <= 0 && out->experts_active > 0)
+		return err_at(e, path, line, "experts_active: needs experts > 0");
+	if (!out->train && out->scenario == WL_SINGLE && out->concurrency <= 0)
+		return err_at(e, path, line, "concurrency: a single-stream case needs its concurrency");
+	if (out->train && (out->seq_len < 0 || out->global_batch < 0))
+		return err_at(e, path, line, "seq_len: a training case needs seq_len and global_batch");
+	if (!out->train && (out->input_len < 0 || out->output_len < 0))
+		return err_at(e, path, line, "input_len: an inference case needs input_len and output_len");
+	return 0;
+}
+
+#define PICK(...) do { k += snprintf(picked + k, (size_t)(len > k ? len - k : 0), __VA_ARGS__); } while (0)
+
+void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len)
+{
+	nn_net *n = &w->net;
+	int k = 0;
+	memset(w, 0, sizeof *w);
+	memset(p, 0, sizeof *p);
+	snprintf(w->name, sizeof w->name, "%s", c->id);
+	snprintf(n->name, sizeof n->name, "%s", c->id);
+	n->layers = c->layers;
+	n->hidden = c->hidden;
+	n->heads = c->heads;
+	n->kv_heads = c->kv_heads > 0 ? c->kv_heads : c->heads;
+	n->head_dim = c->head_dim > 0 ? c->head_dim : c->hidden / c->heads;
+	n->v_head_dim = n->head_dim;
+	n->ffn = c->ffn;
+	n->act = c->act;
+	n->vocab = c->vocab;
+	n->max_context = 1 << 30;
+	n->experts = c->experts > 0 ? c->experts : 0;
+	n->experts_active = c->experts > 0 ? c->experts_active : 0;
+	n->expert_ffn = n->experts ? c->ffn : 0;
+	/* GPT-style (GELU) recipes tie the embeddings; Llama-style (SwiGLU) do not. */
+	n->tied_embeddings = c->act == NN_GELU;
+	wl_apply_framework(w, fw);
+	snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
+	PICK("framework %s (%s)", fw->name, fw_shown_path(fw->path));
+
+	w->prec = c->prec;
+	w->kv_prec = (c->prec == HW_FP8 || c->prec == HW_FP4) ? HW_FP8 : HW_BF16;
+	w->optimizer = WL_ADAM;
+	w->slo_percentile = 99;
+	p->tp = c->tp > 0 ? c->tp : 1;
+	p->pp = c->pp > 0 ? c->pp : 1;
+	p->cp = c->cp > 0 ? c->cp : 1;
+	p->ep = c->ep > 0 ? c->ep : 1;
+	p->chips = c->chips;
+	p->dp = c->dp > 0 ? c->dp : c->chips / (p->tp * p->pp * p->cp);
+	if (c->dp <= 0)
+		PICK(", dp %d from chips", p->dp);
+	if (c->train) {
+		w->mode = WL_TRAIN;
+		w->seq_len = c->seq_len;
+		w->global_batch = c->global_batch;
+		w->micro_batch = c->micro_batch > 0 ? c->micro_batch : 1;
+		w->tokens = 1e12;
+		if (c->zero >= 0)
+			w->zero = c->zero;
+		else
+			PICK(", ZeRO-%d", w->zero);
+		p->sp = c->seq_parallel >= 0 ? c->seq_parallel : -1;
+		p->vpp = c->vpp > 0 ? c->vpp : 0;
+		wl_plan_defaults(w, p);
+		if (c->micro_batch <= 0) {
+			/* A stack that splits each replica's batch into as many micro-batches as the
+			 * pipeline has stages (torchtitan), when the batch divides that way. */
+			long local = p->dp > 0 ? c->global_batch / p->dp : 0;
+			long stages = (long)p->pp * (p->vpp > 0 ? p->vpp : 1);
+			if (w->fw.train.micro_batches == 1 && p->pp > 1 && local >= stages && local % stages == 0)
+				w->micro_batch = (int)(local / stages);
+			PICK(", micro_batch %d%s", w->micro_batch,
+			     w->micro_batch > 1 ? " (as many micro-batches as pipeline stages)" : "");
+		}
+		if (c->seq_parallel < 0 && p->tp > 1)
+			PICK(", sequence parallelism %s", p->sp ? "on" : "off");
+		if (c->vpp <= 0 && p->pp > 1)
+			PICK(", vpp %d", p->vpp);
+		if (c->recompute >= 0)
+			w->recompute = (wl_recompute)c->recompute;
+		else
+			PICK(", recompute %s", wl_recompute_names[w->recompute]);
+		PICK(", %s attention%s%s", w->flash_attention ? (w->fw.train.attention_kernel == 2 ? "flash2-class" : "flash") : "unfused softmax",
+		     w->dropout ? ", dropout" : "", w->overlap_grad_reduce ? "" : ", gradient all-reduce after backward");
+	} else {
+		w->mode = WL_INFER;
+		w->input_len = c->input_len;
+		w->output_len = c->output_len;
+		w->scenario = c->scenario >= 0 ? (wl_scenario)c->scenario
+					       : (c->concurrency > 0 ? WL_SINGLE : WL_OFFLINE);
+		if (c->scenario < 0)
+			PICK(", scenario %s", wl_scenario_names[w->scenario]);
+		w->concurrency = c->concurrency > 0 ? c->concurrency : 0;
+		p->sp = 0;
+		p->vpp = 1;
+		PICK(", %s scheduling, %d tokens per iteration", fw_scheduler_names[w->scheduler], w->max_num_tokens);
+		w->ttft_slo = c->ttft_slo_ms > 0 ? c->ttft_slo_ms / 1e3 : 0;
+		w->tpot_slo = c->tpot_slo_ms > 0 ? c->tpot_slo_ms / 1e3 : 0;
+		if (c->concurrency <= 0 && w->scenario != WL_SINGLE)
+			PICK(", batch chosen by the scheduler");
+	}
+	plan_fill(p);
+}
+
+int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
+		int len, int *mem_miss)
+{
+	wl_workload *w = malloc(sizeof *w);
+	plan p;
+	char picked[512];
+	int ok = 1;
+	if (mem_miss)
+		*mem_miss = 0;
+	if (!w) {
+		snprintf(reason, (size_t)len, "out of memory");
+		return 0;
+	}
+	val_build(c, fw, w, &p, picked, sizeof picked);
+	snprintf(reason, (size_t)len, "%s", picked);
+	if (c->train) {
+		train_result r;
+		train_eval(s, w, &p, &r, NULL);
+		switch (c->metric) {
+		case VAL_MODEL_TFLOPS: *pred = r.model_tflops_per_chip; break;
+		case VAL_HW_TFLOPS: *pred = r.hw_tflops_per_chip; break;
+		case VAL_MFU: *pred = r.mfu; break;
+		case VAL_HFU: *pred = r.hfu; break;
+		case VAL_STEP_TIME: *pred = r.step_time; break;
+		case VAL_TOKENS_PER_S: *pred = r.tokens_per_s; break;
+		case VAL_TOKENS_PER_S_PER_CHIP: *pred = r.tokens_per_s / p.chips; break;
+		default:
+			ok = 0;
+			snprintf(reason, (size_t)len, "metric %s is not a training metric", val_metric_names[c->metric]);
+		}
+		if (ok && r.over_memory) {
+			/* The run happened, so its memory fit: predict anyway and say that the memory
+			 * model disagrees (counted as a memory miss, not skipped). */
+			if (mem_miss)
+				*mem_miss = 1;
+			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", r.reason, picked);
+		} else if (ok && !r.feasible) {
+			ok = 0;
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
+		}
+	} else {
+		infer_result r;
+		infer_eval(s, w, &p, &r, NULL, NULL);
+		switch (c->metric) {
+		case VAL_TOKENS_PER_S: *pred = r.tokens_per_s; break;
+		case VAL_TOKENS_PER_S_PER_CHIP: *pred = r.tokens_per_s_per_chip; break;
+		case VAL_TTFT_MS: *pred = r.ttft * 1e3; break;
+		case VAL_TPOT_MS: *pred = r.tpot * 1e3; break;
+		default:
+			ok = 0;
+			snprintf(reason, (size_t)len, "metric %s is not an inference metric", val_metric_names[c->metric]);
+		}
+		if (ok && !r.feasible) {
+			ok = 0;
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
+		} else if (ok) {
+			size_t l = strlen(reason);
+			snprintf(reason + l, (size_t)len - l, "; batch %.0f", r.batch);
+		}
+	}
+	free(w);
+	return ok;
+}

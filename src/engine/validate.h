@@ -1,0 +1,72 @@
+/* validate: published measurements as cases, turned into workloads and layouts, and the
+ * engine's prediction of each (DESIGN §7 schema).
+ *
+ * A row names a system, a network's shape, a layout and one metric with its published value.
+ * Cells left empty mean "not published": the tool picks what the row's framework (its
+ * `framework` cell, a file of models/frameworks/) does by default, and says so in `picked`. Parsing is strict:
+ * a bad cell is "FILE:LINE: column: reason". Prediction is pure. */
+#ifndef ROOFCOST_VALIDATE_H
+#define ROOFCOST_VALIDATE_H
+
+#include "base/err.h"
+#include "model/fw.h"
+#include "model/hw.h"
+#include "model/plan.h"
+#include "model/wl.h"
+
+enum { VAL_TEXT_MAX = 1024, VAL_ID_MAX = 96 };
+
+typedef enum val_metric {
+	VAL_MODEL_TFLOPS, VAL_HW_TFLOPS, VAL_MFU, VAL_HFU, VAL_STEP_TIME, VAL_TOKENS_PER_S,
+	VAL_TOKENS_PER_S_PER_CHIP, VAL_TTFT_MS, VAL_TPOT_MS, VAL_METRIC_N
+} val_metric;
+
+extern const char *const val_metric_names[];
+
+typedef struct val_case {
+	char id[VAL_ID_MAX];
+	char system[48];
+	char source[VAL_TEXT_MAX];
+	char framework[48];         /* the software stack (DESIGN §7 values) */
+	int line;
+	int train;                  /* 1 train, 0 infer */
+	int chips;
+	hw_prec prec;
+	/* network; -1 = empty cell */
+	int layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, experts_active;
+	nn_act act;
+	/* training */
+	int seq_len, global_batch, micro_batch, zero, seq_parallel;
+	int recompute;              /* wl_recompute or -1 */
+	/* layout */
+	int tp, pp, vpp, dp, cp, ep;
+	/* inference */
+	int input_len, output_len, concurrency;
+	int scenario;               /* wl_scenario or -1 */
+	double ttft_slo_ms, tpot_slo_ms;  /* -1 = none */
+	val_metric metric;
+	double value;
+} val_case;
+
+/* The columns of DESIGN §7, in order. */
+extern const char *const val_columns[];
+
+/* Parses one data row. header/cells hold ncols strings each (header names, order free).
+ * Returns 0 or nonzero with e set ("path:line: column: reason"). */
+int val_parse(const char *path, int line, const char *const *header, const char *const *cells,
+	      int ncols, val_case *out, err *e);
+
+/* Checks that a header has every column of DESIGN §7 and no other. */
+int val_check_header(const char *path, const char *const *header, int ncols, err *e);
+
+/* Builds the workload (network included) and layout of c with the defaults of c's framework
+ * fw for the cells the source left empty; notes what it picked in picked. */
+void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len);
+
+/* Predicts c's metric on s with framework fw. Returns 1 with *pred set, or 0 with a reason
+ * (not modelled). A training layout that the memory model rejects although it ran is still
+ * predicted, with *mem_miss (may be NULL) set to 1 and the shortfall in reason. */
+int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
+		int len, int *mem_miss);
+
+#endif

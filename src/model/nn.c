@@ -1,0 +1,215 @@
+/* nn: network architectures (see nn.h). */
+#include "model/nn.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/cfg.h"
+#include "base/lim.h"
+#include "base/names.h"
+
+static const char *const act_names[] = {"gelu", "swiglu", NULL};
+static const char *const pos_names[] = {"rope", "learned", "alibi", NULL};
+
+#define I(key, member, req, lo, hi) \
+	{"network", key, CFG_INT, UNITS_NONE, req, lo, hi, offsetof(nn_net, member), 0, NULL}
+#define S(key, member, req) \
+	{"network", key, CFG_STR, UNITS_NONE, req, 1, 0, offsetof(nn_net, member), \
+	 sizeof(((nn_net *)0)->member), NULL}
+
+static const cfg_field net_fields[] = {
+	S("name", name, 1), S("display", display, 1), S("family", family, 1),
+	I("layers", layers, 1, 1, LIM_LAYERS), I("hidden", hidden, 1, 1, LIM_HIDDEN),
+	I("heads", heads, 1, 1, LIM_HEADS), I("kv_heads", kv_heads, 0, 1, LIM_HEADS),
+	I("head_dim", head_dim, 0, 1, LIM_HEAD_DIM), I("ffn", ffn, 1, 1, LIM_WIDTH),
+	{"network", "ffn_act", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(nn_net, act), 0, act_names},
+	I("vocab", vocab, 1, 1, LIM_VOCAB),
+	{"network", "tied_embeddings", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(nn_net, tied_embeddings), 0, NULL},
+	{"network", "position", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(nn_net, pos), 0, pos_names},
+	I("max_context", max_context, 1, 1, LIM_TOKENS),
+	I("experts", experts, 0, 0, LIM_EXPERTS), I("experts_active", experts_active, 0, 0, LIM_EXPERTS),
+	I("expert_ffn", expert_ffn, 0, 0, LIM_WIDTH), I("shared_experts", shared_experts, 0, 0, 1000),
+	I("dense_layers", dense_layers, 0, 0, LIM_LAYERS),
+	I("q_lora_rank", q_lora_rank, 0, 0, LIM_HIDDEN), I("kv_lora_rank", kv_lora_rank, 0, 0, LIM_HIDDEN),
+	I("rope_head_dim", rope_head_dim, 0, 0, LIM_HEAD_DIM), I("v_head_dim", v_head_dim, 0, 0, LIM_HEAD_DIM),
+	S("source", source, 1),
+	{"network", "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(nn_net, as_of), sizeof(((nn_net *)0)->as_of), NULL},
+	S("note", note, 0),
+};
+
+static const char *const net_sections[] = {"network", NULL};
+
+int nn_schema_key(int i, const char **key, int *required)
+{
+	if (i < 0 || i >= (int)(sizeof net_fields / sizeof net_fields[0]))
+		return 0;
+	*key = net_fields[i].key;
+	*required = net_fields[i].required;
+	return 1;
+}
+
+int nn_is_mla(const nn_net *n)
+{
+	return n->kv_lora_rank > 0;
+}
+
+double nn_kv_elems_per_token_layer(const nn_net *n)
+{
+	if (nn_is_mla(n))
+		return (double)n->kv_lora_rank + n->rope_head_dim;
+	return 2.0 * n->kv_heads * n->head_dim;
+}
+
+nn_counts nn_params(const nn_net *n)
+{
+	nn_counts c;
+	double h = n->hidden, a = n->heads, k = n->kv_heads, d = n->head_dim;
+	double mult = n->act == NN_SWIGLU ? 3.0 : 2.0; /* MODEL.md: 2·h·f GELU, 3·h·f SwiGLU */
+
+	memset(&c, 0, sizeof c);
+	if (nn_is_mla(n)) {
+		/* DeepSeek-V2 §2.1: W_DQ h×dq, W_UQ dq×(a·d); W_DKV h×(dc+dr); W_UK, W_UV dc×a·(d-dr), dc×a·dv;
+		 * W_O (a·dv)×h. Without q_lora_rank the query is a full h×(a·d) projection. */
+		double dv = n->v_head_dim, dr = n->rope_head_dim, dc = n->kv_lora_rank, dq = n->q_lora_rank;
+		double q = dq > 0 ? h * dq + dq * a * d : h * a * d;
+		c.attn = q + h * (dc + dr) + dc * a * ((d - dr) + dv) + a * dv * h;
+	} else {
+		/* MODEL.md: h·(h + 2·k·d) + h·h, written for a·d possibly != h. */
+		c.attn = h * (a * d + 2 * k * d) + a * d * h;
+	}
+	c.ffn_dense = mult * h * n->ffn;
+	if (n->experts > 0) {
+		c.ffn_expert = mult * h * n->expert_ffn;
+		c.router = h * n->experts;
+		c.moe_layers = n->layers - n->dense_layers;
+	}
+	c.embed = (double)n->vocab * h;
+	c.head = n->tied_embeddings ? 0 : (double)n->vocab * h;
+	{
+		double dense_l = n->experts > 0 ? n->dense_layers : n->layers;
+		double moe_total = c.moe_layers * (c.router + (n->experts + n->shared_experts) * c.ffn_expert);
+		double moe_active = c.moe_layers * (c.router + (n->experts_active + n->shared_experts) * c.ffn_expert);
+		double base = n->layers * c.attn + dense_l * c.ffn_dense + c.embed + c.head;
+		c.total = base + moe_total;
+		c.active = base + moe_active;
+	}
+	return c;
+}
+
+int nn_shape_check(const nn_net *n, const char **key, char *why, int len)
+{
+	long long attn = (long long)n->heads * n->head_dim, kv = 2LL * n->kv_heads * n->head_dim;
+	long long moe = (long long)n->expert_ffn * (n->experts_active + n->shared_experts);
+	nn_counts c;
+#define BAD(k, ...) do { *key = k; snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
+	if (n->head_dim < 1)
+		BAD("head_dim", "hidden %d / heads %d leaves 0: give head_dim", n->hidden, n->heads);
+	if (attn > LIM_WIDTH)
+		BAD("head_dim", "heads*head_dim = %lld is more than %d", attn, LIM_WIDTH);
+	if (kv > LIM_WIDTH)
+		BAD("kv_heads", "2*kv_heads*head_dim = %lld is more than %d", kv, LIM_WIDTH);
+	if (n->experts > 0 && moe > LIM_WIDTH)
+		BAD("expert_ffn", "expert_ffn*(experts_active + shared_experts) = %lld is more than %d", moe,
+		    LIM_WIDTH);
+	c = nn_params(n);
+	if (!(c.total <= LIM_PARAMS))
+		BAD(n->experts > 0 ? "experts" : "hidden", "%.3g parameters are more than %g", c.total, LIM_PARAMS);
+#undef BAD
+	return 0;
+}
+
+/* The line of key in [network], else fallback. */
+static int key_line(const cfg_doc *d, const char *key, int fallback)
+{
+	const cfg_entry *en = cfg_find(d, "network", key);
+	return en && en->line > 0 ? en->line : fallback;
+}
+
+int nn_load(const char *path, nn_net *out, err *e)
+{
+	cfg_doc d;
+	nn_net n;
+	int rc;
+	char stem[NN_NAME_MAX];
+
+	memset(&n, 0, sizeof n);
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	rc = cfg_extract(&d, net_fields, (int)(sizeof net_fields / sizeof net_fields[0]), net_sections,
+			 &n, e);
+	if (rc == 0) {
+		const char *b = strrchr(path, '/');
+		const char *dot;
+		size_t len;
+		b = b ? b + 1 : path;
+		dot = strrchr(b, '.');
+		len = dot ? (size_t)(dot - b) : strlen(b);
+		snprintf(stem, sizeof stem, "%.*s", (int)len, b);
+		if (strcmp(stem, n.name) != 0) {
+			const cfg_entry *en = cfg_find(&d, "network", "name");
+			rc = err_at(e, path, en ? en->line : 0, "name: '%s' differs from the file name '%s'",
+				    n.name, stem);
+		}
+	}
+	if (rc == 0) {
+		int line = 0;
+		cfg_has_section(&d, "network", &line);
+		if (n.kv_heads == 0)
+			n.kv_heads = n.heads;
+		if (n.head_dim == 0 && n.hidden % n.heads != 0) {
+			rc = err_at(e, path, key_line(&d, "hidden", line), "head_dim: hidden %d is not a multiple of "
+				    "heads %d: give head_dim", n.hidden, n.heads);
+			goto end;
+		}
+		if (n.head_dim == 0)
+			n.head_dim = n.hidden / n.heads;
+		if (n.v_head_dim == 0)
+			n.v_head_dim = n.head_dim;
+		if (n.heads % n.kv_heads != 0)
+			rc = err_at(e, path, cfg_find(&d, "network", "kv_heads")->line,
+				    "kv_heads: %d does not divide heads %d", n.kv_heads, n.heads);
+		else if (n.experts > 0 && (n.experts_active < 1 || n.experts_active > n.experts))
+			rc = err_at(e, path, key_line(&d, "experts_active", line),
+				    "experts_active: %d is not in [1, experts = %d]", n.experts_active, n.experts);
+		else if (n.experts == 0 && (n.experts_active || n.shared_experts || n.dense_layers)) {
+			const char *k = n.experts_active ? "experts_active" : n.shared_experts ? "shared_experts"
+											   : "dense_layers";
+			rc = err_at(e, path, key_line(&d, k, line), "%s: needs experts > 0 (an MoE network)", k);
+		} else if (n.dense_layers >= n.layers)
+			rc = err_at(e, path, key_line(&d, "dense_layers", line), "dense_layers: must be less than layers");
+		else if (nn_is_mla(&n) && n.rope_head_dim >= n.head_dim)
+			rc = err_at(e, path, key_line(&d, "rope_head_dim", line), "rope_head_dim: must be less than head_dim");
+		if (n.experts > 0 && n.expert_ffn == 0)
+			n.expert_ffn = n.ffn;
+	}
+	if (rc == 0) {
+		const char *key;
+		char why[160];
+		if (nn_shape_check(&n, &key, why, sizeof why) != 0)
+			rc = err_at(e, path, key_line(&d, key, key_line(&d, "name", 0)), "%s: %s", key, why);
+	}
+	if (rc == 0) {
+		snprintf(n.path, sizeof n.path, "%s", path);
+		*out = n;
+	}
+end:
+	cfg_release(&d);
+	return rc;
+}
+
+int nn_find(const char *name_or_path, const char *models_dir, nn_net *out, err *e)
+{
+	char path[1024];
+	size_t n = strlen(name_or_path);
+	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0))
+		return nn_load(name_or_path, out, e);
+	{
+		char dir[1024], stem[NN_NAME_MAX * 2];
+		snprintf(dir, sizeof dir, "%s/nn", models_dir);
+		if (names_find(dir, name_or_path, "network", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
+	}
+	return nn_load(path, out, e);
+}

@@ -1,0 +1,375 @@
+/* wl: workloads (see wl.h). */
+#include "model/wl.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cfg.h"
+#include "base/lim.h"
+#include "base/names.h"
+
+const char *const wl_mode_names[] = {"train", "infer", NULL};
+const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
+const char *const wl_spread_names[] = {"fixed", "exponential", NULL};
+const char *const wl_recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const opt_names[] = {"adam", "sgd", NULL};
+
+typedef struct wl_raw {
+	wl_workload w;
+	char kv_prec[8];
+	/* Keys that override the framework's behaviour (-1: not given). */
+	int host, elementwise, attention, offload_remat;
+	double overlap_tp;
+} wl_raw;
+
+static const char *const elem_names[] = {"fused", "eager", NULL};
+static const char *const attn_names[] = {"unfused", "flash", "flash2", NULL};
+
+#define OFF(m) offsetof(wl_raw, w.m)
+#define SZ(m) sizeof(((wl_raw *)0)->w.m)
+#define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), SZ(m), NULL}
+#define INT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_NONE, req, lo, hi, OFF(m), 0, NULL}
+#define NUM(sec, key, m, u, req, lo, hi) {sec, key, CFG_NUM, u, req, lo, hi, OFF(m), 0, NULL}
+#define ENUM(sec, key, m, req, ch) {sec, key, CFG_ENUM, UNITS_NONE, req, 1, 0, OFF(m), 0, ch}
+#define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, OFF(m), 0, NULL}
+
+static const cfg_field wl_fields[] = {
+	STR("workload", "name", name, 1),
+	STR("workload", "network", network_name, 1),
+	ENUM("workload", "mode", mode, 1, wl_mode_names),
+	ENUM("workload", "precision", prec, 1, hw_prec_names),
+	{"workload", "kv_precision", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, w.kv_prec), 0, hw_prec_names},
+	STR("workload", "description", description, 0),
+	STR("workload", "source", source, 0),
+	STR("workload", "framework", framework_name, 0),
+	INT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
+	INT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
+	INT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
+	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
+	ENUM("train", "optimizer", optimizer, 1, opt_names),
+	INT("train", "zero", zero, 0, 0, 3),
+	ENUM("train", "recompute", recompute, 0, wl_recompute_names),
+	BOOL("train", "flash_attention", flash_attention),
+	BOOL("train", "dropout", dropout),
+	BOOL("train", "overlap_grad_reduce", overlap_grad_reduce),
+	{"train", "host", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, host), 0, fw_host_names},
+	{"train", "elementwise", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, elementwise), 0, elem_names},
+	{"train", "attention", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, attention), 0, attn_names},
+	{"train", "overlap_tp", CFG_NUM, UNITS_NONE, 0, 0, 1, offsetof(wl_raw, overlap_tp), 0, NULL},
+	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
+	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
+	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
+	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
+	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
+	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
+	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
+	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
+	ENUM("infer", "length_spread", length_spread, 0, wl_spread_names),
+	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
+	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
+	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
+	INT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
+	NUM("infer", "iter_overhead", iter_overhead, UNITS_TIME, 0, 0, 1),
+	INT("plan", "tp", plan.tp, 0, 1, LIM_CHIPS),
+	INT("plan", "pp", plan.pp, 0, 1, LIM_PP),
+	INT("plan", "vpp", plan.vpp, 0, 1, LIM_VPP),
+	INT("plan", "dp", plan.dp, 0, 1, LIM_CHIPS),
+	INT("plan", "cp", plan.cp, 0, 1, LIM_CHIPS),
+	INT("plan", "ep", plan.ep, 0, 1, LIM_CHIPS),
+	INT("plan", "sp", plan.sp, 0, 0, 1),
+	INT("plan", "chips", plan.chips, 0, 1, LIM_CHIPS),
+	ENUM("cost", "pricing", cost.pricing, 0, price_model_names),
+	STR("cost", "region", cost.region, 0),
+	ENUM("cost", "unit", cost.unit, 0, cost_unit_names),
+	NUM("cost", "utilization", cost.terms.utilization, UNITS_NONE, 0, 0.01, 1),
+	NUM("cost", "idle_headroom", cost.terms.idle_headroom, UNITS_NONE, 0, 0, 0.99),
+	NUM("cost", "retries", cost.terms.retries, UNITS_NONE, 0, 0, 100),
+	NUM("cost", "storage", cost.terms.storage, UNITS_BYTES, 0, 0, 1e20),
+	NUM("cost", "storage_usd_per_tb_month", cost.terms.storage_usd_per_tb_month, UNITS_NONE, 0, 0, 1e6),
+	NUM("cost", "egress", cost.terms.egress, UNITS_BYTES, 0, 0, 1e20),
+	NUM("cost", "egress_usd_per_gb", cost.terms.egress_usd_per_gb, UNITS_NONE, 0, 0, 1e3),
+	NUM("cost", "engineering_hours", cost.terms.engineering_hours, UNITS_NONE, 0, 0, 1e9),
+	NUM("cost", "engineering_usd_per_hour", cost.terms.engineering_usd_per_hour, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "chip_mtbf", cost.failures.chip_mtbf, UNITS_TIME, 0, 60, 1e14),
+	NUM("cost", "checkpoint_bw", cost.failures.checkpoint_bw, UNITS_BW, 0, 1e6, 1e16),
+	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
+	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
+	NUM("cost", "spot_interruption_interval", cost.spot_interval, UNITS_TIME, 0, 60, 1e14),
+};
+
+/* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
+ * 419 unexpected interruptions in 54 days on 16,384 H100 = 16,384 × 1,296 h / 419 = 50,700
+ * GPU-hours per interruption, rounded to 50,000 h (MODEL.md, calibration.md 4.1). Checkpoint
+ * writes at 2 TB/s, the sustained bandwidth of Llama 3's storage (§3.3.1, calibration.md 4.3).
+ * Restart 10 min: an assumption (no published figure; ByteRobust's ~10 min default timeout to
+ * detect a fault, calibration.md 4.2, is of that order). */
+static const double default_chip_mtbf = 50000.0 * 3600;   /* s */
+static const double default_checkpoint_bw = 2e12;         /* B/s */
+static const double default_restart = 600;                /* s */
+
+enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
+
+static const char *const wl_sections[] = {"workload", NULL};
+
+int wl_schema_key(int i, const char **section, const char **key, int *required)
+{
+	if (i < 0 || i >= NFIELDS)
+		return 0;
+	*section = wl_fields[i].section;
+	*key = wl_fields[i].key;
+	*required = wl_fields[i].required;
+	return 1;
+}
+
+static int entry_line(const cfg_doc *d, const char *sec, const char *key)
+{
+	const cfg_entry *en = cfg_find(d, sec, key);
+	return en ? en->line : 0;
+}
+
+/* An error at key's entry: "file:line: key: why", or a usage error for a --set key. */
+static int key_err(err *e, const cfg_doc *d, const char *sec, const char *key, const char *why)
+{
+	int line = entry_line(d, sec, key);
+	if (line == 0)
+		return err_set(e, ERR_USAGE, "--set %s: %s", key, why);
+	return err_at(e, d->path, line, "%s: %s", key, why);
+}
+
+/* [cost]: the unit fits the mode, failure keys only for training, an amount has its price. */
+static int validate_cost(const cfg_doc *d, wl_workload *w, err *e)
+{
+	static const char *const train_only[] = {"chip_mtbf", "checkpoint_bw", "checkpoint_size", NULL};
+	static const char *const priced[][2] = {{"storage", "storage_usd_per_tb_month"},
+						{"egress", "egress_usd_per_gb"},
+						{"engineering_hours", "engineering_usd_per_hour"}};
+	const cfg_entry *u = cfg_find(d, "cost", "unit");
+	if (w->mode == WL_TRAIN && u && w->cost.unit != COST_RUN)
+		return key_err(e, d, "cost", "unit", "a train workload costs a run");
+	if (w->mode == WL_INFER && u && w->cost.unit == COST_RUN)
+		return key_err(e, d, "cost", "unit", "an infer workload costs mtok or example");
+	if (!u)
+		w->cost.unit = w->mode == WL_TRAIN ? COST_RUN : COST_MTOK;
+	for (int i = 0; w->mode == WL_INFER && train_only[i]; i++)
+		if (cfg_find(d, "cost", train_only[i]))
+			return key_err(e, d, "cost", train_only[i], "applies to mode train (failures and checkpoints)");
+	for (size_t i = 0; i < sizeof priced / sizeof priced[0]; i++)
+		if (cfg_find(d, "cost", priced[i][0]) && !cfg_find(d, "cost", priced[i][1])) {
+			char why[96];
+			snprintf(why, sizeof why, "needs %s beside it", priced[i][1]);
+			return key_err(e, d, "cost", priced[i][0], why);
+		}
+	return 0;
+}
+
+static int validate(const cfg_doc *d, wl_workload *w, err *e)
+{
+	const char *path = d->path;
+	int line;
+	if (w->mode == WL_TRAIN) {
+		if (cfg_has_section(d, "infer", &line))
+			return err_at(e, path, line, "section [infer] does not apply to mode train");
+		if (!cfg_has_section(d, "train", NULL))
+			return err_at(e, path, entry_line(d, "workload", "mode"),
+				      "mode: train needs a [train] section");
+		if (w->global_batch % w->micro_batch != 0)
+			return err_at(e, path, entry_line(d, "train", "micro_batch"),
+				      "micro_batch: %d does not divide global_batch %d", w->micro_batch,
+				      w->global_batch);
+	} else {
+		if (cfg_has_section(d, "train", &line))
+			return err_at(e, path, line, "section [train] does not apply to mode infer");
+		if (!cfg_has_section(d, "infer", NULL))
+			return err_at(e, path, entry_line(d, "workload", "mode"),
+				      "mode: infer needs an [infer] section");
+	}
+	{
+		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;
+		const char *key = w->mode == WL_TRAIN ? "seq_len" : "input_len";
+		if (ctx > w->net.max_context) {
+			line = entry_line(d, w->mode == WL_TRAIN ? "train" : "infer", key);
+			if (line == 0)
+				return err_set(e, ERR_USAGE, "--set %s: context %d exceeds %s's max_context %d",
+					       key, ctx, w->net.name, w->net.max_context);
+			return err_at(e, path, line, "%s: context %d exceeds %s's max_context %d", key, ctx,
+				      w->net.name, w->net.max_context);
+		}
+	}
+	return validate_cost(d, w, e);
+}
+
+void wl_apply_framework(wl_workload *w, const fw_framework *fw)
+{
+	const fw_train *t = &fw->train;
+	const fw_serve *v = &fw->serve;
+	w->fw = *fw;
+	/* Serving stacks all run fused attention and no dropout. */
+	w->flash_attention = fw->has_train ? t->flash_attention : 1;
+	w->dropout = fw->has_train ? t->dropout : 0;
+	w->overlap_grad_reduce = t->overlap_dp_reduce;
+	w->zero = t->zero;
+	w->recompute = (wl_recompute)t->recompute;
+	w->scheduler = v->scheduler;
+	w->kv_mem_fraction = v->kv_mem_fraction;
+	w->max_num_tokens = v->max_num_tokens;
+	w->max_num_seqs = v->max_num_seqs;
+	w->iter_overhead = v->iter_overhead;
+}
+
+/* Loads the workload's framework (default "generic") and fills every field the workload left
+ * at -1 with the framework's default. A training workload needs a training framework. */
+static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload *w, err *e)
+{
+	fw_framework *fw = malloc(sizeof *fw);
+	wl_workload mine = *w;
+	const char *name = w->framework_name[0] ? w->framework_name : "generic";
+	char fw_path[WL_TEXT_MAX + 1024];
+	size_t nl = strlen(name);
+	int rc;
+	if (!fw)
+		return err_set(e, ERR_DATA, "out of memory");
+	/* A path in the file is taken from the file's folder, as the network's. */
+	if (strchr(name, '/') || (nl > 4 && !strcmp(name + nl - 4, ".ini")))
+		names_relative(d->path, name, fw_path, sizeof fw_path);
+	else
+		snprintf(fw_path, sizeof fw_path, "%s", name);
+	rc = fw_find(fw_path, models_dir, fw, e);
+	if (rc != 0) {
+		char inner[ERR_MSG_MAX];
+		snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+		if (entry_line(d, "workload", "framework"))
+			rc = err_at(e, d->path, entry_line(d, "workload", "framework"), "framework: %s", inner);
+	} else if (w->mode == WL_TRAIN ? !fw->has_train : !fw->has_serve) {
+		rc = key_err(e, d, "workload", "framework",
+			     w->mode == WL_TRAIN ? "is a serving stack; a train workload needs a training one"
+						 : "is a training stack; an infer workload needs a serving one");
+	}
+	if (rc == 0) {
+		wl_apply_framework(w, fw);
+		if (mine.flash_attention >= 0) w->flash_attention = mine.flash_attention;
+		if (mine.dropout >= 0) w->dropout = mine.dropout;
+		if (mine.overlap_grad_reduce >= 0) w->overlap_grad_reduce = mine.overlap_grad_reduce;
+		if (mine.zero >= 0) w->zero = mine.zero;
+		if ((int)mine.recompute >= 0) w->recompute = mine.recompute;
+		if ((int)mine.scheduler >= 0) w->scheduler = mine.scheduler;
+		if (mine.kv_mem_fraction >= 0) w->kv_mem_fraction = mine.kv_mem_fraction;
+		if (mine.max_num_tokens >= 0) w->max_num_tokens = mine.max_num_tokens;
+		if (mine.max_num_seqs >= 0) w->max_num_seqs = mine.max_num_seqs;
+		if (mine.iter_overhead >= 0) w->iter_overhead = mine.iter_overhead;
+		snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
+	}
+	free(fw);
+	return rc;
+}
+
+void wl_plan_defaults(const wl_workload *w, plan *p)
+{
+	int tp = p->tp ? p->tp : 1, pp = p->pp ? p->pp : 1;
+	if (p->sp < 0)
+		p->sp = w->mode == WL_TRAIN && tp > 1 ? w->fw.train.seq_parallel : 0;
+	if (!p->vpp && w->mode == WL_TRAIN && pp > 1) {
+		int v = w->fw.train.vpp;
+		/* Interleaving needs whole virtual stages: fall back to 1 where v does not fit. */
+		p->vpp = v > 1 && w->net.layers % (pp * v) == 0 ? v : 1;
+	}
+}
+
+int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
+	    const char *const *overrides, int noverrides, wl_workload *out, err *e)
+{
+	char path[1024];
+	size_t n = strlen(name_or_path);
+	cfg_doc d;
+	wl_raw *r;
+	int rc = 0;
+
+	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
+		snprintf(path, sizeof path, "%s", name_or_path);
+	} else {
+		char stem[WL_NAME_MAX * 2];
+		if (names_find(workloads_dir, name_or_path, "workload", stem, sizeof stem, e) != 0)
+			return ERR_DATA;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, stem);
+	}
+	if (cfg_load(&d, path, e) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < noverrides && rc == 0; i++)
+		rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+	if (rc == 0) {
+		/* An override of the other mode's section is a usage error, not a missing key. */
+		const cfg_entry *m = cfg_find(&d, "workload", "mode");
+		const char *other = m && !strcmp(m->value, "train") ? "infer" : "train";
+		for (int i = 0; i < d.n && rc == 0 && m; i++)
+			if (d.entries[i].line == 0 && !strcmp(d.entries[i].section, other))
+				rc = err_set(e, ERR_USAGE, "--set %s: applies to mode %s, %s is a %s workload",
+					     d.entries[i].key, other, name_or_path, m->value);
+	}
+	r = calloc(1, sizeof *r);
+	if (!r) {
+		cfg_release(&d);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	r->w.kv_prec = HW_PREC_N;
+	/* -1: not given by the workload, so the framework's default applies. */
+	r->w.flash_attention = r->w.dropout = r->w.overlap_grad_reduce = -1;
+	r->w.zero = -1;
+	r->w.recompute = (wl_recompute)-1;
+	r->w.scheduler = (fw_scheduler)-1;
+	r->w.kv_mem_fraction = -1;
+	r->w.max_num_tokens = r->w.max_num_seqs = -1;
+	r->w.iter_overhead = -1;
+	r->w.plan.sp = -1;
+	r->host = r->elementwise = r->attention = r->offload_remat = -1;
+	r->overlap_tp = -1;
+	r->w.slo_percentile = 99;
+	r->w.cost.pricing = PRICE_ON_DEMAND;
+	r->w.cost.unit = COST_UNIT_N;
+	r->w.cost.terms.utilization = 1;
+	r->w.cost.failures.chip_mtbf = default_chip_mtbf;
+	r->w.cost.failures.checkpoint_bw = default_checkpoint_bw;
+	r->w.cost.failures.restart = default_restart;
+	if (rc == 0)
+		rc = cfg_extract(&d, wl_fields, NFIELDS, wl_sections, r, e);
+	if (rc == 0) {
+		/* A path in the file is taken from the file's folder; a name from models/nn. */
+		char net_path[WL_TEXT_MAX + 1024];
+		size_t nl = strlen(r->w.network_name);
+		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")))
+			names_relative(path, r->w.network_name, net_path, sizeof net_path);
+		else
+			snprintf(net_path, sizeof net_path, "%s", r->w.network_name);
+		rc = nn_find(net_path, models_dir, &r->w.net, e);
+		if (rc != 0) {
+			char inner[ERR_MSG_MAX];
+			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+			err_at(e, path, entry_line(&d, "workload", "network"), "network: %s", inner);
+		}
+	}
+	if (rc == 0)
+		rc = load_framework(&d, models_dir, &r->w, e);
+	if (rc == 0) {
+		fw_train *t = &r->w.fw.train;
+		if (r->host >= 0) t->host = (fw_host)r->host;
+		if (r->elementwise >= 0) t->eager_elementwise = r->elementwise;
+		if (r->attention >= 0) {
+			t->attention_kernel = r->attention;
+			t->flash_attention = r->w.flash_attention = r->attention > 0;
+			t->kernel_by_family[0] = '\0';
+		}
+		if (r->overlap_tp >= 0) t->overlap_tp = r->overlap_tp;
+		if (r->offload_remat >= 0) t->offload_remat = r->offload_remat;
+	}
+	if (rc == 0)
+		rc = validate(&d, &r->w, e);
+	if (rc == 0) {
+		if (r->w.kv_prec == HW_PREC_N)
+			r->w.kv_prec = (r->w.prec == HW_FP8 || r->w.prec == HW_FP4) ? HW_FP8 : HW_BF16;
+		snprintf(r->w.path, sizeof r->w.path, "%s", path);
+		*out = r->w;
+	}
+	free(r);
+	cfg_release(&d);
+	return rc;
+}

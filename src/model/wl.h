@@ -1,0 +1,101 @@
+/* wl: workloads (a network plus what is done with it) and their strict loader.
+ *
+ * Training: sequence length, batches, token budget, optimizer, ZeRO stage, recompute.
+ * Inference: prompt and output lengths, concurrency, scenario and latency limits.
+ * Both: precision, an optional parallel plan and an optional [cost] section (pricing model,
+ * utilization, storage, egress, engineering; failures and checkpoints for training). `--set key=value` overrides go through the
+ * same checks as the file (cfg_override). Format in workloads/README.md. */
+#ifndef ROOFCOST_WL_H
+#define ROOFCOST_WL_H
+
+#include "base/err.h"
+#include "model/fw.h"
+#include "model/hw.h"
+#include "model/nn.h"
+#include "model/plan.h"
+#include "model/price.h"
+#include "model/terms.h"
+
+enum { WL_NAME_MAX = 48, WL_TEXT_MAX = 512 };
+
+typedef enum wl_mode { WL_TRAIN, WL_INFER } wl_mode;
+typedef enum wl_scenario { WL_OFFLINE, WL_SERVER, WL_INTERACTIVE, WL_SINGLE } wl_scenario;
+typedef enum wl_recompute { WL_RC_NONE, WL_RC_SELECTIVE, WL_RC_FULL } wl_recompute;
+typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
+/* Request lengths of an open loop (server, interactive) about input_len and output_len. */
+typedef enum wl_spread { WL_SPREAD_FIXED, WL_SPREAD_EXPONENTIAL } wl_spread;
+
+extern const char *const wl_mode_names[];
+extern const char *const wl_scenario_names[];
+extern const char *const wl_recompute_names[];
+extern const char *const wl_spread_names[];
+
+/* The [cost] section, defaults filled in by wl_load (workloads/README.md). */
+typedef struct wl_cost {
+	price_model pricing;      /* default on-demand; --pricing overrides */
+	char region[WL_NAME_MAX]; /* "" = the cheapest region */
+	cost_unit unit;           /* run (train); mtok (default) or example (infer) */
+	cost_terms terms;         /* utilization 1, idle_headroom 0, the rest 0 by default */
+	cost_failures failures;   /* train only: chip_mtbf 50,000 h, checkpoint_bw 2 TB/s,
+				     checkpoint_bytes 0 = 16 B per parameter; restart_time 10 min
+				     (both modes: it also replaces an interrupted spot instance) */
+	double spot_interval;     /* s between interruptions of one spot instance; 0 = not given */
+} wl_cost;
+
+typedef struct wl_workload {
+	char name[WL_NAME_MAX];
+	char network_name[WL_TEXT_MAX];
+	char description[WL_TEXT_MAX];
+	char source[WL_TEXT_MAX];
+	char path[WL_TEXT_MAX];
+	char framework_name[WL_TEXT_MAX]; /* [workload] framework, a name or a path; "" = generic */
+	wl_mode mode;
+	hw_prec prec;             /* weights and GEMM inputs */
+	hw_prec kv_prec;          /* KV-cache elements */
+	/* training */
+	int seq_len, global_batch, micro_batch;
+	double tokens;            /* token budget of the run */
+	wl_optimizer optimizer;
+	int zero;                 /* 0..3 */
+	wl_recompute recompute;
+	/* The framework's defaults, each overridable by the workload's own key: */
+	int flash_attention;      /* 1: fused attention, no s×s scores in HBM */
+	int dropout;              /* 1: dropout masks are stored (Megatron GPT) */
+	int overlap_grad_reduce;  /* 1: gradient sync overlaps the backward pass (bucketed) */
+	/* inference */
+	int input_len, output_len, concurrency;
+	wl_scenario scenario;
+	double ttft_slo, tpot_slo; /* s; 0 = none */
+	double slo_percentile;
+	wl_spread length_spread;  /* open loop: every request at the means, or lengths spread about them */
+	fw_scheduler scheduler;   /* framework default, or [infer] scheduler */
+	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
+	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */
+	int max_num_seqs;         /* running-batch limit; 0 = none */
+	double iter_overhead;     /* s of host work per serving iteration */
+	plan plan;                /* as given in [plan]; zeros where absent */
+	wl_cost cost;
+	nn_net net;
+	fw_framework fw;          /* the software stack (models/frameworks/) */
+} wl_workload;
+
+/* The i-th key of the workload format, for templates (`roofcost new`): its section, key and
+ * whether it is required when its section is present. Returns 1, or 0 past the last. */
+int wl_schema_key(int i, const char **section, const char **key, int *required);
+
+/* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
+ * overrides in order, validates, and loads its network and framework from models_dir. */
+int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
+	    const char *const *overrides, int noverrides, wl_workload *out, err *e);
+
+/* Sets w's framework-dependent fields (attention, dropout, overlap, ZeRO, recompute, the
+ * serving scheduler and limits) from fw, and copies fw into w->fw. The workload's own keys
+ * are applied after this by wl_load. Pure. */
+void wl_apply_framework(wl_workload *w, const fw_framework *fw);
+
+/* Fills the layout choices the framework makes by default into p before plan_fill: sequence
+ * parallelism (p->sp < 0: not given) when tp > 1, and pipeline interleaving (p->vpp 0) when
+ * pp > 1 and the layers split into whole virtual stages. Pure. */
+void wl_plan_defaults(const wl_workload *w, plan *p);
+
+#endif

@@ -1,0 +1,594 @@
+/* plot: gnuplot scripts and the gnuplot run (see plot.h). */
+#include "report/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Okabe and Ito (2008), "Color Universal Design", then a few more that stay apart. */
+static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7",
+				      "#56b4e9", "#999933", "#882255", "#44aa99", "#332288",
+				      "#aa4499", "#777777"};
+enum { PALETTE_N = sizeof palette / sizeof palette[0] };
+
+/* Filled gnuplot point types for the shapes of plot.h, and their open rings. */
+static const int point_types[] = {7, 5, 9, 13, 11, 15};
+
+/* Figure geometry in screen fractions: panels left of the legend strip, above the footer. */
+static const double AREA_L = 0.09, AREA_R = 0.735, AREA_B = 0.14, AREA_T = 0.88;
+static const double GAP_X = 0.11, GAP_Y = 0.13, KEY_X = 0.755;
+
+void plot_init(plot_spec *s, const char *name, const char *title)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->name, sizeof s->name, "%s", name);
+	snprintf(s->title, sizeof s->title, "%s", title);
+	s->npanels = 1;
+	s->cols = 1;
+	for (int k = 0; k < PLOT_PANELS_MAX; k++)
+		s->panel[k].xmin = s->panel[k].xmax = s->panel[k].ymin = s->panel[k].ymax = NAN;
+}
+
+/* "[lo:hi]" with * for an automatic end. */
+static void range(FILE *fp, const char *axis, double lo, double hi)
+{
+	if (!isfinite(lo) && !isfinite(hi))
+		return;
+	fprintf(fp, "\tset %srange [", axis);
+	if (isfinite(lo))
+		fprintf(fp, "%.10g", lo);
+	else
+		fputc('*', fp);
+	fputc(':', fp);
+	if (isfinite(hi))
+		fprintf(fp, "%.10g", hi);
+	else
+		fputc('*', fp);
+	fputs("]\n", fp);
+}
+
+plot_series *plot_add(plot_spec *s, int panel, plot_style style, int color, int point,
+		      const char *label)
+{
+	plot_panel *p = &s->panel[panel];
+	plot_series *r;
+	if (panel < 0 || panel >= PLOT_PANELS_MAX || p->nseries == PLOT_SERIES_MAX)
+		return NULL;
+	r = &p->series[p->nseries++];
+	memset(r, 0, sizeof *r);
+	r->style = style;
+	r->color = color;
+	r->point = point;
+	snprintf(r->label, sizeof r->label, "%s", label ? label : "");
+	return r;
+}
+
+int plot_point(plot_series *r, double x, double y)
+{
+	if (!r || r->n == PLOT_POINTS_MAX)
+		return -1;
+	r->x[r->n] = x;
+	r->y[r->n] = y;
+	r->n++;
+	return 0;
+}
+
+void plot_ref_line(plot_spec *s, int panel, int vertical, double v, const char *label)
+{
+	plot_panel *p = &s->panel[panel];
+	if (p->nrefs == PLOT_REFS_MAX || !isfinite(v))
+		return;
+	p->refs[p->nrefs].vertical = vertical;
+	p->refs[p->nrefs].v = v;
+	snprintf(p->refs[p->nrefs].label, sizeof p->refs[p->nrefs].label, "%s", label ? label : "");
+	p->nrefs++;
+}
+
+/* A gnuplot single-quoted string: '' for a quote, control characters as spaces. */
+static void quoted(FILE *fp, const char *s)
+{
+	fputc('\'', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\'')
+			fputs("''", fp);
+		else
+			fputc(c < 0x20 ? ' ' : c, fp);
+	}
+	fputc('\'', fp);
+}
+
+static const char *color(int i)
+{
+	return palette[(i < 0 ? -i : i) % PALETTE_N];
+}
+
+static int point_type(int i)
+{
+	return point_types[(i < 0 ? -i : i) % (int)(sizeof point_types / sizeof point_types[0])];
+}
+
+/* Points of r that gnuplot can draw (finite, and positive on a log axis). */
+static int drawable(const plot_panel *p, const plot_series *r, int i)
+{
+	double x = r->x[i], y = r->y[i];
+	if (!isfinite(x) || !isfinite(y))
+		return 0;
+	if (r->style == PLOT_BARS || r->style == PLOT_TICKS)
+		return !p->logy || y > 0;
+	return (!p->logx || x > 0) && (!p->logy || y > 0);
+}
+
+static int series_points(const plot_panel *p, const plot_series *r)
+{
+	int n = 0;
+	for (int i = 0; i < r->n; i++)
+		n += drawable(p, r, i);
+	return n;
+}
+
+/* The .dat file: one block per drawn series, in panel and series order, each two blank lines
+ * apart (gnuplot's `index`). Stacked bars are written as the running totals they are drawn
+ * at. Returns 0 or -1. */
+static int write_dat(const plot_spec *s, const char *path)
+{
+	FILE *fp = fopen(path, "w");
+	int block = 0;
+	if (!fp)
+		return -1;
+	fprintf(fp, "# %s: the numbers behind %s.svg, one block per series (gnuplot index)\n", s->name,
+		s->name);
+	for (int k = 0; k < s->npanels; k++) {
+		const plot_panel *p = &s->panel[k];
+		double stack[PLOT_CATS_MAX] = {0};
+		for (int j = 0; j < p->nseries; j++) {
+			const plot_series *r = &p->series[j];
+			if (r->style == PLOT_KEY_ONLY || series_points(p, r) == 0)
+				continue;
+			fprintf(fp, "%s# index %d: panel %d, %s\n", block ? "\n\n" : "", block, k + 1,
+				r->label[0] ? r->label : "(no label)");
+			for (int i = 0; i < r->n; i++) {
+				double y = r->y[i];
+				if (!drawable(p, r, i))
+					continue;
+				if (r->style == PLOT_BARS && p->stacked) {
+					int c = (int)r->x[i];
+					if (c >= 0 && c < PLOT_CATS_MAX)
+						y = stack[c] += y;
+				}
+				fprintf(fp, "%.10g %.10g\n", r->x[i], y);
+			}
+			block++;
+		}
+	}
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+static int nbars(const plot_panel *p)
+{
+	int n = 0;
+	for (int j = 0; j < p->nseries; j++)
+		n += p->series[j].style == PLOT_BARS && series_points(p, &p->series[j]) > 0;
+	return n;
+}
+
+/* One `plot` element for series j of panel p, drawn from .dat block `block`. bar = its
+ * position among the side-by-side bars. */
+static void plot_elem(FILE *fp, const plot_spec *s, const plot_panel *p, const plot_series *r,
+		      int block, int bar, int bars, int *first)
+{
+	const char *c = color(r->color);
+	fputs(*first ? "\tplot " : ", \\\n\t     ", fp);
+	*first = 0;
+	if (r->style == PLOT_KEY_ONLY) {
+		fprintf(fp, "keyentry with points pt %d ps 1.6 lc rgb '#000000' title ", point_type(r->point));
+		quoted(fp, r->label);
+		return;
+	}
+	fprintf(fp, "'%s.dat' index %d ", s->name, block);
+	switch (r->style) {
+	case PLOT_LINES:
+	case PLOT_DASHED:
+		fprintf(fp, "using 1:2 with linespoints lw 2 %s pt %d ps 0.55 lc rgb '%s'",
+			r->style == PLOT_DASHED ? "dt (7,4)" : "dt 1", point_type(r->point), c);
+		break;
+	case PLOT_CURVE:
+		fprintf(fp, "using 1:2 with lines lw 2 lc rgb '%s'", c);
+		break;
+	case PLOT_POINTS:
+		fprintf(fp, "using 1:2 with points pt %d ps 0.9 lc rgb '%s'", point_type(r->point), c);
+		break;
+	case PLOT_MARK:
+		fprintf(fp, "using 1:2 with points pt %d ps 2.2 lc rgb '%s'", point_type(r->point), c);
+		break;
+	case PLOT_TICKS:
+		fprintf(fp, "using ($1-0.42):2:(0.84):(0) with vectors nohead lw 3 lc rgb '#000000'");
+		break;
+	default: {
+		double w = p->stacked || bars <= 1 ? 0.6 : 0.8 / bars;
+		double off = p->stacked || bars <= 1 ? 0 : (bar - (bars - 1) / 2.0) * w;
+		fprintf(fp, "using ($1%+.4f):2:(%.4f) with boxes fs solid 0.85 border lc rgb '#333333' "
+			"fc rgb '%s'", off, w * 0.95, c);
+		if (p->value_fmt[0] && !p->stacked) {
+			fprintf(fp, " title ");
+			quoted(fp, r->label);
+			fprintf(fp, ", \\\n\t     '%s.dat' index %d using ($1%+.4f):2:(sprintf('%s', $2)) "
+				"with labels offset 0,0.6 font ',8' notitle", s->name, block, off, p->value_fmt);
+			return;
+		}
+	}
+	}
+	fputs(" title ", fp);
+	if (r->label[0])
+		quoted(fp, r->label);
+	else
+		fputs("''", fp);
+	if (r->style == PLOT_MARK)
+		fprintf(fp, ", \\\n\t     '%s.dat' index %d using 1:2 with points pt %d ps 2.2 lw 1.5 "
+			"lc rgb '#000000' notitle", s->name, block, point_type(r->point) - 1);
+}
+
+static void panel_box(const plot_spec *s, int k, double *l, double *r, double *b, double *t)
+{
+	int cols = s->cols < 1 ? 1 : s->cols;
+	int rows = (s->npanels + cols - 1) / cols;
+	int row = k / cols, col = k % cols;
+	double w = (AREA_R - AREA_L - (cols - 1) * GAP_X) / cols;
+	double h = (AREA_T - AREA_B - (rows - 1) * GAP_Y) / rows;
+	*l = AREA_L + col * (w + GAP_X);
+	*r = *l + w;
+	*t = AREA_T - row * (h + GAP_Y);
+	*b = *t - h;
+}
+
+/* A log-10 axis with no range given, fitted to its data and reference lines: lo/1.25 to
+ * hi·1.25, tics at 1, 2 and 5 × 10^k while that makes at most 12 of them. */
+static void log_axis(FILE *fp, const plot_panel *p, int y)
+{
+	double lo = INFINITY, hi = 0;
+	int n = 0;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++) {
+			double v = y ? p->series[j].y[i] : p->series[j].x[i];
+			if (drawable(p, &p->series[j], i)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	for (int i = 0; i < p->nrefs; i++)
+		if (p->refs[i].vertical != y && p->refs[i].v > 0) {
+			lo = fmin(lo, p->refs[i].v);
+			hi = fmax(hi, p->refs[i].v);
+		}
+	if (!(hi > 0) || !isfinite(lo))
+		return;
+	lo /= 1.25;
+	hi *= 1.25;
+	fprintf(fp, "\tset %srange [%.6g:%.6g]\n", y ? "y" : "x", lo, hi);
+	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+			n += m * pow(10, e) >= lo && m * pow(10, e) <= hi;
+	if (n > 12)
+		return;
+	fprintf(fp, "\tset %stics (", y ? "y" : "x");
+	n = 0;
+	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+			double v = m * pow(10, e);
+			if (v >= lo && v <= hi)
+				fprintf(fp, "%s%.6g", n++ ? ", " : "", v);
+		}
+	fputs(")\n", fp);
+}
+
+static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
+{
+	const plot_panel *p = &s->panel[k];
+	double l, r, b, t;
+	int first = 1, bars = nbars(p), bar = 0, any = 0, last_bars = -1, blk[PLOT_SERIES_MAX];
+	panel_box(s, k, &l, &r, &b, &t);
+	fprintf(fp, "\t# panel %d\n", k + 1);
+	fprintf(fp, "\tset lmargin at screen %.4f; set rmargin at screen %.4f\n", l, r);
+	fprintf(fp, "\tset bmargin at screen %.4f; set tmargin at screen %.4f\n", b, t);
+	fputs("\tset title ", fp);
+	quoted(fp, p->title);
+	fputs(" font ',11'\n\tset xlabel ", fp);
+	quoted(fp, p->xlabel);
+	fputs("\n\tset ylabel ", fp);
+	quoted(fp, p->ylabel);
+	fputs("\n\tset grid xtics ytics lc rgb '#e4e4e4' lw 1\n", fp);
+	fputs("\tset border 3 lc rgb '#444444'\n\tset tics nomirror out scale 0.6\n", fp);
+	if (p->logx)
+		fprintf(fp, "\tset logscale x %d\n\tset format x '%%g'\n", p->logx);
+	if (p->logy)
+		fprintf(fp, "\tset logscale y %d\n\tset format y '%%g'\n", p->logy);
+	if (p->ncats > 0) {
+		fputs("\tset xtics (", fp);
+		for (int c = 0; c < p->ncats; c++) {
+			if (c)
+				fputs(", ", fp);
+			quoted(fp, p->cats[c]);
+			fprintf(fp, " %d", c);
+		}
+		fprintf(fp, ") scale 0\n\tset xrange [-0.6:%.1f]\n", p->ncats - 0.4);
+		if (!p->logy)
+			fputs("\tset yrange [0:*]\n", fp);
+		if (p->stacked && p->value_fmt[0])
+			fputs("\tset offsets 0, 0, graph 0.06, 0\n", fp);
+		else if (p->value_fmt[0])
+			fputs("\tset offsets 0, 0, graph 0.08, 0\n", fp);
+	}
+	range(fp, "x", p->xmin, p->xmax);
+	range(fp, "y", p->ymin, p->ymax);
+	if (p->logx == 10 && p->ncats == 0 && !isfinite(p->xmin) && !isfinite(p->xmax))
+		log_axis(fp, p, 0);
+	if (p->logy == 10 && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
+		log_axis(fp, p, 1);
+	if (!p->logy && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
+		fputs("\tset yrange [0:*]\n", fp);
+	if (k == s->key_panel)
+		fprintf(fp, "\tset key at screen %.4f, screen %.4f left top vertical Left reverse samplen 2.5 "
+			"spacing 1.1 font ',10' noenhanced\n", KEY_X, AREA_T);
+	else
+		fputs("\tunset key\n", fp);
+	for (int i = 0; i < p->nrefs; i++) {
+		const plot_ref *f = &p->refs[i];
+		if (f->vertical)
+			fprintf(fp, "\tset arrow %d from first %.10g, graph 0 to first %.10g, graph 1 nohead "
+				"dt (5,4) lw 1.5 lc rgb '#333333' front\n", i + 1, f->v, f->v);
+		else
+			fprintf(fp, "\tset arrow %d from graph 0, first %.10g to graph 1, first %.10g nohead "
+				"dt (5,4) lw 1.5 lc rgb '#333333' front\n", i + 1, f->v, f->v);
+		if (f->label[0]) {
+			fprintf(fp, "\tset label %d ", i + 1);
+			quoted(fp, f->label);
+			if (f->vertical)
+				fprintf(fp, " at first %.10g, graph 0.03 offset character 0.6, 0 left font ',9' "
+					"tc rgb '#333333' front\n", f->v);
+			else
+				fprintf(fp, " at graph 0.01, first %.10g offset 0, character 0.6 left font ',9' "
+					"tc rgb '#333333' front\n", f->v);
+		}
+	}
+	/* Blocks in series order; stacked bars drawn top segment first so that each running
+	 * total shows above the one below it (and the legend lists them top down). */
+	for (int j = 0; j < p->nseries; j++) {
+		const plot_series *sr = &p->series[j];
+		blk[j] = -1;
+		if (sr->style != PLOT_KEY_ONLY && series_points(p, sr) > 0)
+			blk[j] = (*block)++;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < p->nseries; i++) {
+			int stacked_bar, j = i;
+			const plot_series *sr;
+			if (pass == 0 && p->stacked)
+				j = p->nseries - 1 - i;
+			sr = &p->series[j];
+			stacked_bar = p->stacked && sr->style == PLOT_BARS;
+			if (stacked_bar != (pass == 0) || (sr->style != PLOT_KEY_ONLY && blk[j] < 0))
+				continue;
+			any |= sr->style != PLOT_KEY_ONLY;
+			plot_elem(fp, s, p, sr, blk[j], bar, bars, &first);
+			if (sr->style == PLOT_BARS) {
+				bar++;
+				if (last_bars < blk[j])
+					last_bars = blk[j];
+			}
+		}
+	if (p->stacked && p->value_fmt[0] && last_bars >= 0)
+		/* The stack totals: the running totals of the top segment, on an opaque box so that a
+		 * capacity tick just above a total does not strike through it. */
+		fprintf(fp, ", \\\n\t     '%s.dat' index %d using 1:2:(sprintf('%s', $2)) with labels "
+			"boxed offset 0,0.6 font ',8' notitle", s->name, last_bars, p->value_fmt);
+	if (!any) {
+		fputs(first ? "\tset xrange [0:1]; set yrange [0:1]; unset logscale\n"
+			      "\tset label 20 'no point to draw' at graph 0.5, graph 0.5 center\n"
+			      "\tplot 2 notitle"
+			    : "", fp);
+		if (!first)
+			fputs(", 2 notitle", fp);
+	}
+	fputs("\n", fp);
+	fputs("\tunset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets\n"
+	      "\tset xrange [*:*]; set yrange [*:*]; set format x; set format y\n", fp);
+}
+
+static int write_gp(const plot_spec *s, const char *path)
+{
+	FILE *fp = fopen(path, "w");
+	int block = 0, rows, h;
+	if (!fp)
+		return -1;
+	rows = (s->npanels + (s->cols < 1 ? 1 : s->cols) - 1) / (s->cols < 1 ? 1 : s->cols);
+	h = rows > 1 ? 760 : 540;
+	fprintf(fp, "# %s: ", s->name);
+	for (const char *c = s->title; *c; c++)
+		fputc(*c == '\n' ? ' ' : *c, fp);
+	fprintf(fp, "\n# Draws %s.svg and %s.png from %s.dat; run `gnuplot %s.gp` in this folder.\n", s->name,
+		s->name, s->name, s->name);
+	fputs("do for [fmt in 'svg png'] {\n\treset\n", fp);
+	fprintf(fp, "\tif (fmt eq 'svg') {\n"
+		    "\t\tset terminal svg dynamic size 960,%d font 'sans,12' background '#ffffff' noenhanced\n"
+		    "\t} else {\n"
+		    "\t\tset terminal pngcairo size 960,%d font 'sans,10' background '#ffffff' noenhanced\n"
+		    "\t}\n", h, h);
+	fprintf(fp, "\tset output '%s.'.fmt\n", s->name);
+	fputs("\tset style textbox opaque noborder\n", fp);
+	fputs("\tset multiplot title ", fp);
+	quoted(fp, s->title);
+	fputs(" font ',14'\n\tset label 100 ", fp);
+	quoted(fp, s->footer);
+	fputs(" at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'\n", fp);
+	for (int k = 0; k < s->npanels; k++) {
+		write_panel(fp, s, k, &block);
+	}
+	fputs("\tunset multiplot\n\tunset output\n}\n", fp);
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* PLOT_AUTO_LOG for one axis: 10 when the positive finite values span more than 20x. */
+static int auto_log(const plot_panel *p, int y)
+{
+	double lo = INFINITY, hi = 0;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++) {
+			double v = y ? p->series[j].y[i] : p->series[j].x[i];
+			if (isfinite(v) && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	return hi > 20 * lo ? 10 : 0;
+}
+
+int plot_write(const plot_spec *s, const char *dir, err *e)
+{
+	char path[4096];
+	plot_spec *r = malloc(sizeof *r);
+	int rc = 0;
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	*r = *s;
+	for (int k = 0; k < r->npanels; k++) {
+		if (r->panel[k].logx < 0)
+			r->panel[k].logx = auto_log(&r->panel[k], 0);
+		if (r->panel[k].logy < 0)
+			r->panel[k].logy = auto_log(&r->panel[k], 1);
+	}
+	snprintf(path, sizeof path, "%s/%s.dat", dir, r->name);
+	if (write_dat(r, path) != 0)
+		rc = err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	snprintf(path, sizeof path, "%s/%s.gp", dir, r->name);
+	if (rc == 0 && write_gp(r, path) != 0)
+		rc = err_set(e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	free(r);
+	return rc;
+}
+
+int plot_find_gnuplot(char *path, size_t n)
+{
+	const char *env = getenv("PATH");
+	char buf[8192];
+	char *save = NULL;
+	if (!env || !*env)
+		return 0;
+	snprintf(buf, sizeof buf, "%s", env);
+	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, n, "%s/gnuplot", *d ? d : ".");
+		if (access(path, X_OK) == 0)
+			return 1;
+	}
+	path[0] = '\0';
+	return 0;
+}
+
+/* Replaces the text of the SVG's <desc>, where gnuplot writes its version, with a fixed one. */
+static int normalise_svg(const char *path)
+{
+	static const char fixed[] = "<desc>Produced by GNUPLOT</desc>";
+	FILE *fp = fopen(path, "rb");
+	char *buf, *a, *b;
+	long n;
+	int rc = -1;
+	if (!fp)
+		return -1;
+	if (fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0 ||
+	    !(buf = malloc((size_t)n + 1))) {
+		fclose(fp);
+		return -1;
+	}
+	if (fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+		fclose(fp);
+		free(buf);
+		return -1;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	a = strstr(buf, "<desc>");
+	b = a ? strstr(a, "</desc>") : NULL;
+	if (!a || !b) {
+		free(buf);
+		return 0;
+	}
+	b += strlen("</desc>");
+	fp = fopen(path, "wb");
+	if (fp) {
+		size_t head = (size_t)(a - buf), tail = (size_t)(buf + n - b);
+		if (fwrite(buf, 1, head, fp) == head && fwrite(fixed, 1, sizeof fixed - 1, fp) == sizeof fixed - 1 &&
+		    fwrite(b, 1, tail, fp) == tail)
+			rc = 0;
+		if (fclose(fp) != 0)
+			rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+int plot_render(const char *gnuplot, const char *dir, const char *name, err *e)
+{
+	char script[PLOT_NAME_MAX + 8], svg[4096], msg[512] = "";
+	int fds[2], status = 0;
+	size_t got = 0;
+	pid_t pid;
+	snprintf(script, sizeof script, "%s.gp", name);
+	if (pipe(fds) != 0)
+		return err_set(e, ERR_DATA, "cannot start gnuplot: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return err_set(e, ERR_DATA, "cannot start gnuplot: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		char *const argv[] = {(char *)gnuplot, script, NULL};
+		int dn = open("/dev/null", O_RDWR);
+		if (dn >= 0) {
+			dup2(dn, 0);
+			dup2(dn, 1);
+		}
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		if (chdir(dir) != 0)
+			_exit(126);
+		execv(gnuplot, argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		char tmp[512];
+		ssize_t k = read(fds[0], tmp, sizeof tmp);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		for (ssize_t i = 0; i < k && got + 1 < sizeof msg; i++)
+			msg[got++] = tmp[i];
+	}
+	msg[got] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		/* gnuplot's complaint ends with the line that says what went wrong. */
+		char *line = msg, *nl;
+		for (char *c = msg; *c; c++)
+			if (*c == '\n' && c[1])
+				line = c + 1;
+		if ((nl = strchr(line, '\n')))
+			*nl = '\0';
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			return err_set(e, ERR_DATA, "%s: cannot run %s", script, gnuplot);
+		return err_set(e, ERR_DATA, "%s/%s: gnuplot failed: %s", dir, script, line[0] ? line : "no message");
+	}
+	snprintf(svg, sizeof svg, "%s/%s.svg", dir, name);
+	if (normalise_svg(svg) != 0)
+		return err_set(e, ERR_DATA, "%s: gnuplot wrote no readable SVG", svg);
+	return 0;
+}

@@ -1,0 +1,613 @@
+/* show: evaluation results as JSON and text (see show.h). */
+#include "report/show.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/text.h"
+
+const char show_comm_note[] =
+	"collectives priced per level with alpha-beta costs (models/hw/collectives.ini); "
+	"exposed time is what overlap with compute leaves";
+
+static const double GiB = 1073741824.0;
+
+static cJSON *plan_json(const plan *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "tp", p->tp);
+	cJSON_AddNumberToObject(o, "pp", p->pp);
+	cJSON_AddNumberToObject(o, "vpp", p->vpp);
+	cJSON_AddNumberToObject(o, "dp", p->dp);
+	cJSON_AddNumberToObject(o, "cp", p->cp);
+	cJSON_AddNumberToObject(o, "ep", p->ep);
+	cJSON_AddBoolToObject(o, "sp", p->sp);
+	cJSON_AddNumberToObject(o, "micro_batch", p->micro_batch);
+	return o;
+}
+
+static cJSON *mem_json(const mem_use *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "weights_gib", m->weights / GiB);
+	cJSON_AddNumberToObject(o, "grads_gib", m->grads / GiB);
+	cJSON_AddNumberToObject(o, "optimizer_gib", m->optimizer / GiB);
+	cJSON_AddNumberToObject(o, "activations_gib", m->activations / GiB);
+	cJSON_AddNumberToObject(o, "kv_cache_gib", m->kv_cache / GiB);
+	cJSON_AddNumberToObject(o, "total_gib", m->total / GiB);
+	return o;
+}
+
+static cJSON *sourced(const char *what, const hw_sourced *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "figures", what);
+	cJSON_AddStringToObject(o, "source", s->source);
+	cJSON_AddStringToObject(o, "as_of", s->as_of);
+	if (s->note[0])
+		cJSON_AddStringToObject(o, "note", s->note);
+	return o;
+}
+
+static cJSON *sources_json(const hw_system *s)
+{
+	cJSON *a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, sourced("system", &s->src));
+	cJSON_AddItemToArray(a, sourced("chip peaks", &s->chip.src_peak));
+	cJSON_AddItemToArray(a, sourced("chip memory", &s->chip.src_memory));
+	cJSON_AddItemToArray(a, sourced("chip efficiency", &s->chip.src_eff));
+	for (int i = 0; i < s->nlevels; i++)
+		cJSON_AddItemToArray(a, sourced(hw_level_names[s->levels[i].kind], &s->levels[i].src));
+	return a;
+}
+
+static cJSON *levels_json(const hw_system *s, const double lv[])
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int l = 0; l < s->nlevels; l++)
+		cJSON_AddNumberToObject(o, hw_level_names[s->levels[l].kind], lv[l]);
+	return o;
+}
+
+static cJSON *time_split(const roof_sum *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int k = 0; k < 3; k++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s_bound_s", roof_bound_names[k]);
+		cJSON_AddNumberToObject(o, key, s->t_bound[k]);
+	}
+	cJSON_AddNumberToObject(o, "flops", s->flops);
+	cJSON_AddNumberToObject(o, "bytes", s->bytes);
+	return o;
+}
+
+static void num_or_null(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static const char billing_note[] =
+	"per chip-hour: an instance price is divided by its chips, and a partly used instance is taken "
+	"as filled by other replicas";
+
+static cJSON *price_json(const rank_quote *c)
+{
+	const price_row *p = &c->price;
+	cJSON *o;
+	if (!c->have_price)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "provider", p->provider);
+	cJSON_AddStringToObject(o, "instance", p->instance);
+	cJSON_AddStringToObject(o, "region", p->region);
+	cJSON_AddStringToObject(o, "pricing_model", price_model_names[p->model]);
+	cJSON_AddNumberToObject(o, "usd_per_hour", p->usd_per_hour);
+	cJSON_AddStringToObject(o, "unit", price_unit_names[p->unit]);
+	cJSON_AddNumberToObject(o, "accelerators", p->accelerators);
+	cJSON_AddStringToObject(o, "as_of", p->as_of);
+	cJSON_AddStringToObject(o, "source", p->source);
+	cJSON_AddBoolToObject(o, "verified", price_verified(p));
+	cJSON_AddBoolToObject(o, "user", c->user_price);
+	return o;
+}
+
+static cJSON *goodput_json(const rank_quote *c, int chips)
+{
+	const cost_failures *f = &c->terms.failures;
+	const cost_result *x = &c->result;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "model", "Young/Daly: system MTBF M = chip_mtbf / chips, checkpoint "
+				"interval tau = sqrt(2 delta M), lost = delta/tau + (tau/2 + restart)/M, "
+				"run time = ideal / (1 - lost)");
+	cJSON_AddNumberToObject(o, "chip_mtbf_h", f->chip_mtbf / 3600);
+	cJSON_AddNumberToObject(o, "chips", chips);
+	cJSON_AddNumberToObject(o, "system_mtbf_h", x->goodput.system_mtbf / 3600);
+	cJSON_AddNumberToObject(o, "checkpoint_tb", f->checkpoint_bytes / 1e12);
+	cJSON_AddNumberToObject(o, "checkpoint_bw_gb_per_s", f->checkpoint_bw / 1e9);
+	cJSON_AddNumberToObject(o, "checkpoint_write_s", x->goodput.checkpoint_write);
+	num_or_null(o, "checkpoint_interval_s", x->goodput.interval);
+	cJSON_AddNumberToObject(o, "restart_s", f->restart);
+	cJSON_AddNumberToObject(o, "lost_fraction", x->goodput.lost);
+	cJSON_AddNumberToObject(o, "goodput", x->goodput.goodput);
+	cJSON_AddBoolToObject(o, "finishes", x->goodput.finishes);
+	cJSON_AddNumberToObject(o, "ideal_days", x->ideal_time / 86400);
+	num_or_null(o, "run_days", x->run_time / 86400);
+	cJSON_AddNumberToObject(o, "interruptions", x->interruptions);
+	cJSON_AddNumberToObject(o, "checkpoints", x->checkpoints);
+	return o;
+}
+
+static cJSON *assumptions_json(const rank_quote *c, const wl_workload *w, int chips)
+{
+	const cost_terms *t = &c->terms.terms;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "pricing", price_model_names[c->pricing]);
+	if (c->as_of[0])
+		cJSON_AddStringToObject(o, "as_of", c->as_of);
+	else
+		cJSON_AddStringToObject(o, "as_of", "newest");
+	cJSON_AddStringToObject(o, "region", c->terms.region[0] ? c->terms.region : "cheapest per chip-hour");
+	cJSON_AddItemToObject(o, "price", price_json(c));
+	cJSON_AddStringToObject(o, "price_from", !c->have_price ? "none" : c->user_price ? "user (--price)" : "catalog");
+	cJSON_AddNumberToObject(o, "discount_pct", 100 * c->discount);
+	num_or_null(o, "usd_per_chip_hour", c->usd_per_chip_hour);
+	cJSON_AddStringToObject(o, "billing", billing_note);
+	cJSON_AddNumberToObject(o, "utilization", t->utilization);
+	cJSON_AddNumberToObject(o, "idle_headroom", t->idle_headroom);
+	cJSON_AddNumberToObject(o, "retries", t->retries);
+	cJSON_AddNumberToObject(o, "storage_tb", t->storage / 1e12);
+	cJSON_AddNumberToObject(o, "storage_usd_per_tb_month", t->storage_usd_per_tb_month);
+	cJSON_AddNumberToObject(o, "egress_tb", t->egress / 1e12);
+	cJSON_AddNumberToObject(o, "egress_usd_per_gb", t->egress_usd_per_gb);
+	cJSON_AddNumberToObject(o, "engineering_hours", t->engineering_hours);
+	cJSON_AddNumberToObject(o, "engineering_usd_per_hour", t->engineering_usd_per_hour);
+	if (c->pricing == PRICE_SPOT) {
+		cJSON *sp = cJSON_CreateObject();
+		char txt[RANK_NOTE_MAX];
+		show_spot_text(c, w->mode == WL_TRAIN, txt, sizeof txt);
+		cJSON_AddBoolToObject(sp, "modelled", c->spot_interval > 0);
+		num_or_null(sp, "interruption_interval_h", c->spot_interval > 0 ? c->spot_interval / 3600 : NAN);
+		cJSON_AddNumberToObject(sp, "instance_chips", c->node_chips);
+		if (w->mode == WL_INFER)
+			cJSON_AddNumberToObject(sp, "standby", c->standby);
+		cJSON_AddStringToObject(sp, "text", txt);
+		cJSON_AddItemToObject(o, "spot", sp);
+	}
+	if (w->mode == WL_TRAIN) {
+		cJSON_AddStringToObject(o, "period", "the run: run time x (1 + retries) / (utilization x "
+					"(1 - idle_headroom)); storage is charged over it");
+		cJSON_AddItemToObject(o, "goodput", goodput_json(c, chips));
+	} else {
+		cJSON_AddStringToObject(o, "period", "one month of serving (730 h); storage, egress and "
+					"engineering are per month");
+		cJSON_AddBoolToObject(o, "slo_met", c->slo_met);
+		cJSON_AddNumberToObject(o, "prefill_share", c->prefill_share);
+		cJSON_AddStringToObject(o, "input_tokens", "priced by time share: prefill time to input "
+					"tokens, decode time to output tokens; usd_per_unit covers both");
+	}
+	return o;
+}
+
+static void cost_json(cJSON *o, const rank_quote *c, const wl_workload *w, int chips)
+{
+	const cost_result *x = &c->result;
+	cJSON *b = cJSON_CreateObject();
+	num_or_null(o, "usd_per_hour", x->usd_per_hour);
+	num_or_null(o, "usd_per_unit", x->ok ? x->usd_per_unit : NAN);
+	cJSON_AddStringToObject(o, "unit", cost_unit_names[x->unit]);
+	if (c->note[0])
+		cJSON_AddStringToObject(o, "price_note", c->note);
+	num_or_null(b, "compute_usd", x->compute_usd);
+	num_or_null(b, "storage_usd", x->storage_usd);
+	num_or_null(b, "egress_usd", x->egress_usd);
+	num_or_null(b, "engineering_usd", x->engineering_usd);
+	num_or_null(b, "total_usd", x->total_usd);
+	cJSON_AddNumberToObject(b, "chip_hours", x->chip_hours);
+	num_or_null(b, "period_h", x->period / 3600);
+	cJSON_AddNumberToObject(b, "units", x->units);
+	if (w->mode == WL_INFER) {
+		num_or_null(b, "usd_per_mtok_input", x->ok ? x->usd_per_mtok_input : NAN);
+		num_or_null(b, "usd_per_mtok_output", x->ok ? x->usd_per_mtok_output : NAN);
+	}
+	cJSON_AddItemToObject(o, "cost", b);
+	cJSON_AddItemToObject(o, "assumptions", assumptions_json(c, w, chips));
+}
+
+void *show_json(const rank_view *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
+	int feasible = r->train ? r->train->feasible : r->infer->feasible;
+	const char *reason = r->train ? r->train->reason : r->infer->reason;
+	const mem_use *m = r->train ? &r->train->mem : &r->infer->mem;
+	hw_prec rp = r->train ? r->train->run_prec : r->infer->run_prec;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "system", r->sys->name);
+	cJSON_AddStringToObject(o, "chip", r->sys->chip.name);
+	cJSON_AddStringToObject(o, "workload", r->w->name);
+	cJSON_AddStringToObject(o, "network", r->w->net.name);
+	cJSON_AddStringToObject(o, "mode", wl_mode_names[r->w->mode]);
+	cJSON_AddStringToObject(o, "precision", hw_prec_names[r->w->prec]);
+	cJSON_AddStringToObject(o, "run_precision", rp < HW_PREC_N ? hw_prec_names[rp] : "none");
+	cJSON_AddNumberToObject(o, "chips", p->chips);
+	cJSON_AddItemToObject(o, "plan", plan_json(p));
+	cJSON_AddBoolToObject(o, "feasible", feasible);
+	if (!feasible) {
+		cJSON_AddStringToObject(o, "reason", reason);
+		cJSON_AddBoolToObject(o, "estimate_only", 1);
+	}
+	cJSON_AddNumberToObject(o, "mem_per_chip_gib", m->total / GiB);
+	cJSON_AddItemToObject(o, "memory", mem_json(m));
+	if (r->train) {
+		const train_result *t = r->train;
+		cJSON *b = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "step_time_s", t->step_time);
+		cJSON_AddNumberToObject(o, "tokens_per_s", t->tokens_per_s);
+		cJSON_AddNumberToObject(o, "model_tflops_per_chip", t->model_tflops_per_chip);
+		cJSON_AddNumberToObject(o, "hw_tflops_per_chip", t->hw_tflops_per_chip);
+		cJSON_AddNumberToObject(o, "mfu", t->mfu);
+		cJSON_AddNumberToObject(o, "hfu", t->hfu);
+		cJSON_AddNumberToObject(o, "train_days", t->train_time / 86400);
+		cJSON_AddNumberToObject(b, "micro_batches", t->micro_batches);
+		cJSON_AddNumberToObject(b, "micro_batch_s", t->t_micro);
+		cJSON_AddNumberToObject(b, "compute_s", t->t_compute);
+		cJSON_AddNumberToObject(b, "bubble_s", t->t_bubble);
+		cJSON_AddNumberToObject(b, "optimizer_s", t->t_optimizer);
+		cJSON_AddNumberToObject(b, "comm_exposed_s", t->t_comm_exposed);
+		cJSON_AddNumberToObject(b, "tp_comm_per_micro_s", t->comm.tp);
+		cJSON_AddNumberToObject(b, "pp_comm_per_micro_s", t->comm.pp);
+		cJSON_AddNumberToObject(b, "ep_comm_per_micro_s", t->comm.ep);
+		cJSON_AddNumberToObject(b, "cp_comm_per_micro_s", t->comm.cp);
+		cJSON_AddNumberToObject(b, "zero3_comm_per_micro_s", t->comm.zero3);
+		cJSON_AddNumberToObject(b, "dp_sync_exposed_s", t->comm.dp);
+		cJSON_AddNumberToObject(b, "dp_sync_total_s", t->comm.dp_total);
+		cJSON_AddItemToObject(b, "comm_by_level_s", levels_json(r->sys, t->comm.level));
+		cJSON_AddNumberToObject(b, "compute_bound_s", t->t_bound[ROOF_COMPUTE]);
+		cJSON_AddNumberToObject(b, "memory_bound_s", t->t_bound[ROOF_MEMORY]);
+		cJSON_AddNumberToObject(b, "overhead_bound_s", t->t_bound[ROOF_OVERHEAD]);
+		cJSON_AddItemToObject(o, "breakdown", b);
+		cJSON_AddBoolToObject(o, "comm_priced", t->comm_priced);
+	} else {
+		const infer_result *in = r->infer;
+		cJSON *b = cJSON_CreateObject();
+		cJSON *pre = time_split(&in->prefill), *dec = time_split(&in->decode);
+		cJSON_AddNumberToObject(o, "ttft_ms", in->ttft * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_ms", in->tpot * 1e3);
+		cJSON_AddNumberToObject(o, "tokens_per_s", in->tokens_per_s);
+		cJSON_AddNumberToObject(o, "tokens_per_s_per_chip", in->tokens_per_s_per_chip);
+		cJSON_AddNumberToObject(o, "batch", in->batch);
+		cJSON_AddStringToObject(o, "scenario", wl_scenario_names[in->scenario]);
+		cJSON_AddStringToObject(o, "batch_reason", in->batch_reason);
+		cJSON_AddNumberToObject(o, "ttft_tail_ms", in->ttft_tail * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_tail_ms", in->tpot_tail * 1e3);
+		cJSON_AddNumberToObject(o, "requests_per_s", in->requests_per_s);
+		cJSON_AddNumberToObject(o, "ttft_p50_ms", in->at.ttft.p50 * 1e3);
+		cJSON_AddNumberToObject(o, "ttft_p90_ms", in->at.ttft.p90 * 1e3);
+		cJSON_AddNumberToObject(o, "ttft_p99_ms", in->at.ttft.p99 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p50_ms", in->at.tpot.p50 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p90_ms", in->at.tpot.p90 * 1e3);
+		cJSON_AddNumberToObject(o, "tpot_p99_ms", in->at.tpot.p99 * 1e3);
+		cJSON_AddNumberToObject(o, "tokens_per_s_per_user", in->at.tokens_per_s_per_user);
+		cJSON_AddNumberToObject(o, "batch_cap", in->cap);
+		cJSON_AddStringToObject(o, "batch_cap_reason", in->cap_reason);
+		cJSON_AddNumberToObject(o, "waiting", in->at.waiting);
+		cJSON_AddNumberToObject(o, "admission_wait_ms", in->at.wait * 1e3);
+		cJSON_AddNumberToObject(o, "kv_pool_gib", in->kv_pool / GiB);
+		cJSON_AddStringToObject(o, "prefill_bound", roof_bound_names[in->prefill_bound]);
+		cJSON_AddStringToObject(o, "decode_bound", roof_bound_names[in->decode_bound]);
+		cJSON_AddNumberToObject(b, "decode_context_mean", in->ctx_mean);
+		cJSON_AddItemToObject(b, "prefill", pre);
+		cJSON_AddItemToObject(b, "decode_step", dec);
+		cJSON_AddNumberToObject(b, "step_s", in->step.t);
+		cJSON_AddNumberToObject(b, "step_ops_s", in->step.t_ops);
+		cJSON_AddNumberToObject(b, "step_comm_s", in->step.t_comm);
+		cJSON_AddNumberToObject(b, "step_runtime_overhead_s", in->step.t_overhead);
+		cJSON_AddItemToObject(b, "comm_by_level_s", levels_json(r->sys, in->step.comm_level));
+		cJSON_AddItemToObject(o, "breakdown", b);
+		cJSON_AddBoolToObject(o, "comm_priced", in->comm_priced);
+	}
+	if (r->cost)
+		cost_json(o, r->cost, r->w, p->chips);
+	cJSON_AddStringToObject(o, "comm_note", show_comm_note);
+	cJSON_AddItemToObject(o, "sources", sources_json(r->sys));
+	return o;
+}
+
+static void line(FILE *fp, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* One "  key  text" line; the text holds names and sources from data files, so control
+ * characters in it are escaped (text.h). */
+static void line(FILE *fp, const char *k, const char *fmt, ...)
+{
+	va_list ap;
+	char raw[2048], esc[4 * sizeof raw];
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	fprintf(fp, "  %-16s %s\n", k, text_escape(esc, sizeof esc, raw));
+}
+
+static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const char *what)
+{
+	char buf[256];
+	int k = 0;
+	for (int l = 0; l < s->nlevels; l++)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s %.3f ms", l ? ", " : "",
+			      hw_level_names[s->levels[l].kind], lv[l] * 1e3);
+	line(fp, "", "by level %s: %s", what, buf);
+}
+
+/* v with thousands separators (whole numbers from 10,000 on, else 4 significant digits),
+ * after prefix ("$" or ""). "-" when v is not finite. */
+static const char *grouped(char *buf, size_t n, double v, const char *prefix)
+{
+	char digits[64];
+	size_t k;
+	int len;
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	if (fabs(v) < 1e-3 && v != 0) {
+		snprintf(buf, n, "%s%.4g", prefix, v);
+		return buf;
+	}
+	if (fabs(v) < 1e4) {
+		int dec = v == floor(v) ? 0 : 3 - (int)floor(log10(fabs(v)));
+		snprintf(buf, n, "%s%.*f", prefix, dec < 0 ? 0 : dec, v);
+		return buf;
+	}
+	len = snprintf(digits, sizeof digits, "%.0f", v);
+	if (len < 0 || len >= (int)sizeof digits || fabs(v) >= 1e15) {
+		/* Past what separators help to read (and past digits[]): scientific notation. */
+		snprintf(buf, n, "%s%.4g", prefix, v);
+		return buf;
+	}
+	k = (size_t)snprintf(buf, n, "%s", prefix);
+	for (int i = 0; i < len && k + 2 < n; i++) {
+		buf[k++] = digits[i];
+		if ((len - i - 1) % 3 == 0 && i + 1 < len && digits[i] != '-')
+			buf[k++] = ',';
+	}
+	buf[k < n ? k : n - 1] = '\0';
+	return buf;
+}
+
+static const char *usd(char *buf, size_t n, double v)
+{
+	return grouped(buf, n, v, "$");
+}
+
+void show_terms_text(const rank_quote *c, int train, char *buf, size_t n)
+{
+	const cost_terms *t = &c->terms.terms;
+	int l = snprintf(buf, n, "%s pricing, utilization %.0f%%, idle headroom %.0f%%, retries %.0f%%; storage %.3g TB, "
+			 "egress %.3g TB, engineering %.0f h %s", price_model_names[c->pricing], 100 * t->utilization,
+			 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12,
+			 t->engineering_hours, train ? "over the run" : "per month of serving (730 h)");
+	if (c->discount > 0 && l > 0 && (size_t)l < n)
+		snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount)", 100 * c->discount);
+}
+
+void show_spot_text(const rank_quote *c, int train, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (c->pricing != PRICE_SPOT)
+		return;
+	if (!(c->spot_interval > 0))
+		snprintf(buf, n, "spot: interruptions are not modelled (no interruption interval: [cost] "
+			 "spot_interruption_interval); the price assumes the capacity is never reclaimed");
+	else if (train)
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h, which joins the "
+			 "failures: chip MTBF %.4g h in the goodput", c->node_chips, c->spot_interval / 3600,
+			 c->terms.failures.chip_mtbf / 3600);
+	else
+		snprintf(buf, n, "spot: an instance of %d chips is interrupted every %.4g h and replaced in %.4g "
+			 "min: %.2f%% of the capacity is down at a time and paid as standby", c->node_chips,
+			 c->spot_interval / 3600, c->terms.failures.restart / 60, 100 * c->standby);
+}
+
+static void cost_text(const rank_view *r, FILE *fp)
+{
+	const rank_quote *c = r->cost;
+	const cost_result *x = &c->result;
+	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
+	char a[RANK_NOTE_MAX], b[48], d[48], f[48], g[48], h[48];
+	if (c->user_price) {
+		line(fp, "price", "%s per chip-hour of %s: the user's own price (--price), not a catalog's",
+		     usd(a, sizeof a, c->usd_per_chip_hour), r->sys->name);
+	} else if (c->have_price) {
+		const price_row *pr = &c->price;
+		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
+		     pr->unit == PRICE_PER_CHIP ? "chip of" : "instance", pr->instance,
+		     usd(b, sizeof b, price_per_chip_hour(pr)), pr->provider, pr->region, price_model_names[pr->model],
+		     pr->as_of, price_verified(pr) ? "" : " (unverified)");
+		line(fp, "", "source: %s", pr->source);
+		if (c->discount > 0)
+			line(fp, "", "less %.4g%% (--discount): %s per chip-hour", 100 * c->discount,
+			     usd(b, sizeof b, c->usd_per_chip_hour));
+	} else {
+		line(fp, "price", "none (%s)", price_model_names[c->pricing]);
+	}
+	if (r->train) {
+		const cost_goodput *gp = &x->goodput;
+		const cost_failures *fl = &c->terms.failures;
+		if (gp->finishes)
+			line(fp, "goodput", "%.1f%%: a failure every %.3g h (chip MTBF %.0f h / %d chips); checkpoint "
+			     "%.3g TB at %.3g %s = %.3g s every %.0f s (Young/Daly); restart %.0f s",
+			     100 * gp->goodput, gp->system_mtbf / 3600, fl->chip_mtbf / 3600, p->chips,
+			     fl->checkpoint_bytes / 1e12, fl->checkpoint_bw / (fl->checkpoint_bw >= 1e12 ? 1e12 : 1e9),
+			     fl->checkpoint_bw >= 1e12 ? "TB/s" : "GB/s", gp->checkpoint_write, gp->interval, fl->restart);
+		else
+			line(fp, "goodput", "none: %s", x->reason);
+		if (gp->finishes && x->ideal_time > 0)
+			line(fp, "run time", "%.1f days with failures (ideal %.1f), about %s interruptions and %s "
+			     "checkpoints", x->run_time / 86400, x->ideal_time / 86400,
+			     grouped(a, sizeof a, round(x->interruptions), ""), grouped(b, sizeof b, round(x->checkpoints), ""));
+	}
+	if (c->have_price && x->ok) {
+		if (r->train)
+			line(fp, "cost", "%s per run: compute %s (%s chip-hours), storage %s, egress %s, engineering %s",
+			     usd(a, sizeof a, x->usd_per_unit), usd(b, sizeof b, x->compute_usd),
+			     grouped(h, sizeof h, round(x->chip_hours), ""), usd(d, sizeof d, x->storage_usd),
+			     usd(f, sizeof f, x->egress_usd), usd(g, sizeof g, x->engineering_usd));
+		else
+			line(fp, "cost", "%s per %s (compute by time share: input %s, output %s per Mtok); %s/h for %d chip%s",
+			     usd(a, sizeof a, x->usd_per_unit), x->unit == COST_MTOK ? "million output tokens" : "example",
+			     usd(b, sizeof b, x->usd_per_mtok_input), usd(d, sizeof d, x->usd_per_mtok_output),
+			     usd(f, sizeof f, x->usd_per_hour), p->chips, p->chips == 1 ? "" : "s");
+	} else if (c->have_price) {
+		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
+		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
+	}
+	show_terms_text(c, r->train != NULL, a, sizeof a);
+	line(fp, "assumptions", "%s", a);
+	show_spot_text(c, r->train != NULL, a, sizeof a);
+	if (a[0])
+		line(fp, "", "%s", a);
+	if (c->note[0])
+		line(fp, "note", "%s", c->note);
+}
+
+/* What the framework and the chip's sustained figures made of a training step. */
+static void stack_text(const rank_view *r, FILE *fp)
+{
+	const fw_framework *f = &r->w->fw;
+	const fw_train *ft = &f->train;
+	const hw_chip *c = &r->sys->chip;
+	const train_result *t = r->train;
+	int k = fw_attention_kernel(ft, c->family);
+	hw_attn a = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+	double m = t->micro_batches;
+	const double *tk = t->micro.t_kind;
+	if (!f->has_train)
+		return;
+	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d%s, "
+	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
+	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
+	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
+	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
+	     r->w->zero,
+	     r->w->zero >= 3 && t->plan.pp > 1 && ft->pp_keep_gathered ? " (kept gathered over the micro-batches)" : "",
+	     ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
+	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
+	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
+	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
+	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],
+	     c->clock_scale > 0 ? c->clock_scale : 1, 100 * c->elem_eff[ft->eager_elementwise][0],
+	     100 * c->elem_eff[ft->eager_elementwise][1], c->train_sustained > 0 ? c->train_sustained : 1,
+	     r->sys->calib[0] ? " (calibrated: " : "", r->sys->calib[0] ? r->sys->calib : "",
+	     r->sys->calib[0] ? ", models/calibration.ini)" : "");
+	line(fp, "time by kind", "per step: GEMM %.3f s, attention %.3f s, norms %.3f s, elementwise %.3f s, loss %.3f s, "
+	     "embedding %.3f s, optimizer %.3f s", m * tk[OPS_GEMM], m * tk[OPS_ATTN], m * tk[OPS_NORM],
+	     m * tk[OPS_ELEM], m * tk[OPS_LOSS], m * tk[OPS_EMBED], t->t_optimizer);
+}
+
+void show_text(const rank_view *r, FILE *fp)
+{
+	const hw_system *s = r->sys;
+	const hw_chip *c = &s->chip;
+	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
+	int feasible = r->train ? r->train->feasible : r->infer->feasible;
+	const char *reason = r->train ? r->train->reason : r->infer->reason;
+	const mem_use *m = r->train ? &r->train->mem : &r->infer->mem;
+	hw_prec rp = r->train ? r->train->run_prec : r->infer->run_prec;
+	char pl[128];
+
+	plan_format(p, pl, sizeof pl);
+	{
+		char head[1024], esc[4 * sizeof head];
+		snprintf(head, sizeof head, "%s on %s: %d x %s, %s", r->w->name, s->name, p->chips, c->display, pl);
+		fprintf(fp, "%s\n", text_escape(esc, sizeof esc, head));
+	}
+	line(fp, "feasible", "%s%s%s", feasible ? "yes" : "no", feasible ? "" : ": ", feasible ? "" : reason);
+	if (!feasible)
+		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
+	line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)", hw_prec_names[r->w->prec],
+	     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec && rp < HW_PREC_N ? hw_prec_names[rp] : "",
+	     rp < HW_PREC_N ? c->peak[rp] / 1e12 : 0.0);
+	if (r->train)
+		line(fp, "memory/chip", "%.1f GiB of %.1f GiB (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f)",
+		     m->total / GiB, c->hbm / GiB, m->weights / GiB, m->grads / GiB, m->optimizer / GiB,
+		     m->activations / GiB);
+	else
+		line(fp, "memory/chip", "%.1f GiB of %.1f GiB (weights %.1f, KV cache %.1f, workspace %.1f)",
+		     m->total / GiB, c->hbm / GiB, m->weights / GiB, m->kv_cache / GiB, m->activations / GiB);
+	if (r->train) {
+		const train_result *t = r->train;
+		line(fp, "step time", "%.3f s = %.0f micro-batches x %.4f s + bubble %.3f s + optimizer %.4f s",
+		     t->step_time, t->micro_batches, t->t_micro, t->t_bubble, t->t_optimizer);
+		line(fp, "bound", "compute %.0f%%, memory %.0f%%, overhead %.0f%% of op time",
+		     100 * t->t_bound[0] / (t->t_compute + t->t_optimizer),
+		     100 * t->t_bound[1] / (t->t_compute + t->t_optimizer),
+		     100 * t->t_bound[2] / (t->t_compute + t->t_optimizer));
+		line(fp, "throughput", "%.0f tokens/s, %.1f model TFLOP/s per chip, MFU %.1f%%, HFU %.1f%%",
+		     t->tokens_per_s, t->model_tflops_per_chip, 100 * t->mfu, 100 * t->hfu);
+		stack_text(r, fp);
+		line(fp, "communication", "exposed %.3f s per step: per micro-batch TP %.4f, PP %.4f, EP %.4f, CP %.4f, ZeRO-3 %.4f; DP sync %.3f of %.3f s",
+		     t->t_comm_exposed, t->comm.tp, t->comm.pp, t->comm.ep, t->comm.cp, t->comm.zero3, t->comm.dp,
+		     t->comm.dp_total);
+		comm_levels(fp, r->sys, t->comm.level, "per step");
+		line(fp, "time to train", "%.1f days for %.3g tokens", t->train_time / 86400, r->w->tokens);
+	} else {
+		const infer_result *in = r->infer;
+		line(fp, "scenario", "%s", in->batch_reason);
+		line(fp, "batch", "%.0f sequences per replica, %d replicas, mean decode context %.0f",
+		     in->batch, p->dp, in->ctx_mean);
+		line(fp, "server", "holds %.0f sequences per replica (%s); %.0f wait, %.0f ms for admission",
+		     in->cap, in->cap_reason, in->at.waiting * p->dp, in->at.wait * 1e3);
+		line(fp, "TTFT", "%.2f ms mean, p50 %.2f, p90 %.2f, p99 %.2f ms (prefill %s-bound)", in->ttft * 1e3,
+		     in->at.ttft.p50 * 1e3, in->at.ttft.p90 * 1e3, in->at.ttft.p99 * 1e3, roof_bound_names[in->prefill_bound]);
+		line(fp, "TPOT", "%.3f ms mean, p50 %.3f, p90 %.3f, p99 %.3f ms (decode %s-bound)", in->tpot * 1e3,
+		     in->at.tpot.p50 * 1e3, in->at.tpot.p90 * 1e3, in->at.tpot.p99 * 1e3, roof_bound_names[in->decode_bound]);
+		line(fp, "step", "%.3f ms = ops %.3f + communication %.3f + runtime %.3f per stage, x %d stages, + host %.3f",
+		     in->step.t * 1e3, in->step.t_ops * 1e3, in->step.t_comm * 1e3, in->step.t_overhead * 1e3,
+		     p->pp, in->step.t_host * 1e3);
+		comm_levels(fp, r->sys, in->step.comm_level, "per step");
+		line(fp, "throughput", "%.0f output tokens/s (%.1f per chip)", in->tokens_per_s,
+		     in->tokens_per_s_per_chip);
+	}
+	if (r->cost)
+		cost_text(r, fp);
+	line(fp, "figures from", "%s peaks: %s (%s)", c->name, c->src_peak.source, c->src_peak.as_of);
+	line(fp, "", "%s memory: %s (%s)", c->name, c->src_memory.source, c->src_memory.as_of);
+	line(fp, "", "efficiency gemm %.2f, hbm %.2f: %s (%s)", c->gemm_eff[rp < HW_PREC_N ? rp : HW_BF16],
+	     c->hbm_eff, c->src_eff.source, c->src_eff.as_of);
+}
+
+void show_flat(const void *json, const char *prefix, out_table *t)
+{
+	const cJSON *o = json;
+	for (const cJSON *it = o->child; it; it = it->next) {
+		char key[256], val[RANK_NOTE_MAX];
+		snprintf(key, sizeof key, "%s%s", prefix, it->string);
+		if (cJSON_IsObject(it)) {
+			char pre[256];
+			snprintf(pre, sizeof pre, "%s.", key);
+			show_flat(it, pre, t);
+			continue;
+		}
+		if (cJSON_IsArray(it))
+			continue;
+		if (cJSON_IsNull(it))
+			snprintf(val, sizeof val, "null");
+		else if (cJSON_IsString(it))
+			snprintf(val, sizeof val, "%s", it->valuestring);
+		else if (cJSON_IsBool(it))
+			snprintf(val, sizeof val, "%s", cJSON_IsTrue(it) ? "true" : "false");
+		else
+			snprintf(val, sizeof val, "%.6g", it->valuedouble);
+		{
+			const char *cells[2] = {key, val};
+			out_row(t, cells);
+		}
+	}
+}

@@ -1,0 +1,42 @@
+/* show: one evaluation's result as JSON (cJSON) or as a readable text block, shared by
+ * eval and compare. Holds no engine logic: it formats train_result / infer_result together
+ * with the hardware figures' sources, and the price, cost per unit and the assumptions behind
+ * them (rank_quote, filled by cli_cost). */
+#ifndef ROOFCOST_SHOW_H
+#define ROOFCOST_SHOW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/cost.h"
+#include "engine/rank.h"
+#include "model/hw.h"
+#include "engine/infer.h"
+#include "base/out.h"
+#include "model/price.h"
+#include "engine/train.h"
+#include "model/wl.h"
+
+/* Returns a new cJSON object (caller frees with cJSON_Delete), NULL if out of memory.
+ * Declared as void * so that only files that include cJSON see its type. */
+void *show_json(const rank_view *r);
+
+/* The workload's cost terms in one line ("on-demand pricing, utilization 100%, ..."), for
+ * tables; train selects "over the run" or "per month of serving". */
+void show_terms_text(const rank_quote *c, int train, char *buf, size_t n);
+
+/* Under spot pricing, what is assumed about interruptions ("" otherwise): not modelled, or
+ * how the interruption interval feeds the goodput (train) or the standby capacity (serving). */
+void show_spot_text(const rank_quote *c, int train, char *buf, size_t n);
+
+/* Appends the fields of a cJSON object (show_json's, declared void * as there) to t as rows
+ * "prefix.key.subkey", value: for the csv and md forms. Arrays are left out. */
+void show_flat(const void *json, const char *prefix, out_table *t);
+
+/* Writes the readable text form. */
+void show_text(const rank_view *r, FILE *fp);
+
+/* The note printed while communication is not priced. */
+extern const char show_comm_note[];
+
+#endif

@@ -1,0 +1,1075 @@
+/* db: the SQLite store (see db.h). */
+#include "store/db.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+	BUSY_TIMEOUT_MS = 15000,
+	/* PRAGMA application_id of a roofcost store: "Roof". A store that roofcost wrote before it
+	 * set one (schema 1 and 2) has 0 and roofcost's tables; it gets the id on its next write. */
+	APPLICATION_ID = 0x526f6f66
+};
+
+struct db {
+	sqlite3 *h;
+	char path[PRICE_PATH_MAX];
+	int version;
+	int readonly;
+};
+
+/* Migration i takes the schema from version i to i + 1. Append only: a released step never
+ * changes, so that every older store reaches the same schema. A new version adds one entry
+ * here and raises DB_SCHEMA_VERSION. */
+static const char *const migrations[] = {
+	/* 1: catalogs and their price rows. */
+	"CREATE TABLE catalog ("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL UNIQUE,"
+	"  imported_at TEXT NOT NULL,"
+	"  rows INTEGER NOT NULL,"
+	"  added INTEGER NOT NULL);"
+	"CREATE TABLE price ("
+	"  id INTEGER PRIMARY KEY,"
+	"  catalog_id INTEGER NOT NULL REFERENCES catalog(id),"
+	"  line INTEGER NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  instance TEXT NOT NULL,"
+	"  region TEXT NOT NULL,"
+	"  pricing_model TEXT NOT NULL,"
+	"  usd_per_hour REAL NOT NULL CHECK (usd_per_hour > 0),"
+	"  unit TEXT NOT NULL CHECK (unit IN ('instance', 'chip')),"
+	"  accelerators INTEGER NOT NULL CHECK (accelerators >= 1),"
+	"  as_of TEXT NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  UNIQUE (provider, instance, region, pricing_model, as_of));",
+	/* 2: lookups go by instance and pricing model, not by provider first. */
+	"CREATE INDEX price_by_instance ON price (instance, pricing_model, region, as_of);",
+	/* 3: frozen release records, immutable and hash-chained, and the log of their checks. */
+	"CREATE TABLE baseline ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  workload TEXT NOT NULL,"
+	"  system TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL,"
+	"  criteria TEXT NOT NULL,"
+	"  tolerance TEXT NOT NULL,"
+	"  record TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL,"
+	"  prev_sha256 TEXT NOT NULL,"
+	"  chain_sha256 TEXT NOT NULL);"
+	"CREATE TABLE baseline_check ("
+	"  id INTEGER PRIMARY KEY,"
+	"  baseline_id INTEGER NOT NULL REFERENCES baseline(id),"
+	"  checked_at TEXT NOT NULL,"
+	"  frozen INTEGER NOT NULL,"
+	"  passed INTEGER NOT NULL,"
+	"  failed INTEGER NOT NULL,"
+	"  tool TEXT NOT NULL);"
+	"CREATE INDEX baseline_check_by_record ON baseline_check (baseline_id, id);"
+	"CREATE TRIGGER baseline_no_update BEFORE UPDATE ON baseline "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline records are immutable'); END;"
+	"CREATE TRIGGER baseline_no_delete BEFORE DELETE ON baseline "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline records are immutable'); END;"
+	"CREATE TRIGGER baseline_check_no_update BEFORE UPDATE ON baseline_check "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;"
+	"CREATE TRIGGER baseline_check_no_delete BEFORE DELETE ON baseline_check "
+	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;",
+};
+
+_Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+static int fail(db *d, err *e, const char *what)
+{
+	return err_set(e, ERR_DATA, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+}
+
+static int exec(db *d, const char *sql, err *e)
+{
+	if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(d, e, "store");
+	return 0;
+}
+
+static int prepare(db *d, const char *sql, sqlite3_stmt **st, err *e)
+{
+	if (sqlite3_prepare_v2(d->h, sql, -1, st, NULL) != SQLITE_OK)
+		return fail(d, e, "store");
+	return 0;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int busy(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* Runs sql (its first result column, if any, into out), retrying for BUSY_TIMEOUT_MS while
+ * another process holds a lock: the busy handler does not cover every case (a journal-mode
+ * switch, or a BEGIN IMMEDIATE that meets a store being created, can fail at once). */
+static int exec_retry(db *d, const char *sql, char *out, size_t n, err *e, const char *what)
+{
+	double until = now_ms() + BUSY_TIMEOUT_MS;
+	for (int i = 0;; i++) {
+		sqlite3_stmt *st = NULL;
+		int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+				if (out && n) {
+					const unsigned char *t = sqlite3_column_text(st, 0);
+					snprintf(out, n, "%s", t ? (const char *)t : "");
+					out = NULL;
+				}
+			if (rc == SQLITE_DONE)
+				rc = SQLITE_OK;
+		}
+		sqlite3_finalize(st);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (!busy(rc) || now_ms() > until)
+			return fail(d, e, what);
+		{
+			/* 1-16 ms, spread by process so that racers do not retry in step. */
+			struct timespec ts = {0, (long)(1 + (i + getpid()) % 16) * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* What an open file is. */
+typedef enum store_kind {
+	STORE_EMPTY,      /* no schema yet (new, or a creation that was undone) */
+	STORE_OURS,       /* roofcost's, at .version (older stores migrate forward) */
+	STORE_FOREIGN,    /* another program's SQLite file */
+	STORE_NEGATIVE,   /* roofcost's tables with a negative user_version */
+	STORE_NEWER       /* a schema newer than this roofcost */
+} store_kind;
+
+typedef struct store_info {
+	store_kind kind;
+	int version, app_id;
+} store_info;
+
+static int int_pragma(db *d, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Refuses a file that is not a roofcost store, or is damaged: rc is SQLite's code. */
+static int refuse(db *d, int rc, err *e)
+{
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return err_set(e, ERR_DATA, "%s: not a roofcost store: %s; left as it is", d->path,
+			       sqlite3_errmsg(d->h));
+	if ((rc & 0xff) == SQLITE_CORRUPT)
+		return err_set(e, ERR_DATA, "%s: the store is corrupt (%s); left as it is: restore it from a "
+			       "copy or move it away", d->path, sqlite3_errmsg(d->h));
+	return fail(d, e, "cannot read the store");
+}
+
+/* Reads what the file is (application_id, user_version, roofcost's tables) and, when quick is
+ * set, runs PRAGMA quick_check. Writes nothing; the caller holds a transaction. */
+static int inspect_in(db *d, int quick, store_info *in, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, objects = 0, ours = 0;
+	memset(in, 0, sizeof *in);
+	if ((rc = int_pragma(d, "PRAGMA application_id", &in->app_id)) != SQLITE_OK ||
+	    (rc = int_pragma(d, "PRAGMA user_version", &in->version)) != SQLITE_OK)
+		return refuse(d, rc, e);
+	if ((rc = sqlite3_prepare_v2(d->h, "SELECT name, type FROM sqlite_master", -1, &st, NULL)) != SQLITE_OK)
+		return refuse(d, rc, e);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 1);
+		objects++;
+		ours += type && name && !strcmp(type, "table") && (!strcmp(name, "catalog") || !strcmp(name, "price"));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return refuse(d, rc, e);
+	if (quick) {
+		const char *res;
+		if ((rc = sqlite3_prepare_v2(d->h, "PRAGMA quick_check(1)", -1, &st, NULL)) != SQLITE_OK)
+			return refuse(d, rc, e);
+		rc = sqlite3_step(st);
+		res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+		if (res && strcmp(res, "ok") != 0) {
+			char why[256];
+			const char *p = strstr(res, "***\n") ? strstr(res, "***\n") + 4 : res;
+			snprintf(why, sizeof why, "%s", p);
+			for (char *q = why; *q; q++)
+				if (*q == '\n')
+					*q = ' ';
+			err_set(e, ERR_DATA, "%s: the store is corrupt (quick_check: %s); left as it is: restore "
+				"it from a copy or move it away", d->path, why);
+			sqlite3_finalize(st);
+			return ERR_DATA;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW)
+			return refuse(d, rc, e);
+	}
+	if (in->app_id != APPLICATION_ID && in->app_id != 0)
+		in->kind = STORE_FOREIGN;
+	else if (in->app_id == 0 && objects == 0 && in->version == 0)
+		in->kind = STORE_EMPTY;
+	else if (in->app_id == 0 && ours < 2)
+		in->kind = STORE_FOREIGN;
+	else if (in->version <= 0)
+		in->kind = in->version < 0 || in->app_id == APPLICATION_ID ? STORE_NEGATIVE : STORE_FOREIGN;
+	else if (in->version > DB_SCHEMA_VERSION)
+		in->kind = STORE_NEWER;
+	else
+		in->kind = STORE_OURS;
+	return 0;
+}
+
+/* inspect_in in a read transaction of its own. */
+static int inspect(db *d, int quick, store_info *in, err *e)
+{
+	int rc = sqlite3_exec(d->h, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return refuse(d, rc, e);
+	rc = inspect_in(d, quick, in, e);
+	sqlite3_exec(d->h, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+/* Nonzero with e set unless the store is one this roofcost may use (or create). */
+static int acceptable(db *d, const store_info *in, err *e)
+{
+	switch (in->kind) {
+	case STORE_EMPTY:
+	case STORE_OURS:
+		return 0;
+	case STORE_FOREIGN:
+		if (in->app_id)
+			return err_set(e, ERR_DATA, "%s: not a roofcost store (the SQLite file of another "
+				       "program, application_id %#x); left as it is", d->path, (unsigned)in->app_id);
+		return err_set(e, ERR_DATA, "%s: not a roofcost store (an SQLite file without roofcost's "
+			       "tables); left as it is", d->path);
+	case STORE_NEGATIVE:
+		return err_set(e, ERR_DATA, "%s: store schema version %d is not one roofcost writes; left as "
+			       "it is", d->path, in->version);
+	case STORE_NEWER:
+		return err_set(e, ERR_DATA, "%s: store schema version %d is newer than this roofcost's %d",
+			       d->path, in->version, DB_SCHEMA_VERSION);
+	}
+	return ERR_DATA;
+}
+
+/* Creates or migrates under the write lock; another process may have done it meanwhile, so
+ * what the file is is read again inside the transaction. */
+static int migrate(db *d, db_seed_fn seed, void *ctx, err *e)
+{
+	store_info in;
+	char sql[64];
+	int v;
+	if (exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
+		return ERR_DATA;
+	if (inspect_in(d, 0, &in, e) != 0 || acceptable(d, &in, e) != 0)
+		goto undo;
+	v = in.kind == STORE_EMPTY ? 0 : in.version;
+	for (int i = v; i < DB_SCHEMA_VERSION; i++)
+		if (exec(d, migrations[i], e) != 0)
+			goto undo;
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", DB_SCHEMA_VERSION);
+	if (v != DB_SCHEMA_VERSION && exec(d, sql, e) != 0)
+		goto undo;
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %d", APPLICATION_ID);
+	if (in.app_id != APPLICATION_ID && exec(d, sql, e) != 0)
+		goto undo;
+	if (v == 0 && seed && seed(d, ctx, e) != 0)
+		goto undo;
+	if (exec(d, "COMMIT", e) != 0)
+		goto undo;
+	d->version = DB_SCHEMA_VERSION;
+	return 0;
+undo:
+	sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+	return ERR_DATA;
+}
+static int connect(db *d, const char *name, int flags, err *e)
+{
+	if (sqlite3_open_v2(name, &d->h, flags, NULL) != SQLITE_OK) {
+		if (!d->h)
+			return err_set(e, ERR_DATA, "%s: cannot open the store: out of memory", d->path);
+		fail(d, e, "cannot open the store");
+		sqlite3_close(d->h);
+		d->h = NULL;
+		return ERR_DATA;
+	}
+	sqlite3_busy_timeout(d->h, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(d->h, 1);
+	return 0;
+}
+
+static void disconnect(db *d)
+{
+	sqlite3_close(d->h);
+	d->h = NULL;
+}
+
+/* 1 if this process may create files in the folder of path. */
+static int folder_writable(const char *path)
+{
+	char p[PRICE_PATH_MAX], *slash;
+	snprintf(p, sizeof p, "%s", path);
+	slash = strrchr(p, '/');
+	if (!slash)
+		snprintf(p, sizeof p, ".");
+	else if (slash == p)
+		p[1] = '\0';
+	else
+		*slash = '\0';
+	return access(p, W_OK) == 0;
+}
+
+/* 1 if a -wal file with content sits beside path. */
+static int has_wal(const char *path)
+{
+	char p[PRICE_PATH_MAX + 8];
+	struct stat sb;
+	snprintf(p, sizeof p, "%s-wal", path);
+	return stat(p, &sb) == 0 && sb.st_size > 0;
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded where a URI needs it. */
+static void immutable_uri(const char *path, char *out, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t k = (size_t)snprintf(out, n, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && k + 4 < n; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7F) {
+			out[k++] = '%';
+			out[k++] = hex[*p >> 4];
+			out[k++] = hex[*p & 15];
+		} else {
+			out[k++] = (char)*p;
+		}
+	}
+	snprintf(out + k, n - k, "?immutable=1");
+}
+
+/* Read-only: the file exists and is not empty. Sets *ready when it is a current roofcost store
+ * (d stays connected, read-only); else d is disconnected for the caller to create or migrate.
+ * Nonzero with e set: refused, and left as it is. */
+static int open_reading(db *d, int *ready, err *e)
+{
+	store_info in;
+	int rc = connect(d, d->path, SQLITE_OPEN_READONLY, e);
+	*ready = 0;
+	if (rc == 0 && (rc = inspect(d, 1, &in, e)) != 0 && !has_wal(d->path) && !folder_writable(d->path)) {
+		/* A store in a folder this process cannot write: without a -wal file nobody can be
+		 * writing it, and SQLite cannot create the -shm it wants: read it as immutable. */
+		char uri[3 * PRICE_PATH_MAX + 32];
+		immutable_uri(d->path, uri, sizeof uri);
+		disconnect(d);
+		rc = connect(d, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, e);
+		if (rc == 0)
+			rc = inspect(d, 1, &in, e);
+	}
+	if (rc == 0)
+		rc = acceptable(d, &in, e);
+	if (rc != 0)
+		return rc;
+	if (in.kind == STORE_OURS && in.version == DB_SCHEMA_VERSION) {
+		d->readonly = 1;
+		d->version = in.version;
+		*ready = 1;
+		return exec(d, "PRAGMA foreign_keys = ON", e);
+	}
+	disconnect(d);
+	return 0;
+}
+
+/* Read-write: the file may be missing, empty, older or current; checked (quick_check
+ * included) is set when open_reading has looked at it already. */
+static int open_writing(db *d, int fresh, int checked, db_seed_fn seed, void *ctx, err *e)
+{
+	store_info in;
+	char mode[16] = "";
+	int app = 0, v = 0;
+	if (!folder_writable(d->path))
+		return err_set(e, ERR_DATA, "%s: cannot open the store: its folder %s (SQLite keeps a -wal "
+			       "and a -shm file beside it)", d->path,
+			       errno == ENOENT ? "does not exist" : "is not writable");
+	if (connect(d, d->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) != 0)
+		return ERR_DATA;
+	if (!fresh && !checked && (inspect(d, 1, &in, e) != 0 || acceptable(d, &in, e) != 0))
+		return ERR_DATA;
+	if (sqlite3_db_readonly(d->h, "main") == 1)
+		return err_set(e, ERR_DATA, "%s: cannot write the store: the file is read-only", d->path);
+	/* WAL: readers do not block the one writer, and a crash leaves the last commit. Only now,
+	 * once the file is known to be a store (or new), is anything written to it. */
+	if (exec_retry(d, "PRAGMA journal_mode", mode, sizeof mode, e, "cannot read the journal mode") != 0)
+		return ERR_DATA;
+	{
+		/* While another process creates the same store, the switch can also answer the old
+		 * mode without an error: that is retried for the busy timeout as well. */
+		double until = now_ms() + BUSY_TIMEOUT_MS;
+		while (sqlite3_stricmp(mode, "wal") != 0) {
+			struct timespec ts = {0, 5000000L};
+			if (exec_retry(d, "PRAGMA journal_mode = WAL", mode, sizeof mode, e, "cannot switch to WAL mode") != 0)
+				return ERR_DATA;
+			if (sqlite3_stricmp(mode, "wal") == 0)
+				break;
+			if (now_ms() > until)
+				return err_set(e, ERR_DATA, "%s: cannot switch to WAL mode (it stays %s)", d->path, mode);
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (exec(d, "PRAGMA foreign_keys = ON", e) != 0)
+		return ERR_DATA;
+	if (int_pragma(d, "PRAGMA application_id", &app) != SQLITE_OK ||
+	    int_pragma(d, "PRAGMA user_version", &v) != SQLITE_OK)
+		return fail(d, e, "cannot read the schema version");
+	d->version = v;
+	if (app == APPLICATION_ID && v == DB_SCHEMA_VERSION)
+		return 0;
+	return migrate(d, seed, ctx, e);
+}
+
+static int open_store(const char *path, int write, db_seed_fn seed, void *ctx, db **out, err *e)
+{
+	db *d = calloc(1, sizeof *d);
+	struct stat sb;
+	int fresh, ready = 0, rc = 0;
+	*out = NULL;
+	if (!d)
+		return err_set(e, ERR_DATA, "out of memory");
+	snprintf(d->path, sizeof d->path, "%s", path);
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		free(d);
+		return err_set(e, ERR_DATA, "%s: cannot open the store: not a regular file", path);
+	}
+	fresh = stat(path, &sb) != 0 || sb.st_size == 0;
+	if (!write && !fresh)
+		rc = open_reading(d, &ready, e);
+	if (rc == 0 && !ready)
+		rc = open_writing(d, fresh, !write && !fresh, seed, ctx, e);
+	if (rc != 0) {
+		db_close(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}
+
+int db_open(const char *path, db_seed_fn seed, void *ctx, db **out, err *e)
+{
+	return open_store(path, 1, seed, ctx, out, e);
+}
+
+int db_open_read(const char *path, db_seed_fn seed, void *ctx, db **out, err *e)
+{
+	return open_store(path, 0, seed, ctx, out, e);
+}
+
+void db_close(db *d)
+{
+	if (!d)
+		return;
+	sqlite3_close(d->h);
+	free(d);
+}
+
+int db_schema_version(db *d)
+{
+	return d->version;
+}
+
+static void text_col(sqlite3_stmt *st, int col, char *dst, size_t n)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	snprintf(dst, n, "%s", s ? (const char *)s : "");
+}
+
+/* Columns from `col` on: provider, instance, region, pricing_model, usd_per_hour, unit,
+ * accelerators, as_of, source, line. */
+#define ROW_COLS_NO_LINE "provider, instance, region, pricing_model, usd_per_hour, unit, accelerators, as_of, source"
+#define ROW_COLS ROW_COLS_NO_LINE ", line"
+
+static void read_row(sqlite3_stmt *st, int col, price_row *r)
+{
+	char model[PRICE_NAME_MAX], unit[16];
+	memset(r, 0, sizeof *r);
+	text_col(st, col, r->provider, sizeof r->provider);
+	text_col(st, col + 1, r->instance, sizeof r->instance);
+	text_col(st, col + 2, r->region, sizeof r->region);
+	text_col(st, col + 3, model, sizeof model);
+	if (price_parse_model(model, &r->model) != 0)
+		r->model = PRICE_MODEL_N;
+	r->usd_per_hour = sqlite3_column_double(st, col + 4);
+	text_col(st, col + 5, unit, sizeof unit);
+	r->unit = strcmp(unit, "chip") == 0 ? PRICE_PER_CHIP : PRICE_PER_INSTANCE;
+	r->accelerators = sqlite3_column_int(st, col + 6);
+	text_col(st, col + 7, r->as_of, sizeof r->as_of);
+	text_col(st, col + 8, r->source, sizeof r->source);
+	r->line = sqlite3_column_int(st, col + 9);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s ? s : "", -1, SQLITE_TRANSIENT);
+}
+
+/* The stored row for r's offer and as_of, with the catalog path it came from. */
+static int find_offer(db *d, sqlite3_stmt *st, const price_row *r, price_row *old, char *from,
+		      size_t fn, int *found, err *e)
+{
+	int rc;
+	sqlite3_reset(st);
+	bind_text(st, 1, r->provider);
+	bind_text(st, 2, r->instance);
+	bind_text(st, 3, r->region);
+	bind_text(st, 4, price_model_names[r->model]);
+	bind_text(st, 5, r->as_of);
+	rc = sqlite3_step(st);
+	*found = rc == SQLITE_ROW;
+	if (rc == SQLITE_ROW) {
+		read_row(st, 0, old);
+		text_col(st, 10, from, fn);
+		return 0;
+	}
+	return rc == SQLITE_DONE ? 0 : fail(d, e, "import");
+}
+
+/* One import in progress: the transaction, the catalog row and the two statements. */
+typedef struct importer {
+	db *d;
+	const char *path;          /* the catalog's, for messages */
+	db_import_result *r;
+	sqlite3_stmt *find, *ins;
+	int nested;                /* a savepoint inside db_open's creating transaction */
+} importer;
+
+/* Starts the transaction; when a file with sha256 is stored already, sets r->already and
+ * writes nothing. */
+static int import_begin(importer *im, db *d, const char *path, const char *sha256, int rows,
+			db_import_result *r, err *e)
+{
+	sqlite3_stmt *cat = NULL;
+	memset(im, 0, sizeof *im);
+	memset(r, 0, sizeof *r);
+	im->d = d;
+	im->path = path;
+	im->r = r;
+	if (d->readonly)
+		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
+	/* Inside db_open's creating transaction a savepoint nests; alone, BEGIN IMMEDIATE takes
+	 * the write lock first, so that two importers queue instead of failing on upgrade. */
+	im->nested = !sqlite3_get_autocommit(d->h);
+	if (im->nested ? exec(d, "SAVEPOINT import", e) != 0
+		       : exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
+		return ERR_DATA;
+	if (prepare(d, "SELECT id, path, imported_at FROM catalog WHERE sha256 = ?1", &cat, e) != 0)
+		return ERR_DATA;
+	bind_text(cat, 1, sha256);
+	if (sqlite3_step(cat) == SQLITE_ROW) {
+		r->already = 1;
+		r->catalog = sqlite3_column_int(cat, 0);
+		text_col(cat, 1, r->path, sizeof r->path);
+		text_col(cat, 2, r->imported_at, sizeof r->imported_at);
+		sqlite3_finalize(cat);
+		return 0;
+	}
+	sqlite3_finalize(cat);
+	if (prepare(d, "INSERT INTO catalog (path, sha256, imported_at, rows, added) VALUES "
+		       "(?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, 0) RETURNING id, imported_at",
+		    &cat, e) != 0)
+		return ERR_DATA;
+	bind_text(cat, 1, path);
+	bind_text(cat, 2, sha256);
+	sqlite3_bind_int(cat, 3, rows);
+	if (sqlite3_step(cat) != SQLITE_ROW) {
+		sqlite3_finalize(cat);
+		return fail(d, e, "import");
+	}
+	r->catalog = sqlite3_column_int(cat, 0);
+	text_col(cat, 1, r->imported_at, sizeof r->imported_at);
+	snprintf(r->path, sizeof r->path, "%s", path);
+	sqlite3_finalize(cat);
+	if (prepare(d, "SELECT " ROW_COLS ", (SELECT path FROM catalog WHERE id = catalog_id) FROM price "
+		       "WHERE provider = ?1 AND instance = ?2 AND region = ?3 AND pricing_model = ?4 "
+		       "AND as_of = ?5", &im->find, e) != 0 ||
+	    prepare(d, "INSERT INTO price (catalog_id, line, " ROW_COLS_NO_LINE ") VALUES "
+		       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", &im->ins, e) != 0)
+		return ERR_DATA;
+	return 0;
+}
+
+/* Stores one row, or counts it as unchanged; a different price for a stored offer and as_of
+ * is an error at the row's line. */
+static int import_row(importer *im, const price_row *p, err *e)
+{
+	db *d = im->d;
+	price_row old;
+	char from[PRICE_PATH_MAX];
+	int found;
+	if (find_offer(d, im->find, p, &old, from, sizeof from, &found, e) != 0)
+		return ERR_DATA;
+	if (found) {
+		if (old.usd_per_hour == p->usd_per_hour && old.unit == p->unit &&
+		    old.accelerators == p->accelerators) {
+			im->r->unchanged++;
+			return 0;
+		}
+		return err_at(e, im->path, p->line,
+			      "usd_per_hour: %.6g per %s (%d chips) differs from the stored %.6g per %s "
+			      "(%d chips) for the same offer and as_of %s (%s:%d); a new price needs a "
+			      "later as_of", p->usd_per_hour, price_unit_names[p->unit], p->accelerators,
+			      old.usd_per_hour, price_unit_names[old.unit], old.accelerators, p->as_of,
+			      from, old.line);
+	}
+	sqlite3_reset(im->ins);
+	sqlite3_bind_int(im->ins, 1, im->r->catalog);
+	sqlite3_bind_int(im->ins, 2, p->line);
+	bind_text(im->ins, 3, p->provider);
+	bind_text(im->ins, 4, p->instance);
+	bind_text(im->ins, 5, p->region);
+	bind_text(im->ins, 6, price_model_names[p->model]);
+	sqlite3_bind_double(im->ins, 7, p->usd_per_hour);
+	bind_text(im->ins, 8, price_unit_names[p->unit]);
+	sqlite3_bind_int(im->ins, 9, p->accelerators);
+	bind_text(im->ins, 10, p->as_of);
+	bind_text(im->ins, 11, p->source);
+	if (sqlite3_step(im->ins) != SQLITE_DONE)
+		return fail(d, e, "import");
+	im->r->added++;
+	return 0;
+}
+
+/* price_row_fn over an importer. */
+static int import_cb(void *ctx, const price_row *p, err *e)
+{
+	return import_row(ctx, p, e);
+}
+
+/* Commits when rc is 0 (recording how many rows were new), else rolls back. Returns rc, or
+ * nonzero if the commit failed. */
+static int import_end(importer *im, int rc, err *e)
+{
+	db *d = im->d;
+	sqlite3_finalize(im->find);
+	sqlite3_finalize(im->ins);
+	if (rc == 0 && !im->r->already) {
+		char sql[96];
+		snprintf(sql, sizeof sql, "UPDATE catalog SET added = %d WHERE id = %d", im->r->added,
+			 im->r->catalog);
+		rc = exec(d, sql, e);
+	}
+	if (rc == 0 && exec(d, im->nested ? "RELEASE import" : "COMMIT", e) == 0)
+		return 0;
+	if (!sqlite3_get_autocommit(d->h) || im->nested)
+		sqlite3_exec(d->h, im->nested ? "ROLLBACK TO import; RELEASE import" : "ROLLBACK", NULL, NULL, NULL);
+	return rc ? rc : ERR_DATA;
+}
+
+int db_import(db *d, const price_catalog *c, db_import_result *r, err *e)
+{
+	importer im;
+	int rc = import_begin(&im, d, c->path, c->sha256, c->n, r, e);
+	for (int i = 0; rc == 0 && !r->already && i < c->n; i++)
+		rc = import_row(&im, &c->rows[i], e);
+	return import_end(&im, rc, e);
+}
+
+int db_import_file(db *d, const price_catalog *checked, db_import_result *r, err *e)
+{
+	importer im;
+	price_catalog again;
+	int rc = import_begin(&im, d, checked->path, checked->sha256, checked->n, r, e);
+	if (rc == 0 && !r->already) {
+		rc = price_scan(checked->path, import_cb, &im, &again, e);
+		if (rc == 0 && (strcmp(again.sha256, checked->sha256) != 0 || again.n != checked->n))
+			rc = err_set(e, ERR_DATA, "%s: changed while it was imported; nothing stored", checked->path);
+	}
+	return import_end(&im, rc, e);
+}
+
+/* The newest row of each offer at or before ?2 (any date when ?2 is ''). */
+#define NEWEST_AT \
+	"as_of = (SELECT MAX(q.as_of) FROM price q WHERE q.provider = p.provider AND " \
+	"q.instance = p.instance AND q.region = p.region AND q.pricing_model = p.pricing_model " \
+	"AND (?2 = '' OR q.as_of <= ?2))"
+
+int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	*found = 0;
+	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
+		       "AND (?4 = '' OR region = ?4) AND (?2 = '' OR as_of <= ?2) AND " NEWEST_AT
+		       " ORDER BY substr(source, 1, length(?5)) = ?5, "
+		       "usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
+		       "region LIMIT 1", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, q->instance);
+	bind_text(st, 2, q->as_of);
+	bind_text(st, 3, q->model < PRICE_MODEL_N ? price_model_names[q->model] : "");
+	bind_text(st, 4, q->region);
+	bind_text(st, 5, price_unverified_prefix);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		read_row(st, 0, out);
+		*found = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+}
+
+int db_price_models(db *d, const char *instance, const char *as_of, int *have, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	for (int i = 0; i < PRICE_MODEL_N; i++)
+		have[i] = 0;
+	if (prepare(d, "SELECT DISTINCT pricing_model FROM price WHERE instance = ?1 "
+		       "AND (?2 = '' OR as_of <= ?2)", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, instance);
+	bind_text(st, 2, as_of);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		price_model m;
+		if (price_parse_model((const char *)sqlite3_column_text(st, 0), &m) == 0)
+			have[m] = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+}
+
+int db_price_list(db *d, const char *provider, const char *as_of, int all, price_row **rows,
+		  int *n, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+	*rows = NULL;
+	*n = 0;
+	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE (?1 = '' OR provider = ?1) "
+		       "AND (?2 = '' OR as_of <= ?2) AND (?3 OR " NEWEST_AT ") "
+		       "ORDER BY provider, instance, pricing_model, region, as_of", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, provider);
+	bind_text(st, 2, as_of);
+	sqlite3_bind_int(st, 3, all != 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			price_row *nr;
+			cap = cap ? 2 * cap : 64;
+			nr = realloc(*rows, (size_t)cap * sizeof *nr);
+			if (!nr) {
+				sqlite3_finalize(st);
+				free(*rows);
+				*rows = NULL;
+				*n = 0;
+				return err_set(e, ERR_DATA, "out of memory");
+			}
+			*rows = nr;
+		}
+		read_row(st, 0, &(*rows)[(*n)++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*rows);
+		*rows = NULL;
+		*n = 0;
+		return fail(d, e, "price list");
+	}
+	return 0;
+}
+
+static int count(db *d, const char *sql, int *v, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(d, sql, &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(d, e, "count");
+}
+
+int db_counts(db *d, int *catalogs, int *prices, err *e)
+{
+	if (count(d, "SELECT COUNT(*) FROM catalog", catalogs, e) != 0)
+		return ERR_DATA;
+	return count(d, "SELECT COUNT(*) FROM price", prices, e);
+}
+
+int db_check(db *d, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, bad = 0;
+	if (prepare(d, "PRAGMA integrity_check", &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0) {
+		bad = err_set(e, ERR_DATA, "%s: integrity check: %s", d->path,
+			      rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : sqlite3_errmsg(d->h));
+	}
+	sqlite3_finalize(st);
+	if (bad)
+		return bad;
+	if (prepare(d, "PRAGMA foreign_key_check", &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		bad = err_set(e, ERR_DATA, "%s: foreign key check: a row of %s points nowhere", d->path,
+			      (const char *)sqlite3_column_text(st, 0));
+	else if (rc != SQLITE_DONE)
+		bad = fail(d, e, "foreign key check");
+	sqlite3_finalize(st);
+	return bad;
+}
+
+int db_price_catalog(db *d, const price_row *r, char *path, size_t n, char sha256[DB_SHA_HEX],
+		     int *found, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	*found = 0;
+	if (prepare(d, "SELECT c.path, c.sha256 FROM price p JOIN catalog c ON c.id = p.catalog_id "
+		       "WHERE p.provider = ?1 AND p.instance = ?2 AND p.region = ?3 AND p.pricing_model = ?4 "
+		       "AND p.as_of = ?5", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, r->provider);
+	bind_text(st, 2, r->instance);
+	bind_text(st, 3, r->region);
+	bind_text(st, 4, r->model < PRICE_MODEL_N ? price_model_names[r->model] : "");
+	bind_text(st, 5, r->as_of);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		text_col(st, 0, path, n);
+		text_col(st, 1, sha256, DB_SHA_HEX);
+		*found = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+}
+
+/* Columns of a baseline row and its newest check, as read_baseline reads them. */
+#define BASELINE_COLS \
+	"b.id, b.name, b.workload, b.system, b.created_at, b.criteria, b.tolerance, b.record, " \
+	"b.sha256, b.prev_sha256, b.chain_sha256, " \
+	"(SELECT COUNT(*) FROM baseline_check k WHERE k.baseline_id = b.id), k.checked_at, " \
+	"k.passed, k.frozen, k.failed FROM baseline b LEFT JOIN baseline_check k ON k.id = " \
+	"(SELECT MAX(id) FROM baseline_check WHERE baseline_id = b.id)"
+
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	size_t n = s ? strlen((const char *)s) : 0;
+	char *p = malloc(n + 1);
+	if (p) {
+		memcpy(p, s ? (const char *)s : "", n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static int read_baseline(db *d, sqlite3_stmt *st, db_baseline *b, err *e)
+{
+	memset(b, 0, sizeof *b);
+	b->id = sqlite3_column_int(st, 0);
+	text_col(st, 1, b->name, sizeof b->name);
+	text_col(st, 2, b->workload, sizeof b->workload);
+	text_col(st, 3, b->system, sizeof b->system);
+	text_col(st, 4, b->created_at, sizeof b->created_at);
+	b->criteria = dup_col(st, 5);
+	b->tolerance = dup_col(st, 6);
+	b->record = dup_col(st, 7);
+	text_col(st, 8, b->sha256, sizeof b->sha256);
+	text_col(st, 9, b->prev_sha256, sizeof b->prev_sha256);
+	text_col(st, 10, b->chain_sha256, sizeof b->chain_sha256);
+	b->checks = sqlite3_column_int(st, 11);
+	text_col(st, 12, b->checked_at, sizeof b->checked_at);
+	b->check_passed = sqlite3_column_int(st, 13);
+	b->check_frozen = sqlite3_column_int(st, 14);
+	b->check_failed = sqlite3_column_int(st, 15);
+	if (!b->criteria || !b->tolerance || !b->record) {
+		db_baseline_release(b);
+		return err_set(e, ERR_DATA, "%s: out of memory", d->path);
+	}
+	return 0;
+}
+
+void db_baseline_release(db_baseline *b)
+{
+	free(b->criteria);
+	free(b->tolerance);
+	free(b->record);
+	b->criteria = b->tolerance = b->record = NULL;
+}
+
+void db_baseline_free(db_baseline *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		db_baseline_release(&rows[i]);
+	free(rows);
+}
+
+static int add_baseline(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(d, "SELECT created_at, sha256 FROM baseline WHERE name = ?1", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, b->name);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		err_set(e, ERR_DATA, "%s: baseline '%s' exists (recorded %s, sha256 %.12s): records are never "
+			"overwritten; record under a new name", d->path, b->name,
+			(const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+		sqlite3_finalize(st);
+		return ERR_DATA;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(d, e, "baseline");
+	if (prepare(d, "SELECT chain_sha256 FROM baseline ORDER BY id DESC LIMIT 1", &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		text_col(st, 0, b->prev_sha256, sizeof b->prev_sha256);
+	else
+		snprintf(b->prev_sha256, sizeof b->prev_sha256, "%s", genesis);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(d, e, "baseline");
+	chain(b->prev_sha256, b->sha256, b->chain_sha256);
+	if (prepare(d, "INSERT INTO baseline (name, workload, system, created_at, criteria, tolerance, "
+		       "record, sha256, prev_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+		       "?9, ?10) RETURNING id", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, b->name);
+	bind_text(st, 2, b->workload);
+	bind_text(st, 3, b->system);
+	bind_text(st, 4, b->created_at);
+	bind_text(st, 5, b->criteria);
+	bind_text(st, 6, b->tolerance);
+	bind_text(st, 7, b->record);
+	bind_text(st, 8, b->sha256);
+	bind_text(st, 9, b->prev_sha256);
+	bind_text(st, 10, b->chain_sha256);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		b->id = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(d, e, "baseline");
+}
+
+int db_baseline_add(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+{
+	/* BEGIN IMMEDIATE: the name check, the chain's newest link and the insert see one state,
+	 * and a second recorder waits for the lock (busy timeout) instead of forking the chain. */
+	if (exec(d, "BEGIN IMMEDIATE", e) != 0)
+		return ERR_DATA;
+	if (add_baseline(d, b, genesis, chain, e) != 0 || exec(d, "COMMIT", e) != 0) {
+		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+		return ERR_DATA;
+	}
+	return 0;
+}
+
+int db_baseline_get(db *d, const char *name, db_baseline *b, int *found, err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	*found = 0;
+	memset(b, 0, sizeof *b);
+	if (prepare(d, "SELECT " BASELINE_COLS " WHERE b.name = ?1", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, name);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (read_baseline(d, st, b, e) != 0) {
+			sqlite3_finalize(st);
+			return ERR_DATA;
+		}
+		*found = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "baseline");
+}
+
+int db_baseline_list(db *d, db_baseline **rows, int *n, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+	*rows = NULL;
+	*n = 0;
+	if (prepare(d, "SELECT " BASELINE_COLS " ORDER BY b.id", &st, e) != 0)
+		return ERR_DATA;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			db_baseline *nr;
+			cap = cap ? 2 * cap : 16;
+			nr = realloc(*rows, (size_t)cap * sizeof *nr);
+			if (!nr) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*rows = nr;
+		}
+		if (read_baseline(d, st, &(*rows)[*n], e) != 0) {
+			sqlite3_finalize(st);
+			db_baseline_free(*rows, *n);
+			*rows = NULL;
+			*n = 0;
+			return ERR_DATA;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_baseline_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		return rc == SQLITE_NOMEM ? err_set(e, ERR_DATA, "out of memory") : fail(d, e, "baseline list");
+	}
+	return 0;
+}
+
+int db_baseline_check_add(db *d, int id, int frozen, int passed, int failed, const char *tool,
+			  err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prepare(d, "INSERT INTO baseline_check (baseline_id, checked_at, frozen, passed, failed, tool) "
+		       "VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?2, ?3, ?4, ?5)", &st, e) != 0)
+		return ERR_DATA;
+	sqlite3_bind_int(st, 1, id);
+	sqlite3_bind_int(st, 2, frozen != 0);
+	sqlite3_bind_int(st, 3, passed != 0);
+	sqlite3_bind_int(st, 4, failed);
+	bind_text(st, 5, tool);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(d, e, "baseline check");
+}
