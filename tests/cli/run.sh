@@ -472,5 +472,10 @@ fi
 # --- report (issue 10)
 . tests/cli/report.sh
 
+# --- one file per area, so that work on each lands without touching the others
+for f in calibration serving networks cost library properties; do
+	. tests/cli/$f.sh
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
