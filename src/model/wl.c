@@ -9,6 +9,7 @@
 #include "base/cfg.h"
 #include "base/lim.h"
 #include "base/names.h"
+#include "model/hf.h"
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
@@ -336,11 +337,13 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		/* A path in the file is taken from the file's folder; a name from models/nn. */
 		char net_path[WL_TEXT_MAX + 1024];
 		size_t nl = strlen(r->w.network_name);
-		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")))
+		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")) ||
+		    hf_is_config(r->w.network_name))
 			names_relative(path, r->w.network_name, net_path, sizeof net_path);
 		else
 			snprintf(net_path, sizeof net_path, "%s", r->w.network_name);
-		rc = nn_find(net_path, models_dir, &r->w.net, e);
+		/* An .ini file or name (models/nn), or a Hugging Face config.json. */
+		rc = hf_find_net(net_path, models_dir, &r->w.net, e);
 		if (rc != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
