@@ -494,7 +494,7 @@ static int set_field(const cfg_doc *d, const cfg_entry *en, const cfg_field *f, 
 		return entry_err(e, d, en, "%s: %s", why);
 	case CFG_NUM:
 	case CFG_INT:
-		if (units_parse(en->value, f->type == CFG_INT ? UNITS_NONE : f->unit, &v, why,
+		if (units_parse(en->value, f->type == CFG_INT && f->unit != UNITS_COUNT ? UNITS_NONE : f->unit, &v, why,
 				(int)sizeof why) != 0)
 			return entry_err(e, d, en, "%s: %s", why);
 		if (f->type == CFG_INT && (v != floor(v) || fabs(v) > 2e9)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "model/hf.h"
@@ -371,9 +372,14 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	out_right(t, 4);
 	out_right(t, 6);
 	out_right(t, 7);
-	out_fit_col(t, 10, OUT_FIT_BELOW);
-	out_optional(t, 5, 2); /* unit and accelerators: usd_per_chip_hour has them */
-	out_optional(t, 6, 1);
+	out_optional(t, 5, 3); /* unit and accelerators: usd_per_chip_hour has them */
+	out_optional(t, 6, 2);
+	/* On a terminal a long source goes under its row. Into a pipe or a file a row stays on one
+	 * line (list prices | grep tpu-v6e finds whole rows): the source is cut, or left out where
+	 * the row would not fit even so and named in the note (--wide keeps it whole). */
+	out_fit_col(t, 10, isatty(STDOUT_FILENO) ? OUT_FIT_BELOW : OUT_FIT_CLIP);
+	if (!isatty(STDOUT_FILENO))
+		out_optional(t, 10, 1);
 	for (int i = 0; i < n; i++) {
 		const price_row *r = &rows[i];
 		char usd[32], acc[16], chip[32];

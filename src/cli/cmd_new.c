@@ -163,6 +163,57 @@ static const key_doc wl_docs[] = {
 	 "without it spot interruptions are not modelled", COMMENTED},
 };
 
+/* Writes text wrapped at 100 columns, each line indented by ind spaces. */
+static void wrapped(FILE *fp, const char *text, int ind)
+{
+	const char *p = text;
+	while (*p) {
+		int n = (int)strlen(p), cut = n;
+		if (n > 100 - ind) {
+			cut = 100 - ind;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = 100 - ind;
+		}
+		fprintf(fp, "%*s%.*s\n", ind, "", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+int new_help_keys(FILE *fp)
+{
+	const char *section, *key, *cur = "";
+	int req;
+	fputs("Every key a workload file takes, by section, with what its value is (units where it has\n"
+	      "one) and what it means; workloads/README.md has the whole format. --set KEY=VALUE overrides\n"
+	      "any of them on the command line with the same units: --set tokens=1T, --set tpot_slo=50ms,\n"
+	      "--set concurrency=64, --set global_batch=2k. Counts take k, M, B, T.\n", fp);
+	for (int i = 0; wl_schema_key(i, &section, &key, &req); i++) {
+		char what[256];
+		const key_doc *d = NULL;
+		const char *w;
+		for (size_t k = 0; k < sizeof wl_docs / sizeof wl_docs[0] && !d; k++)
+			if (!strcmp(wl_docs[k].section, section) && !strcmp(wl_docs[k].key, key))
+				d = &wl_docs[k];
+		if (strcmp(section, cur) != 0) {
+			fprintf(fp, "\n[%s]\n", section);
+			cur = section;
+		}
+		wl_schema_what(i, what, sizeof what);
+		fprintf(fp, "  %-28s %-9s %s\n", key, req ? "required" : "optional", what);
+		w = d ? d->what : "";
+		/* The line above says required or not: the text after "required: " or "optional: ". */
+		if (!strncmp(w, "required: ", 10) || !strncmp(w, "optional: ", 10))
+			w += 10;
+		if (*w)
+			wrapped(fp, w, 6);
+	}
+	return 0;
+}
+
 static const key_doc *find_doc(const key_doc *docs, int n, const char *section, const char *key)
 {
 	for (int i = 0; i < n; i++)

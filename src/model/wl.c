@@ -32,6 +32,8 @@ static const char *const attn_names[] = {"unfused", "flash", "flash2", NULL};
 #define SZ(m) sizeof(((wl_raw *)0)->w.m)
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), SZ(m), NULL}
 #define INT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_NONE, req, lo, hi, OFF(m), 0, NULL}
+/* A count: "8192", "1.5M", "1T" (units.h UNITS_COUNT). */
+#define CNT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_COUNT, req, lo, hi, OFF(m), 0, NULL}
 #define NUM(sec, key, m, u, req, lo, hi) {sec, key, CFG_NUM, u, req, lo, hi, OFF(m), 0, NULL}
 #define ENUM(sec, key, m, req, ch) {sec, key, CFG_ENUM, UNITS_NONE, req, 1, 0, OFF(m), 0, ch}
 #define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, OFF(m), 0, NULL}
@@ -45,10 +47,10 @@ static const cfg_field wl_fields[] = {
 	STR("workload", "description", description, 0),
 	STR("workload", "source", source, 0),
 	STR("workload", "framework", framework_name, 0),
-	INT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
-	INT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
-	INT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
-	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
+	CNT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
+	CNT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
+	CNT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
+	NUM("train", "tokens", tokens, UNITS_COUNT, 1, 1, 1e16),
 	ENUM("train", "optimizer", optimizer, 1, opt_names),
 	INT("train", "zero", zero, 0, 0, 3),
 	ENUM("train", "recompute", recompute, 0, wl_recompute_names),
@@ -60,9 +62,9 @@ static const cfg_field wl_fields[] = {
 	{"train", "attention", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, attention), 0, attn_names},
 	{"train", "overlap_tp", CFG_NUM, UNITS_NONE, 0, 0, 1, offsetof(wl_raw, overlap_tp), 0, NULL},
 	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
-	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
-	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
-	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
+	CNT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
+	CNT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
+	CNT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -70,8 +72,8 @@ static const cfg_field wl_fields[] = {
 	ENUM("infer", "length_spread", length_spread, 0, wl_spread_names),
 	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
-	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
-	INT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
+	CNT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
+	CNT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
 	NUM("infer", "iter_overhead", iter_overhead, UNITS_TIME, 0, 0, 1),
 	INT("plan", "tp", plan.tp, 0, 1, LIM_CHIPS),
 	INT("plan", "pp", plan.pp, 0, 1, LIM_PP),
@@ -121,6 +123,37 @@ int wl_schema_key(int i, const char **section, const char **key, int *required)
 	*section = wl_fields[i].section;
 	*key = wl_fields[i].key;
 	*required = wl_fields[i].required;
+	return 1;
+}
+
+int wl_schema_what(int i, char *buf, int len)
+{
+	const cfg_field *f;
+	int n = 0;
+	if (i < 0 || i >= NFIELDS)
+		return 0;
+	f = &wl_fields[i];
+	switch (f->type) {
+	case CFG_NUM:
+		snprintf(buf, (size_t)len, "%s", f->unit == UNITS_NONE ? "a number" : units_kind_name(f->unit));
+		break;
+	case CFG_INT:
+		snprintf(buf, (size_t)len, "%s", f->unit == UNITS_COUNT ? units_kind_name(f->unit) : "a whole number");
+		break;
+	case CFG_ENUM:
+		for (int k = 0; f->choices[k] && n < len; k++)
+			n += snprintf(buf + n, (size_t)(len - n), "%s%s", k ? " | " : "", f->choices[k]);
+		break;
+	case CFG_BOOL:
+		snprintf(buf, (size_t)len, "0 | 1");
+		break;
+	case CFG_DATE:
+		snprintf(buf, (size_t)len, "a date (YYYY-MM-DD)");
+		break;
+	default:
+		snprintf(buf, (size_t)len, "text");
+		break;
+	}
 	return 1;
 }
 
