@@ -28,7 +28,7 @@
 #include "cli/cli.h"
 #include "engine/cost.h"
 
-enum { INPUTS_MAX = 8, OPTIONS_MAX = 96, FIGURES_MAX = 64, FILE_MAX = 16 << 20, NAME_MAX_LEN = 100 };
+enum { INPUTS_MAX = 10, OPTIONS_MAX = 96, FIGURES_MAX = 64, FILE_MAX = 16 << 20, NAME_MAX_LEN = 100 };
 
 const char baseline_usage[] =
 	"usage: roofcost baseline record NAME -s SYSTEM -w WORKLOAD [eval options] [--criteria RULES]\n"
@@ -240,6 +240,8 @@ static int list_inputs(const bl_eval *ev, bl_input *in)
 		{"chip", "models/hw/chips", READ(ev->sys.chip.path)},
 		{"collectives", "models/hw", READ(ev->sys.algos.path)},
 		{"framework", "models/frameworks", READ(ev->w.fw.path)},
+		{"framework base", "models/frameworks", READ(ev->w.fw.bases[0])},   /* based_on, beside it */
+		{"framework base 2", "models/frameworks", READ(ev->w.fw.bases[1])},
 		{"calibration", "models", READ(ev->sys.calib_path)},
 	};
 #undef READ
