@@ -301,11 +301,42 @@ typedef struct hf_opts {
 	const char *from, *ignore, *display, *source, *as_of, *note;
 } hf_opts;
 
-/* One "key = value ; why" line of a generated network. */
+/* One "key = value ; why" line of a generated network; a why that would make the line longer
+ * than an INI line may be goes on a comment line of its own above it. */
 static void put_traced(FILE *fp, const char *key, const char *value, const char *why)
 {
-	int n = fprintf(fp, "%s = %s", key, value);
-	fprintf(fp, "%*s ; %s\n", n < 30 ? 30 - n : 0, "", why);
+	int n = (int)(strlen(key) + 3 + strlen(value));
+	if ((n < 30 ? 30 : n) + 3 + (int)strlen(why) > 180) {
+		fprintf(fp, "; %s: %s\n%s = %s\n", key, why, key, value);
+		return;
+	}
+	fprintf(fp, "%s = %s%*s ; %s\n", key, value, n < 30 ? 30 - n : 0, "", why);
+}
+
+/* "key = value", a long value broken at spaces onto indented continuation lines (an INI line
+ * holds at most 190 characters; the loader joins the pieces with one space). */
+static void put_long(FILE *fp, const char *key, const char *value)
+{
+	const char *p = value;
+	int first = 1;
+	while (*p) {
+		int room = first ? 180 - (int)strlen(key) - 3 : 178, cut = (int)strlen(p);
+		if (cut > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = room;
+		}
+		if (first)
+			fprintf(fp, "%s = %.*s\n", key, cut, p);
+		else
+			fprintf(fp, "  %.*s\n", cut, p);
+		first = 0;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
 }
 
 /* A network from a config.json: every key it set, with the config keys it came from. */
@@ -330,12 +361,12 @@ static void write_hf_network(FILE *fp, const char *name, const hf_config *c, con
 		nn_key_text(&c->net, key, v, sizeof v);
 		put_traced(fp, key, v, from);
 	}
-	fprintf(fp, "source = %s\n", o->source ? o->source : o->from);
+	put_long(fp, "source", o->source ? o->source : o->from);
 	if (!o->source)
 		fputs("; source: replace the path with where the file comes from: org/repo@commit config.json\n", fp);
 	fprintf(fp, "as_of = %s\n", o->as_of ? o->as_of : today);
 	if (o->note)
-		fprintf(fp, "note = %s\n", o->note);
+		put_long(fp, "note", o->note);
 	if (c->nignored > 0) {
 		fputs("; Left out: they do not change what a layer computes or keeps.\n", fp);
 		for (int i = 0; i < c->nignored; i++)

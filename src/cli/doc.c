@@ -242,7 +242,7 @@ void doc_man(const doc_program *p, FILE *fp)
 		}
 		fputs(".fi\n.RE\n", fp);
 	}
-	fputs(".SH SEE ALSO\n"
+	fputs(".SH \"SEE ALSO\"\n"
 	      ".BR gnuplot (1),\n.BR sqlite3 (1).\n"
 	      ".PP\n"
 	      "In the roofcost sources: README.md (a tour), models/README.md (the chip, system, network and\n"

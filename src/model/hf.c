@@ -120,6 +120,8 @@ static const struct {
 	{"eoi_token_index", "a token id of the vision path"},
 	{"mm_tokens_per_image", "the vision path"},
 	{"initializer_factor", "initialisation"},
+	{"_attn_implementation_autoset", "a runtime switch"},
+	{"attn_implementation", "a runtime switch"},
 };
 
 typedef struct rd {
@@ -130,6 +132,7 @@ typedef struct rd {
 	const char *type, *cls;
 	fam f;
 	const char *const *ignore;
+	int tied_wrapper;           /* a wrapper's tie_word_embeddings (-1: not given) */
 	const char *used[USED_MAX];
 	int nused;
 	hf_config *c;
@@ -452,11 +455,15 @@ static int ending(rd *r, int tied_default, double vocab_default, double ctx_defa
 	if (take(r, "vocab_size", "vocab", &n->vocab, vocab_default) ||
 	    take(r, "max_position_embeddings", "max_context", &n->max_context, ctx_default))
 		return -1;
+	if (r->tied_wrapper >= 0)
+		tied_default = r->tied_wrapper;
 	if (boolean(r, "tie_word_embeddings", &n->tied_embeddings, tied_default) != 0)
 		return -1;
 	k = cJSON_GetObjectItemCaseSensitive(r->obj, "tie_word_embeddings") != NULL;
 	if (k)
 		trace(r, "tied_embeddings", "tie_word_embeddings");
+	else if (r->tied_wrapper >= 0)
+		trace(r, "tied_embeddings", "tie_word_embeddings of the wrapper (text_config has none)");
 	else
 		trace(r, "tied_embeddings", "tie_word_embeddings absent: %s's default %s", r->cls,
 		      tied_default ? "true" : "false");
@@ -915,6 +922,7 @@ int hf_load(const char *path, const char *const *ignore, hf_config *out, err *e)
 	r.c = out;
 	r.e = e;
 	r.ignore = ignore;
+	r.tied_wrapper = -1;
 	root = cJSON_ParseWithOpts(text + (strncmp(text, "\xEF\xBB\xBF", 3) ? 0 : 3), &end, 1);
 	if (!root || !cJSON_IsObject(root)) {
 		const char *at = root ? text : cJSON_GetErrorPtr();
@@ -941,7 +949,8 @@ int hf_load(const char *path, const char *const *ignore, hf_config *out, err *e)
 		}
 		use(&r, "text_config");
 		use(&r, "model_type");
-		if (rest(&r) != 0) {
+		r.type = types[ti].type;
+		if (boolean(&r, "tie_word_embeddings", &r.tied_wrapper, -1) != 0 || rest(&r) != 0) {
 			rc = ERR_DATA;
 			goto done;
 		}

@@ -401,10 +401,13 @@ static void attention_text(FILE *fp, const wl_workload *w, double ctx, int decod
 		char sh[96] = "";
 		if (n->shared_experts > 0)
 			snprintf(sh, sizeof sh, " + %d shared of %d", n->shared_experts, n->shared_expert_ffn);
-		line(fp, "layers", "%d dense (FFN %d)%s, %d MoE: %d routed experts of %d, %d per token%s", dense, n->ffn,
-		     n->dense_layers > 0 ? (n->moe_every > 1 ? ", the first ones and between" : ", the first ones")
-					 : n->moe_every > 1 ? ", between" : "",
-		     moe, n->experts, n->expert_ffn, n->experts_active, sh);
+		char d[96] = "";
+		if (dense > 0)
+			snprintf(d, sizeof d, "%d dense (FFN %d)%s, ", dense, n->ffn,
+				 n->dense_layers > 0 ? (n->moe_every > 1 ? ", the first ones and between" : ", the first ones")
+						     : ", between");
+		line(fp, "layers", "%s%d MoE: %d routed experts of %d, %d per token%s", d, moe, n->experts, n->expert_ffn,
+		     n->experts_active, sh);
 	}
 }
 
