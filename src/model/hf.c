@@ -167,7 +167,8 @@ static int bad(rd *r, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return err_at(r->e, r->path, line_of(r, key), "%s%s: %s", r->prefix, key, msg);
+	err_at(r->e, r->path, line_of(r, key), "%s%s: %s", r->prefix, key, msg);
+	return -1;
 }
 
 static void trace(rd *r, const char *nnkey, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -795,6 +796,16 @@ static int neutral_why(const char *key, const char **why)
 	return 0;
 }
 
+/* A key given twice in r->obj is an error (cJSON would read the first). */
+static int twice(rd *r)
+{
+	for (const cJSON *it = r->obj->child; it; it = it->next)
+		for (const cJSON *o = it->next; it->string && o; o = o->next)
+			if (o->string && !strcmp(o->string, it->string))
+				return bad(r, it->string, "given twice");
+	return 0;
+}
+
 /* Every key of r->obj that was not read: ignored with why, or an error. */
 static int rest(rd *r)
 {
@@ -802,12 +813,7 @@ static int rest(rd *r)
 	for (it = r->obj->child; it; it = it->next) {
 		const char *why = NULL;
 		int asked = 0;
-		if (!it->string)
-			continue;
-		for (const cJSON *o = it->next; o; o = o->next)
-			if (o->string && !strcmp(o->string, it->string))
-				return bad(r, it->string, "given twice");
-		if (used(r, it->string))
+		if (!it->string || used(r, it->string))
 			continue;
 		for (int i = 0; r->ignore && r->ignore[i]; i++)
 			asked |= !strcmp(r->ignore[i], it->string) ||
@@ -934,7 +940,7 @@ int hf_load(const char *path, const char *const *ignore, hf_config *out, err *e)
 		return err_at(e, path, line, root ? "not a JSON object" : "not JSON");
 	}
 	r.obj = root;
-	if (type_of(&r, root, &ti) != 0) {
+	if (twice(&r) != 0 || type_of(&r, root, &ti) != 0) {
 		rc = ERR_DATA;
 		goto done;
 	}
@@ -958,6 +964,10 @@ int hf_load(const char *path, const char *const *ignore, hf_config *out, err *e)
 		r.obj = tc;
 		r.prefix = "text_config.";
 		r.at = strstr(text, "\"text_config\"");
+		if (twice(&r) != 0) {
+			rc = ERR_DATA;
+			goto done;
+		}
 		if (!cJSON_GetObjectItemCaseSensitive(tc, "model_type")) {
 			inner = -1;
 			for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
@@ -1014,12 +1024,10 @@ int hf_load(const char *path, const char *const *ignore, hf_config *out, err *e)
 			rc = bad(&r, cfgkey[0] ? cfgkey : key, "%s (network key %s)", why, key);
 		}
 	}
-	if (rc != 0)
-		rc = ERR_DATA;
 done:
 	cJSON_Delete(root);
 	free(text);
-	return rc;
+	return rc != 0 ? ERR_DATA : 0;
 }
 
 const char *hf_from(const hf_config *c, const char *key)
