@@ -40,7 +40,7 @@ const char baseline_usage[] =
 	"Frozen release records. `record` evaluates once, as `roofcost eval` would with the same\n"
 	"options, and freezes in the store: the tool's version and build; the text and SHA-256 of\n"
 	"every input file read (workload, network, framework, system, chip, collectives, the\n"
-	"calibration) and of every option; the price row used and its catalog's SHA-256; pricing\n"
+	"calibration, the [cost] defaults) and of every option; the price row used and its catalog's SHA-256; pricing\n"
 	"model, region, layout and chips; the results, with an interruption test; the pass rules;\n"
 	"the time. The record's SHA-256 is over its canonical JSON and chained to the previous\n"
 	"record's. Recording an existing NAME fails and changes nothing; the store's triggers\n"
@@ -241,6 +241,7 @@ static int list_inputs(const bl_eval *ev, bl_input *in)
 		{"collectives", "models/hw", READ(ev->sys.algos.path)},
 		{"framework", "models/frameworks", READ(ev->w.fw.path)},
 		{"calibration", "models", READ(ev->sys.calib_path)},
+		{"cost", "models", READ(ev->w.cost_path)},
 	};
 #undef READ
 	int n = 0;
