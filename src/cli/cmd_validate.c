@@ -273,9 +273,10 @@ typedef struct sys_cache {
 	char why[ERR_MSG_MAX];
 } sys_cache;
 
-/* Loads each distinct framework once. */
+/* Loads each distinct framework (with a row's settings over it) once. */
 typedef struct fw_cache {
 	char name[48];
+	char settings[VAL_TEXT_MAX];
 	fw_framework *fw;   /* NULL: could not load */
 	char why[ERR_MSG_MAX];
 } fw_cache;
@@ -642,17 +643,26 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		{
 			const char *name = r->c.framework[0] ? r->c.framework : "generic";
 			for (int k = 0; k < nfcache && !fc; k++)
-				if (!strcmp(fcache[k].name, name))
+				if (!strcmp(fcache[k].name, name) && !strcmp(fcache[k].settings, r->c.settings))
 					fc = &fcache[k];
 			if (!fc) {
 				err le = {0};
 				fc = &fcache[nfcache++];
 				snprintf(fc->name, sizeof fc->name, "%s", name);
+				snprintf(fc->settings, sizeof fc->settings, "%s", r->c.settings);
 				fc->fw = malloc(sizeof *fc->fw);
 				if (fc->fw && fw_find(name, paths->models, fc->fw, &le) != 0) {
 					free(fc->fw);
 					fc->fw = NULL;
 					snprintf(fc->why, sizeof fc->why, "%s", le.msg);
+				} else if (fc->fw && r->c.settings[0]) {
+					/* A setting the framework does not know is an error in the file. */
+					char from[CLI_PATH_MAX + 32];
+					snprintf(from, sizeof from, "%s:%d: settings", argv[optind], r->c.line);
+					if (fw_set_list(fc->fw, r->c.settings, from, &e) != 0) {
+						rc = cli_fail(&e);
+						goto done;
+					}
 				}
 			}
 		}

@@ -198,7 +198,7 @@ int report_roof_ops(const hw_chip *c, const ops_list *l, report_roof_op *out)
 		t = roof_op(c, o);
 		if (!(t.t > 0))
 			continue;
-		snprintf(out[n].name, sizeof out[n].name, "%s", o->name);
+		out[n].name = o->name;
 		out[n].phase = o->phase;
 		out[n].intensity = o->flops / o->bytes;
 		out[n].achieved = o->flops / t.t;

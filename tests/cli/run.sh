@@ -254,27 +254,8 @@ check sweep-merge-bad 1 "not a sweep JSON output" -- $R sweep --merge tests/cli/
 
 # --- validation against published measurements (issue thresholds: DESIGN §7 cases)
 V=tests/validation/public.csv
-if [ -f ../shared/data/validation/public.csv ] && ! cmp -s ../shared/data/validation/public.csv $V; then
-	echo "FAIL validation-copy: tests/validation/public.csv differs from ../shared/data/validation/public.csv"; fail=$((fail + 1))
-fi
+# The copy of the shared file, the thresholds and the out-of-sample checks: tests/cli/calibration.sh.
 check validate 0 "median |error|" -- $R validate $V
-# Training rows (issue 8): median within 10 %. The worst rows are the three torchao B200 rows of
-# an unpublished power cap (+100..145 %, see models/calibration.ini [blackwell-train]); the
-# rest hold within 40 %.
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 10:150
-# Without the rows whose cells do not describe what ran (the torchao B200 rows: a power cap the
-# source does not give; the multi-node MaxText A3 rows: labelled dgx-h100 but run on A3 High's
-# GPUDirect-TCPX network, see models/hw/systems/a3-highgpu-8g.ini), every training row is within
-# the issue's 35 %.
-grep -v -E '^(TAO-B200-|MXT-A3-L2-7B-(2|4|8|16)x8,)' $V > "$tmp/train-labelled.csv"
-check validate-train-labelled 0 "train n=151 skipped=0" -- $R validate "$tmp/train-labelled.csv" --check-train 10:35
-check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
-# Serving (issue 9): every inference row predicted, median <= 12 %, worst <= 52 % (the issue asks 50:
-# two MLPerf v4.1 Server rows miss it, see the issue 9 report); the 51 rows of the first release
-# (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron) hold their median under 18 %.
-check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 12:52
-{ head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
-check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60
 check validate-fit 0 "hopper-train" -- $R validate $V --fit
 check validate-lofo 0 "leave-one-framework-out" -- $R validate $V
 check list-frameworks 0 "torchtitan" -- $R list frameworks
