@@ -99,6 +99,9 @@ static const cfg_field fw_fields[] = {
 	{"serve", "max_num_seqs_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.seqs_by_family),
 	 sizeof(((fw_framework *)0)->serve.seqs_by_family), NULL},
 	SRC("serve", serve.src_serve),
+	OPT_BOOL("deploy", "attention_dp", serve.attention_dp),
+	OPT_BOOL("deploy", "disaggregated", serve.disagg),
+	SRC("deploy", serve.src_deploy),
 };
 
 enum { NFIELDS = (int)(sizeof fw_fields / sizeof fw_fields[0]) };
@@ -134,6 +137,8 @@ static int check_sections(const cfg_doc *d, const fw_framework *f, int based, er
 				      "kind: %s needs a [serve] section", fw_kind_names[f->kind]);
 		if (!serve && has)
 			return err_at(e, d->path, line, "section [serve] does not apply to kind train");
+		if (!serve && cfg_has_section(d, "deploy", &line))
+			return err_at(e, d->path, line, "section [deploy] does not apply to kind train");
 	}
 	return 0;
 }

@@ -129,6 +129,13 @@ typedef struct fw_serve {
 	char tokens_by_family[HW_TEXT_MAX];
 	char seqs_by_family[HW_TEXT_MAX];
 	hw_sourced src_serve;
+	/* [deploy] (optional; absent: neither): how the stack may lay a model out beyond one
+	 * tensor-parallel replica, each with the stack's own documents as its source. */
+	int attention_dp;         /* 1: MoE with attention data parallel over replicas whose experts
+				     are spread over them (expert parallel) */
+	int disagg;               /* 1: disaggregated serving: prefill and decode pools, the KV cache
+				     of each request moved from one to the other */
+	hw_sourced src_deploy;
 } fw_serve;
 
 /* One framework key set from outside the stack's file: a run's setting (a validation row's

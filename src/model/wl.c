@@ -61,7 +61,7 @@ static const cfg_field wl_fields[] = {
 	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
 	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
 	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
-	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
+	INT("infer", "concurrency", concurrency, 0, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -184,6 +184,10 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		if (!cfg_has_section(d, "infer", NULL))
 			return err_at(e, path, entry_line(d, "workload", "mode"),
 				      "mode: infer needs an [infer] section");
+		/* single is a closed loop of `concurrency` requests; elsewhere it is an optional limit. */
+		if (w->scenario == WL_SINGLE && w->concurrency <= 0)
+			return key_err(e, d, "infer", "scenario",
+				       "single needs concurrency (the requests in flight, a closed loop)");
 	}
 	{
 		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;

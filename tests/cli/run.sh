@@ -312,11 +312,11 @@ check names-empty-s 2 "an empty -s SYSTEM" -- $R eval -s "" -w llama3-8b-serve
 check names-twice 2 "-s: 'p5.48xlarge' is named twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge,P5.48xlarge
 check names-all-case 0 "tpu-v6e" -- $R compare -w llama3-8b-serve -s ALL
 # compare says what it ranks at
-check compare-limits 0 "limits: p99 TTFT <= 2000 ms, p99 TPOT <= 50 ms; load: the highest that meets them, at most 32 streams per replica" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
+check compare-limits 0 "limits: p99 TTFT <= 2000 ms, p99 TPOT <= 50 ms; load: the highest that meets them, at most 32 streams over the replicas" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=32
 check compare-tail-cols 0 "rank,system,chip,chips,layout,tokens_per_s,ttft_ms,ttft_p99_ms,tpot_ms,tpot_p99_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format csv
 check compare-tail-cols-pct 0 "ttft_p90_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --set slo_percentile=90 --format csv
-check compare-cap-note 0 "note: the concurrency cap (32 streams per replica) decides the result of" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
-check compare-cap-json 0 '"capped_by_concurrency":	true' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
+check compare-cap-note 0 "note: the workload's concurrency (32 streams over the replicas) decides the result of" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=32
+check compare-cap-json 0 '"capped_by_concurrency":	true' -- $R compare -w llama3-70b-serve -s p5.48xlarge --set concurrency=32 --format json
 check_not compare-no-cap 0 "concurrency cap" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=100000
 check compare-limits-json 0 '"tpot_ms":	50' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
 check compare-md-assumptions 0 "assumptions: on-demand pricing" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format md
