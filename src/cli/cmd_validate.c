@@ -43,6 +43,18 @@ const char validate_usage[] =
 	"                         and say which rows (by source) fed each\n"
 	"  -h, --help             this text\n";
 
+/* "predicted" and "error_pct" into o, or nulls when there is no prediction. */
+static void add_prediction(cJSON *o, int ok, double pred, double err_pct)
+{
+	if (ok) {
+		cJSON_AddNumberToObject(o, "predicted", pred);
+		cJSON_AddNumberToObject(o, "error_pct", err_pct);
+	} else {
+		cJSON_AddNullToObject(o, "predicted");
+		cJSON_AddNullToObject(o, "error_pct");
+	}
+}
+
 /* The eval breakdown of one case, for --explain: text to stdout, or added to arr (JSON) or
  * to t (csv, md: rows "LINE.field"). */
 static void explain_case(const hw_system *s, const fw_framework *fw, const fit_row *r, out_format f, cJSON *arr,
@@ -77,13 +89,7 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const fit_r
 		cJSON_AddNumberToObject(o, "line", r->c.line);
 		cJSON_AddStringToObject(o, "metric", val_metric_names[r->c.metric]);
 		cJSON_AddNumberToObject(o, "measured", r->c.value);
-		if (r->ok) {
-			cJSON_AddNumberToObject(o, "predicted", r->pred);
-			cJSON_AddNumberToObject(o, "error_pct", r->err_pct);
-		} else {
-			cJSON_AddNullToObject(o, "predicted");
-			cJSON_AddNullToObject(o, "error_pct");
-		}
+		add_prediction(o, r->ok, r->pred, r->err_pct);
 		cJSON_AddStringToObject(o, "reason", r->reason);
 		cJSON_AddStringToObject(o, "picked", picked);
 		cJSON_AddItemToObject(o, "evaluation", show_json(&rep));
@@ -250,21 +256,9 @@ static cJSON *case_json(const fit_row *r)
 	cJSON_AddStringToObject(o, "source_group", r->c.group);
 	cJSON_AddStringToObject(o, "metric", val_metric_names[r->c.metric]);
 	cJSON_AddNumberToObject(o, "measured", r->c.value);
-	if (r->ok) {
-		cJSON_AddNumberToObject(o, "predicted", r->pred);
-		cJSON_AddNumberToObject(o, "error_pct", r->err_pct);
-	} else {
-		cJSON_AddNullToObject(o, "predicted");
-		cJSON_AddNullToObject(o, "error_pct");
-	}
+	add_prediction(o, r->ok, r->pred, r->err_pct);
 	x = cJSON_AddObjectToObject(o, "out_of_sample");
-	if (r->oos_ok) {
-		cJSON_AddNumberToObject(x, "predicted", r->oos_pred);
-		cJSON_AddNumberToObject(x, "error_pct", r->oos_err_pct);
-	} else {
-		cJSON_AddNullToObject(x, "predicted");
-		cJSON_AddNullToObject(x, "error_pct");
-	}
+	add_prediction(x, r->oos_ok, r->oos_pred, r->oos_err_pct);
 	cJSON_AddStringToObject(x, "refitted", r->oos_refits);
 	cJSON_AddStringToObject(o, "reason", r->reason);
 	return o;
