@@ -10,22 +10,33 @@
 #include "engine/shard.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 const char *const ops_kind_names[] = {"gemm", "attn", "norm", "elem", "embed", "loss", "optim", NULL};
 const char *const ops_phase_names[] = {"fwd", "bwd", "recomp", "step", NULL};
+
+/* Recompute policies of a lowering that re-runs a layer's forward before its backward. */
+typedef enum recomp { RC_NONE, RC_FULL, RC_PER_OP, RC_MATMUL } recomp;
+
+/* What a weight GEMM is to a selective recompute policy (which matmuls it re-runs). */
+typedef enum gemm_role { GR_OTHER, GR_QKV, GR_OPROJ, GR_UP, GR_DOWN } gemm_role;
 
 typedef struct lower {
 	ops_list *l;
 	hw_prec prec;
 	double ab, wb;
-	int train;       /* emit backward ops */
+	int train;       /* lower as a training step: backward ops, training fusions */
 	int in_layer;    /* ops added now belong to a transformer layer */
 	hw_attn attn;    /* attention kernel class */
 	int eager;       /* elementwise ops issued one by one */
+	int serve;       /* ops belong to a serving iteration */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 	double kernel_overhead; /* s of host time per kernel */
+	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
+	 * OPS_RECOMP ops of the training step (its attention kernel, host mode and share), with
+	 * the ops the policy does not re-run left out and kept_qkv of the qkv projection. */
+	recomp rc;
+	int swiglu;
+	double kept_qkv;
 } lower;
 
 /* Host time to issue one op: eager PyTorch runs an RMSNorm as about six kernels (cast, square,
@@ -38,39 +49,62 @@ static double host_of(const lower *c, ops_kind kind)
 	return c->kernel_overhead * kernels;
 }
 
+/* The next op, written field by field in place (no clearing, no copy): shape 0, one instance,
+ * no FLOPs or bytes yet. NULL when the list is full, or when a selective recompute does not
+ * re-run ops of this kind. */
 static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
 {
 	ops_op *o;
 	if (c->l->n >= OPS_MAX)
 		return NULL;
+	if (c->rc > RC_FULL && (kind == OPS_ATTN || kind == OPS_EMBED))
+		return NULL;
 	o = &c->l->op[c->l->n++];
-	memset(o, 0, sizeof *o);
-	{
-		/* A bounded copy (snprintf costs a third of a layout's lowering). */
-		size_t l = strlen(name);
-		if (l >= sizeof o->name)
-			l = sizeof o->name - 1;
-		memcpy(o->name, name, l);
-		o->name[l] = '\0';
-	}
+	o->name = name;
 	o->kind = kind;
-	o->phase = phase;
+	o->phase = c->rc ? OPS_RECOMP : phase;
+	o->m = o->n = o->k = 0;
+	o->batch = 1;
+	o->flops = o->bytes = 0;
 	o->count = count;
 	o->prec = c->prec;
 	o->per_layer = c->in_layer;
-	o->batch = 1;
 	o->attn = c->attn;
 	o->eager = c->eager;
-	o->train = c->train;
+	o->train = c->train || c->rc;
 	o->host = host_of(c, kind);
+	o->serve = c->serve;
 	return o;
 }
 
+/* The share of a GEMM that a recompute re-runs (0: none). Per-op checkpointing re-runs the
+ * k projection (its share of the fused qkv), the attention out-projection, and the second
+ * FFN input (SwiGLU) or the FFN down-projection (GELU); the matmul policy none. */
+static double recomp_keep(const lower *c, gemm_role role)
+{
+	if (c->rc == RC_NONE || c->rc == RC_FULL)
+		return 1;
+	if (c->rc != RC_PER_OP)
+		return 0;
+	switch (role) {
+	case GR_QKV: return c->kept_qkv;
+	case GR_OPROJ: return 1;
+	case GR_UP: return c->swiglu ? 0.5 : 0;
+	case GR_DOWN: return c->swiglu ? 0 : 1;
+	default: return 0;
+	}
+}
+
 /* A weight GEMM: out[m×n] = in[m×k] · W[k×n], `inst` instances (experts). */
-static void gemm(lower *c, const char *name, double m, double n, double k, double inst, double count)
+static void gemm(lower *c, gemm_role role, const char *name, double m, double n, double k, double inst,
+		 double count)
 {
 	ops_op *o;
+	double keep;
 	if (count <= 0 || m <= 0 || n <= 0 || k <= 0 || inst <= 0)
+		return;
+	keep = recomp_keep(c, role);
+	if (keep <= 0)
 		return;
 	o = add(c, name, OPS_GEMM, OPS_FWD, count);
 	if (!o)
@@ -78,6 +112,10 @@ static void gemm(lower *c, const char *name, double m, double n, double k, doubl
 	o->m = m; o->n = n; o->k = k; o->batch = inst;
 	o->flops = 2 * m * n * k * inst;
 	o->bytes = inst * (n * k * c->wb + m * k * c->ab + m * n * c->ab);
+	if (c->rc) {
+		o->flops *= keep;
+		o->bytes *= keep;
+	}
 	if (c->train) {
 		ops_op *b = add(c, name, OPS_GEMM, OPS_BWD, count);
 		if (!b)
@@ -164,7 +202,7 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		o->prec = HW_FP8;
 	/* fp8 training recipes quantize the linear layers; attention stays in bf16 (torchao
 	 * float8 converts nn.Linear only; TransformerEngine's fp8 attention is off by default). */
-	if (c->train && (o->prec == HW_FP8 || o->prec == HW_FP4))
+	if ((c->train || c->rc) && (o->prec == HW_FP8 || o->prec == HW_FP4))
 		o->prec = HW_BF16;
 	o->m = sh.s_q;
 	o->n = sh.s_kv;
@@ -230,22 +268,22 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 	if (nn_is_mla(n)) {
 		double dq = n->q_lora_rank, dc = n->kv_lora_rank, dr = n->rope_head_dim;
 		if (dq > 0) {
-			gemm(c, "q_down", T, dq, h, 1, count);
-			gemm(c, "q_up", T, a * d / t, dq, 1, count);
+			gemm(c, GR_OTHER, "q_down", T, dq, h, 1, count);
+			gemm(c, GR_OTHER, "q_up", T, a * d / t, dq, 1, count);
 		} else {
-			gemm(c, "q_proj", T, a * d / t, h, 1, count);
+			gemm(c, GR_OTHER, "q_proj", T, a * d / t, h, 1, count);
 		}
-		gemm(c, "kv_down", T, dc + dr, h, 1, count);
-		gemm(c, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+		gemm(c, GR_OTHER, "kv_down", T, dc + dr, h, 1, count);
+		gemm(c, GR_OTHER, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
 	} else {
 		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
 		double a_l = ceil(a / t), k_l = shard_kv_heads_local(n, p->tp);
-		gemm(c, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
+		gemm(c, GR_QKV, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
 	}
 	attention(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
 		attention(c, w, p, *extra, count);
-	gemm(c, "o_proj", T, h, ceil(a / t) * dv, 1, count);
+	gemm(c, GR_OPROJ, "o_proj", T, h, ceil(a / t) * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
 		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
@@ -253,9 +291,9 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 
 	if (dense_count > 0) {
 		double f = n->ffn;
-		gemm(c, "ffn_up", T, fin * f / t, h, 1, dense_count);
+		gemm(c, GR_UP, "ffn_up", T, fin * f / t, h, 1, dense_count);
 		elem(c, "ffn_act", OPS_ELEM, T * f / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8, dense_count);
-		gemm(c, "ffn_down", T, h, f / t, 1, dense_count);
+		gemm(c, GR_DOWN, "ffn_down", T, h, f / t, 1, dense_count);
 	}
 	if (moe_count > 0) {
 		double E = n->experts, k = n->experts_active, fe = n->expert_ffn;
@@ -271,17 +309,17 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 			 * tokens each, the most loaded holds about T·k + √(2 T·k ln ep) (the largest of ep
 			 * near-normal counts). */
 			m_e *= 1 + sqrt(2 * log(ep) / (T * k));
-		gemm(c, "router", T, E, h, 1, moe_count);
-		gemm(c, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
+		gemm(c, GR_OTHER, "router", T, E, h, 1, moe_count);
+		gemm(c, GR_UP, "expert_up", m_e, fin * fe / t, h, inst, moe_count);
 		elem(c, "expert_act", OPS_ELEM, T * k * fe / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
 		     moe_count);
-		gemm(c, "expert_down", m_e, h, fe / t, inst, moe_count);
+		gemm(c, GR_DOWN, "expert_down", m_e, h, fe / t, inst, moe_count);
 		if (n->shared_experts > 0) {
 			double fs = n->shared_experts * fe;
-			gemm(c, "shared_up", T, fin * fs / t, h, 1, moe_count);
+			gemm(c, GR_UP, "shared_up", T, fin * fs / t, h, 1, moe_count);
 			elem(c, "shared_act", OPS_ELEM, T * fs / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
 			     moe_count);
-			gemm(c, "shared_down", T, h, fs / t, 1, moe_count);
+			gemm(c, GR_DOWN, "shared_down", T, h, fs / t, 1, moe_count);
 		}
 	}
 	if (c->train)
@@ -296,7 +334,7 @@ static double moe_share(const nn_net *n)
 
 static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 {
-	/* Each op is cleared when added (add): clearing the whole list costs more than a lowering. */
+	/* Each op is written whole when added (add): nothing is cleared. */
 	out->n = 0;
 	out->layers_stage = 0;
 	c->l = out;
@@ -311,9 +349,15 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+	c->serve = 0;
+	c->rc = RC_NONE;
+	c->swiglu = w->net.act == NN_SWIGLU;
+	c->kept_qkv = 0;
 }
 
-void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+/* The ops of one training micro-batch on the bottleneck stage, and the optimizer step when
+ * `optimizer`. */
+static void lower_train(const wl_workload *w, const plan *p, const char *family, int optimizer, ops_list *out)
 {
 	lower c;
 	const nn_net *n = &w->net;
@@ -339,7 +383,7 @@ void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list
 		hw_prec keep = c.prec;
 		if (c.prec == HW_FP8 || c.prec == HW_FP4)
 			c.prec = HW_BF16;
-		gemm(&c, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
+		gemm(&c, GR_OTHER, "lm_head", T, n->vocab / t, n->hidden, 1, 1);
 		c.prec = keep;
 	}
 	/* Vocab-parallel cross-entropy: read logits, fp32 softmax; backward writes dlogits. */
@@ -350,55 +394,18 @@ void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list
 		/* Full recompute re-runs the layer forward before its backward (Korthikanti §5).
 		 * Per-op checkpointing re-runs the elementwise ops and every other matmul (the k
 		 * projection, the attention out-projection, and the second FFN input or the FFN
-		 * down-projection); the matmul policy re-runs the elementwise ops only. */
-		ops_list tmp;
-		lower r;
-		int full = w->recompute == WL_RC_FULL, per_op = !full && w->fw.train.selective == FW_SEL_OPS;
-		double kfrac = 0;
-		init(&r, &tmp, w, 0);
+		 * down-projection); the matmul policy re-runs the elementwise ops only. The layer is
+		 * lowered as a forward pass, straight into the list (see lower.rc). */
+		lower r = c;
+		double a_l = ceil((double)n->heads / p->tp), k_l = shard_kv_heads_local(n, p->tp);
+		r.train = 0;
+		r.cast_bytes = 0;
+		r.rc = w->recompute == WL_RC_FULL ? RC_FULL
+			: w->fw.train.selective == FW_SEL_OPS ? RC_PER_OP : RC_MATMUL;
+		r.kept_qkv = k_l / (a_l + 2 * k_l);
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
-		{
-			double a_l = ceil((double)n->heads / p->tp), k_l = shard_kv_heads_local(n, p->tp);
-			kfrac = k_l / (a_l + 2 * k_l);
-		}
-		for (int i = 0; i < tmp.n && out->n < OPS_MAX; i++) {
-			ops_op *o;
-			double keep = 1;
-			const ops_op *src = &tmp.op[i];
-			if (!full) {
-				if (src->kind == OPS_ATTN || src->kind == OPS_EMBED)
-					continue;
-				if (src->kind == OPS_GEMM) {
-					const char *nm = src->name;
-					if (!per_op)
-						continue;
-					if (!strcmp(nm, "qkv_proj"))
-						keep = kfrac;
-					else if (!strcmp(nm, "ffn_up") || !strcmp(nm, "expert_up") || !strcmp(nm, "shared_up"))
-						keep = n->act == NN_SWIGLU ? 0.5 : 0;
-					else if (!strcmp(nm, "ffn_down") || !strcmp(nm, "expert_down") || !strcmp(nm, "shared_down"))
-						keep = n->act == NN_SWIGLU ? 0 : 1;
-					else if (strcmp(nm, "o_proj") != 0)
-						keep = 0;
-					if (keep <= 0)
-						continue;
-				}
-			}
-			o = &out->op[out->n++];
-			*o = *src;
-			o->flops *= keep;
-			o->bytes *= keep;
-			o->phase = OPS_RECOMP;
-			/* The recomputed forward runs as the training step does. */
-			o->train = 1;
-			o->eager = c.eager;
-			o->attn = c.attn;
-			o->host = host_of(&c, o->kind);
-			if (o->kind == OPS_ATTN && (o->prec == HW_FP8 || o->prec == HW_FP4))
-				o->prec = HW_BF16;
-		}
 	}
-	{
+	if (optimizer) {
 		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
 		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
 		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
@@ -421,11 +428,14 @@ void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list
 	}
 }
 
-/* Serving ops run at the chip's serving rates (roof_op: [decode] curves, paged attention). */
-static void mark_serve(ops_list *l)
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
-	for (int i = 0; i < l->n; i++)
-		l->op[i].serve = 1;
+	lower_train(w, p, family, 1, out);
+}
+
+void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+{
+	lower_train(w, p, family, 0, out);
 }
 
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
@@ -448,6 +458,7 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	double L = shard_layers_per_stage(n, p->pp);
 	double T = batch + prefill_tokens;
 	init(&c, out, w, 0);
+	c.serve = 1; /* serving rates (roof_op: [decode] curves, paged attention) */
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);
@@ -457,7 +468,7 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	else
 		layer(&c, w, p, pre, L, moe_share(n), NULL);
 	/* Logits for the decoded tokens and the last position of each new prompt. */
-	gemm(&c, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	gemm(&c, GR_OTHER, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
 		/* Writing the prompts' K/V into the cache. */
 		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
@@ -466,5 +477,4 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
 		}
 	}
-	mark_serve(out);
 }

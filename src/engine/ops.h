@@ -6,7 +6,8 @@
  * many times the op runs per micro-batch (training) or per step (inference), e.g. the layers
  * of one pipeline stage. FLOPs are what the chip executes (causal attention kernels skip the
  * masked half); the papers' model-FLOP conventions live in train.c. Bytes are HBM traffic.
- * Pure: no I/O, no allocation; ops_list is a fixed-size value. Formulas after MODEL.md. */
+ * Pure: no I/O, no allocation; ops_list is a fixed-size value that a caller keeps and refills
+ * (each lowering writes its ops in place, op by op, and sets n). Formulas after MODEL.md. */
 #ifndef ROOFCOST_OPS_H
 #define ROOFCOST_OPS_H
 
@@ -14,7 +15,7 @@
 #include "model/plan.h"
 #include "model/wl.h"
 
-enum { OPS_MAX = 96, OPS_NAME_MAX = 32 };
+enum { OPS_MAX = 96 };
 
 typedef enum ops_kind {
 	OPS_GEMM, OPS_ATTN, OPS_NORM, OPS_ELEM, OPS_EMBED, OPS_LOSS, OPS_OPTIM, OPS_KIND_N
@@ -26,7 +27,7 @@ extern const char *const ops_kind_names[];
 extern const char *const ops_phase_names[];
 
 typedef struct ops_op {
-	char name[OPS_NAME_MAX];
+	const char *name;   /* a string literal of ops.c ("qkv_proj"): static, never freed */
 	ops_kind kind;
 	ops_phase phase;
 	double m, n, k;     /* GEMM shape of one instance (elements); attention: s_q, s_kv, head_dim */
@@ -54,6 +55,9 @@ typedef struct ops_list {
  * phase OPS_STEP). p must be filled (plan_fill). family (may be NULL) is the chip family, for
  * the framework's attention kernel on it. */
 void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out);
+
+/* ops_train without the optimizer step: one micro-batch (what train_kernel_eval times). */
+void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out);
 
 /* Inference prefill of `batch` prompts of w->input_len tokens, one pipeline stage. */
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out);

@@ -109,7 +109,7 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, doubl
 
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
 {
-	ops_list *l = malloc(sizeof *l);
+	ops_list ops, *l = &ops;
 	const nn_net *n = &w->net;
 	plan p = *key;
 	double b, ab, tokens, act, tp_act, moe;
@@ -121,9 +121,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	p.dp = 1;
 	p.chips = p.tp * p.cp;
 	k->key = p;
-	if (!l)
-		return;
-	ops_train(w, &p, s->chip.family, l);
+	ops_train_micro(w, &p, s->chip.family, l);
 	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
 	 * stage), the LM head and loss, and the embedding (first stage only). */
 	for (int i = 0; i < l->n; i++) {
@@ -131,8 +129,6 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		roof_time r = roof_op(&s->chip, o);
 		roof_sum *g;
 		double t;
-		if (o->phase == OPS_STEP)
-			continue;
 		g = o->per_layer ? &k->layer : o->kind == OPS_EMBED ? &k->embed : &k->head;
 		t = r.t * o->count;
 		g->t += t;
@@ -142,7 +138,6 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->t_phase[o->phase] += t;
 		g->t_kind[o->kind] += t;
 	}
-	free(l);
 	{
 		/* Per layer: the stage above ran all n->layers layers. */
 		roof_sum one;

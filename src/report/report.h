@@ -130,7 +130,7 @@ void report_mem_parts(const mem_use *m, double parts[REPORT_MEM_PARTS]);
 
 /* An op on the roofline: its arithmetic intensity and the FLOP/s it reaches. */
 typedef struct report_roof_op {
-	char name[OPS_NAME_MAX];
+	const char *name;           /* the op's name (static, ops.h) */
 	ops_phase phase;
 	double intensity;           /* FLOP per HBM byte */
 	double achieved;            /* FLOP/s: FLOPs over the op's roofline time */

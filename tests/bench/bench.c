@@ -19,7 +19,9 @@ static double now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int main(void)
+/* bench --count N: N full evaluations and nothing else, for an instruction count
+ * (callgrind): instructions_per_full_eval = (Ir of --count N) - (Ir of --count 0), over N. */
+int main(int argc, char **argv)
 {
 	hw_system *s = malloc(sizeof *s);
 	wl_workload *w = malloc(sizeof *w);
@@ -45,6 +47,29 @@ int main(void)
 		keys[i].sp = tps[i] > 1;
 		keys[i].micro_batch = 1;
 		train_kernel_eval(s, w, &keys[i], &k[i]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "--count")) {
+		long want = atol(argv[2]);
+		for (n = 0; n < want;) {
+			for (int i = 0; i < 5 && n < want; i++)
+				for (int pp = 1; pp <= 32 && n < want; pp *= 2)
+					for (int dp = 8; dp <= 4096 && n < want; dp *= 2) {
+						plan p = keys[i];
+						p.pp = pp;
+						p.dp = dp;
+						p.chips = p.tp * pp * dp;
+						train_eval(s, w, &p, r, NULL);
+						sink += r->step_time;
+						n++;
+					}
+		}
+		printf("checksum %.17g\n", sink);
+		free(s);
+		free(w);
+		free(mm);
+		free(k);
+		free(r);
+		return 0;
 	}
 	t0 = now();
 	do {
