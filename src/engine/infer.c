@@ -939,7 +939,7 @@ int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, co
 	state st;
 	int ok = setup(&v, s, w, p, &r);
 	double X, bd = 0;
-	closed_load(&v, v.cap, &sat, &st);
+	closed_load(&v, v.cap, 1, &sat, &st);
 	X = st.X;
 	for (int i = 0; i < n; i++)
 		if (open_load(&v, shares[i] * X, &out[i], &st, bd))
