@@ -12,8 +12,15 @@
 
 int rank_slo_met(const wl_workload *w, const infer_result *r)
 {
-	return r->feasible && (w->tpot_slo <= 0 || r->tpot <= w->tpot_slo) &&
-	       (w->ttft_slo <= 0 || r->ttft <= w->ttft_slo);
+	return r->feasible && frontier_slo_met(w, r->ttft_tail, r->tpot_tail);
+}
+
+void rank_frontier_space(const rank_opts *o, const plan *given, frontier_space *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->total = o->total > 0 ? o->total : given->chips;
+	sp->rmin = o->cmin;
+	sp->rmax = o->cmax >= RANK_CHIPS_OPEN ? 0 : o->cmax;
 }
 
 double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips)
@@ -191,52 +198,40 @@ static void train_bound(const train_result *r, const hw_system *s, char *buf, si
 		snprintf(buf, n, "pipeline bubble");
 }
 
-/* Serving: the best layout within the scale-up domain. */
+/* Serving: the best layout of the frontier's (frontier_layouts) at the latency limits. */
 static int best_serving(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
 	const hw_system *s = r->sys;
-	int up = s->nlevels > 1 && s->levels[1].kind == HW_LEVEL_DOMAIN ? s->levels[1].chips : hw_node_chips(s);
-	struct { int tp, pp; } cand[48];
+	plan *cand = malloc(sizeof *cand * FRONTIER_LAYOUTS_MAX);
 	int nc = 0, have = 0;
 	infer_result *cur = malloc(sizeof *cur);
 	rank_quote *cc = malloc(sizeof *cc);
 	double best_key = INFINITY;
 	int best_klass = RANK_INFEASIBLE + 1;
-	if (!cur || !cc) {
+	if (!cur || !cc || !cand) {
 		free(cur);
 		free(cc);
+		free(cand);
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	if (o->fixed_plan) {
-		cand[0].tp = given->tp;
-		cand[nc++].pp = given->pp;
+		cand[nc++] = *given;
 	} else {
-		for (int tp = 1; tp <= up && tp <= w->net.heads && nc < 46; tp *= 2)
-			for (int pp = 1; pp <= 2; pp++) {
-				cand[nc].tp = tp;
-				cand[nc++].pp = pp;
-			}
-		if (hw_node_chips(s) & (hw_node_chips(s) - 1)) {
-			cand[nc].tp = hw_node_chips(s);   /* a node that is not a power of two */
-			cand[nc++].pp = 1;
-		}
+		frontier_space sp;
+		rank_frontier_space(o, given, &sp);
+		nc = frontier_layouts(s, w, &sp, cand, FRONTIER_LAYOUTS_MAX);
 	}
 	for (int i = 0; i < nc; i++) {
-		plan p = *given;
+		plan p = cand[i];
 		int klass;
 		double key;
-		p.tp = cand[i].tp;
-		p.pp = cand[i].pp;
-		if (!o->fixed_plan) {
-			p.dp = p.cp = p.ep = p.vpp = 1;
-			p.chips = p.tp * p.pp;
-			if (p.chips < o->cmin || p.chips > o->cmax || p.pp > w->net.layers)
-				continue;
-		}
+		if (!o->fixed_plan)
+			p.sp = given->sp;
 		infer_eval(s, w, &p, cur, NULL, NULL);
 		if (rank_price_and_cost(o, s, w, NULL, cur, cc, e) != 0) {
 			free(cur);
 			free(cc);
+			free(cand);
 			return e->code;
 		}
 		r->searched++;
@@ -263,12 +258,65 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 	}
 	free(cur);
 	free(cc);
+	free(cand);
 	if (!have)
 		return err_set(e, ERR_USAGE, "--chips %d-%d leaves no layout for %s", o->cmin, o->cmax, s->name);
 	r->klass = best_klass;
 	r->key = best_key;
 	plan_format(&r->ir.plan, r->plan, sizeof r->plan);
 	infer_bound(&r->ir, s, r->bound, sizeof r->bound);
+	return 0;
+}
+
+void rank_cost_points(const wl_workload *w, const rank_quote *q, frontier_point *pts, int n)
+{
+	infer_result *ir = malloc(sizeof *ir);
+	rank_quote *c = malloc(sizeof *c);
+	for (int i = 0; i < n && ir && c; i++) {
+		frontier_point *f = &pts[i];
+		f->usd_per_unit = NAN;
+		if (!q->have_price)
+			continue;
+		/* What rank_cost reads of a result: the layout, the rate, the latencies. */
+		memset(ir, 0, sizeof *ir);
+		ir->feasible = 1;
+		ir->plan = f->plan;
+		ir->tokens_per_s = f->tokens_per_s;
+		ir->ttft = f->ttft;
+		ir->tpot = f->tpot;
+		ir->ttft_tail = f->ttft_tail;
+		ir->tpot_tail = f->tpot_tail;
+		*c = *q;
+		rank_cost(w, NULL, ir, c);
+		if (c->result.ok && isfinite(c->result.usd_per_unit))
+			f->usd_per_unit = c->result.usd_per_unit;
+	}
+	free(ir);
+	free(c);
+}
+
+int rank_frontier(const wl_workload *w, const plan *given, const rank_opts *o, const hw_system *s,
+		  rank_frontier_set *out, err *e)
+{
+	infer_result *r = malloc(sizeof *r);
+	rank_quote q;
+	frontier_space sp;
+	out->nlayouts = out->n = 0;
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	rank_frontier_space(o, given, &sp);
+	out->nlayouts = frontier_layouts(s, w, &sp, out->layouts, FRONTIER_LAYOUTS_MAX);
+	for (int i = 0; i < out->nlayouts; i++) {
+		plan p = out->layouts[i];
+		p.sp = given->sp;
+		out->n += frontier_sweep(s, w, &p, i, r, out->pts + out->n, RANK_FRONTIER_POINTS - out->n);
+	}
+	free(r);
+	if (rank_price(o, s, w, &q, e) != 0)
+		return e->code;
+	out->priced = q.have_price;
+	rank_cost_points(w, &q, out->pts, out->n);
+	frontier_mark(out->pts, out->n);
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 /* rank: each system's best layout for a workload, its cost per delivered unit, and the
  * verdict that says why it loses to the first. Shared by compare, report and baseline.
  *
- * Serving: every tensor-parallel degree that fits the system's scale-up domain (and two
- * pipeline stages), one replica; the layout that meets the latency limits at the lowest cost
- * per unit wins (most tokens/s per chip where there is no price). Training: a sweep of layouts
+ * Serving: every layout of the system's frontier (frontier.h: tensor and pipeline degrees,
+ * attention data parallel for MoE, replicas filling the chip count), each at the highest load
+ * that meets the latency limits; the layout with the lowest cost per unit there wins (most
+ * tokens/s per chip where there is no price). Training: a sweep of layouts
  * (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the chip count, or at every power of two
  * from cmin up to cmax when a range is given, cheapest run first (fewest chip-hours without a
  * price), among the runs that finish within the deadline. A fixed plan is evaluated as given
@@ -19,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/hw.h"
+#include "engine/frontier.h"
 #include "engine/infer.h"
 #include "model/plan.h"
 #include "engine/cost.h"
@@ -76,6 +78,7 @@ typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
 	int cmin, cmax;          /* serving: chips of one replica; training: the chip counts
 				    searched (cmax >= RANK_CHIPS_OPEN: only the given plan's) */
+	int total;               /* serving: chips the replicas fill; 0: the given plan's */
 	double budget;           /* USD per hour (serving) or per run (training); 0 = none */
 	double deadline;         /* training: s the run may take, failures included; 0 = none */
 	price_model pricing;     /* the pricing model asked for */
@@ -129,8 +132,34 @@ int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, ran
 int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
 			const train_result *tr, const infer_result *ir, rank_quote *out, err *e);
 
-/* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits. */
+/* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits at its
+ * SLO percentile. */
 int rank_slo_met(const wl_workload *w, const infer_result *r);
+
+/* The serving layouts a search tries (frontier.h): replicas fill o->total chips (else the given
+ * plan's), each replica within o->cmin..o->cmax. */
+void rank_frontier_space(const rank_opts *o, const plan *given, frontier_space *sp);
+
+enum { RANK_FRONTIER_POINTS = FRONTIER_LAYOUTS_MAX * (FRONTIER_LOADS_MAX + 1) };
+
+/* One system's frontier: its layouts and every load point of each, fastest per user first. */
+typedef struct rank_frontier_set {
+	plan layouts[FRONTIER_LAYOUTS_MAX];
+	int nlayouts;
+	frontier_point pts[RANK_FRONTIER_POINTS];
+	int n;
+	int priced;              /* 1: the points carry USD per unit */
+} rank_frontier_set;
+
+/* Prices each point with q (rank_price's quote for its system) into usd_per_unit (NaN without
+ * a price). */
+void rank_cost_points(const wl_workload *w, const rank_quote *q, frontier_point *pts, int n);
+
+/* The frontier of s for w (frontier.h): every layout of rank_frontier_space (the plan given
+ * fills the chips) at every load, priced with o's pricing and marked. Returns 0, or nonzero
+ * with e set (the store failed, out of memory). */
+int rank_frontier(const wl_workload *w, const plan *given, const rank_opts *o, const hw_system *s,
+		  rank_frontier_set *out, err *e);
 
 /* The layouts a training search tries on s (every list but chips, which the caller sets):
  * tp 1 to a node (at most 64), pp 1-64, vpp 1,2, sp 0,1, micro-batch 1,2,4, ZeRO 0-3, each

@@ -61,7 +61,7 @@ static const cfg_field wl_fields[] = {
 	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
 	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
 	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
-	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
+	INT("infer", "concurrency", concurrency, 0, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -184,6 +184,10 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		if (!cfg_has_section(d, "infer", NULL))
 			return err_at(e, path, entry_line(d, "workload", "mode"),
 				      "mode: infer needs an [infer] section");
+		/* single is a closed loop of `concurrency` requests; elsewhere it is an optional limit. */
+		if (w->scenario == WL_SINGLE && w->concurrency <= 0)
+			return key_err(e, d, "infer", "scenario",
+				       "single needs concurrency (the requests in flight, a closed loop)");
 	}
 	{
 		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;
@@ -218,9 +222,55 @@ void wl_apply_framework(wl_workload *w, const fw_framework *fw)
 	w->iter_overhead = v->iter_overhead;
 }
 
-/* Loads the workload's framework (default "generic") and fills every field the workload left
- * at -1 with the framework's default. A training workload needs a training framework. */
-static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload *w, err *e)
+/* Framework keys set over the stack's file: the workload's [framework] section, then --set. */
+typedef struct wl_fwset {
+	char assign[FW_KEY_MAX + FW_VALUE_MAX + 2];
+	char from[FW_NAME_MAX + WL_TEXT_MAX];
+} wl_fwset;
+
+/* Moves the entries of the workload's [framework] section out of d into out (at most max;
+ * "SECTION.KEY=VALUE" from "path:line"), so that d holds the workload's own keys alone.
+ * Returns the count, or -1 with e set (a key that is not a framework key). */
+static int take_framework_section(cfg_doc *d, wl_fwset *out, int max, err *e)
+{
+	int n = 0, k = 0;
+	for (int i = 0; i < d->n; i++) {
+		cfg_entry *en = &d->entries[i];
+		if (strcmp(en->section, "framework") != 0) {
+			d->entries[k++] = *en;
+			continue;
+		}
+		if (n == max) {
+			err_at(e, d->path, en->line, "%s: more than %d framework keys", en->key, max);
+			n = -1;
+		} else if (n >= 0) {
+			snprintf(out[n].assign, sizeof out[n].assign, "%s=%s", en->key, en->value);
+			snprintf(out[n].from, sizeof out[n].from, "%s:%d", d->path, en->line);
+			if (!fw_is_setting(out[n].assign)) {
+				err_at(e, d->path, en->line, "%s: not a framework key: [framework] takes SECTION.KEY of the "
+				       "framework file (overlap.tp = 1)", en->key);
+				n = -1;
+			} else {
+				n++;
+			}
+		}
+		free(en->value);
+	}
+	d->n = k;
+	for (int i = 0, j = 0, m = d->nsections; i < m; i++) {
+		if (strcmp(d->sections[i].name, "framework") != 0)
+			d->sections[j++] = d->sections[i];
+		else
+			d->nsections--;
+	}
+	return n;
+}
+
+/* Loads the workload's framework (default "generic"), sets the keys of sets over it, and fills
+ * every field the workload left at -1 with the framework's default. A training workload needs
+ * a training framework. */
+static int load_framework(const cfg_doc *d, const char *models_dir, const wl_fwset *sets, int nsets,
+			  wl_workload *w, err *e)
 {
 	fw_framework *fw = malloc(sizeof *fw);
 	wl_workload mine = *w;
@@ -246,6 +296,8 @@ static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload 
 			     w->mode == WL_TRAIN ? "is a serving stack; a train workload needs a training one"
 						 : "is a training stack; an infer workload needs a serving one");
 	}
+	for (int i = 0; i < nsets && rc == 0; i++)
+		rc = fw_set(fw, sets[i].assign, sets[i].from, e);
 	if (rc == 0) {
 		wl_apply_framework(w, fw);
 		if (mine.flash_attention >= 0) w->flash_attention = mine.flash_attention;
@@ -283,7 +335,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	size_t n = strlen(name_or_path);
 	cfg_doc d;
 	wl_raw *r;
-	int rc = 0;
+	wl_fwset *fwsets;
+	int rc = 0, nfw;
 
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
 		snprintf(path, sizeof path, "%s", name_or_path);
@@ -295,8 +348,24 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (cfg_load(&d, path, e) != 0)
 		return ERR_DATA;
-	for (int i = 0; i < noverrides && rc == 0; i++)
-		rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+	fwsets = malloc(sizeof *fwsets * FW_SET_MAX);
+	if (!fwsets) {
+		cfg_release(&d);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	nfw = take_framework_section(&d, fwsets, FW_SET_MAX, e);
+	if (nfw < 0)
+		rc = ERR_DATA;
+	for (int i = 0; i < noverrides && rc == 0; i++) {
+		if (!fw_is_setting(overrides[i])) {
+			rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+		} else if (nfw == FW_SET_MAX) {
+			rc = err_set(e, ERR_USAGE, "--set %s: more than %d framework keys", overrides[i], FW_SET_MAX);
+		} else {
+			snprintf(fwsets[nfw].assign, sizeof fwsets[nfw].assign, "%s", overrides[i]);
+			snprintf(fwsets[nfw++].from, sizeof fwsets[0].from, "--set");
+		}
+	}
 	if (rc == 0) {
 		/* An override of the other mode's section is a usage error, not a missing key. */
 		const cfg_entry *m = cfg_find(&d, "workload", "mode");
@@ -309,6 +378,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	r = calloc(1, sizeof *r);
 	if (!r) {
 		cfg_release(&d);
+		free(fwsets);
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	r->w.kv_prec = HW_PREC_N;
@@ -348,7 +418,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		}
 	}
 	if (rc == 0)
-		rc = load_framework(&d, models_dir, &r->w, e);
+		rc = load_framework(&d, models_dir, fwsets, nfw, &r->w, e);
 	if (rc == 0) {
 		fw_train *t = &r->w.fw.train;
 		if (r->host >= 0) t->host = (fw_host)r->host;
@@ -370,6 +440,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		*out = r->w;
 	}
 	free(r);
+	free(fwsets);
 	cfg_release(&d);
 	return rc;
 }

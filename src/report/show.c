@@ -219,6 +219,25 @@ static void cost_json(cJSON *o, const rank_quote *c, const wl_workload *w, int c
 	cJSON_AddItemToObject(o, "assumptions", assumptions_json(c, w, chips));
 }
 
+/* The software stack: its file, the files it is based on, and the keys set over them. */
+static cJSON *framework_json(const fw_framework *f)
+{
+	cJSON *o = cJSON_CreateObject(), *b = cJSON_AddArrayToObject(o, "based_on"),
+	      *st = cJSON_AddArrayToObject(o, "settings");
+	cJSON_AddStringToObject(o, "name", f->name);
+	cJSON_AddStringToObject(o, "file", fw_shown_path(f->path));
+	for (int i = 0; i < f->nbases; i++)
+		cJSON_AddItemToArray(b, cJSON_CreateString(fw_shown_path(f->bases[i])));
+	for (int i = 0; i < f->nset; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "key", f->set[i].key);
+		cJSON_AddStringToObject(x, "value", f->set[i].value);
+		cJSON_AddStringToObject(x, "from", fw_shown_path(f->set[i].from));
+		cJSON_AddItemToArray(st, x);
+	}
+	return o;
+}
+
 void *show_json(const rank_view *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -240,6 +259,7 @@ void *show_json(const rank_view *r)
 	cJSON_AddStringToObject(o, "run_precision", rp < HW_PREC_N ? hw_prec_names[rp] : "none");
 	cJSON_AddNumberToObject(o, "chips", p->chips);
 	cJSON_AddItemToObject(o, "plan", plan_json(p));
+	cJSON_AddItemToObject(o, "framework", framework_json(&r->w->fw));
 	cJSON_AddBoolToObject(o, "feasible", feasible);
 	if (!feasible) {
 		cJSON_AddStringToObject(o, "reason", reason);
@@ -531,6 +551,17 @@ void show_text(const rank_view *r, FILE *fp)
 		fprintf(fp, "%s\n", text_escape(esc, sizeof esc, head));
 	}
 	line(fp, "feasible", "%s%s%s", feasible ? "yes" : "no", feasible ? "" : ": ", feasible ? "" : reason);
+	if (r->w->fw.nbases || r->w->fw.nset) {
+		/* What the run changed from its stack's file, and where each change was given. */
+		const fw_framework *f = &r->w->fw;
+		char a[2048] = "";
+		size_t l = 0;
+		for (int i = 0; i < f->nset && l < sizeof a; i++)
+			l += (size_t)snprintf(a + l, sizeof a - l, "%s%s = %s (%s)", i ? ", " : "; set ", f->set[i].key,
+					      f->set[i].value, fw_shown_path(f->set[i].from));
+		line(fp, "stack", "%s (%s%s%s)%s", f->name, fw_shown_path(f->path), f->nbases ? ", based on " : "",
+		     f->nbases ? fw_shown_path(f->bases[0]) : "", a);
+	}
 	if (!feasible)
 		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
 	line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)", hw_prec_names[r->w->prec],

@@ -499,6 +499,11 @@ void db_close(db *d)
 	free(d);
 }
 
+const char *db_path(const db *d)
+{
+	return d->path;
+}
+
 int db_schema_version(db *d)
 {
 	return d->version;

@@ -44,6 +44,9 @@ int db_open_read(const char *path, db_seed_fn seed, void *ctx, db **out, err *e)
 /* Closes d (NULL is fine). */
 void db_close(db *d);
 
+/* The path the store was opened at. */
+const char *db_path(const db *d);
+
 /* The schema version of the open store (DB_SCHEMA_VERSION after db_open). */
 int db_schema_version(db *d);
 
