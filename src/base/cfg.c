@@ -442,68 +442,64 @@ static int is_date(const char *s)
 	return 0;
 }
 
-static int set_field(const cfg_doc *d, const cfg_entry *en, const cfg_field *f, void *out, err *e)
+int cfg_parse_value(const cfg_field *f, const char *value, void *out, char *why, size_t n)
 {
-	char why[256];
 	char *base = out;
 	double v;
 
 	switch (f->type) {
 	case CFG_DATE:
-		if (!is_date(en->value)) {
-			snprintf(why, sizeof why, "'%s' is not a date (YYYY-MM-DD, YYYY-MM or YYYY)",
-				 en->value);
-			return entry_err(e, d, en, "%s: %s", why);
+		if (!is_date(value)) {
+			snprintf(why, n, "'%s' is not a date (YYYY-MM-DD, YYYY-MM or YYYY)", value);
+			return -1;
 		}
 		/* fall through */
 	case CFG_STR:
-		if (en->value[0] == '\0')
-			return entry_err(e, d, en, "%s: %s", "empty value");
-		if (strlen(en->value) >= f->size) {
-			snprintf(why, sizeof why, "value longer than %zu characters", f->size - 1);
-			return entry_err(e, d, en, "%s: %s", why);
+		if (value[0] == '\0') {
+			snprintf(why, n, "empty value");
+			return -1;
 		}
-		memcpy(base + f->offset, en->value, strlen(en->value) + 1);
+		if (strlen(value) >= f->size) {
+			snprintf(why, n, "value longer than %zu characters", f->size - 1);
+			return -1;
+		}
+		memcpy(base + f->offset, value, strlen(value) + 1);
 		return 0;
 	case CFG_ENUM:
 		for (int i = 0; f->choices[i]; i++) {
-			if (strcmp(f->choices[i], en->value) == 0) {
+			if (strcmp(f->choices[i], value) == 0) {
 				*(int *)(void *)(base + f->offset) = i;
 				return 0;
 			}
 		}
 		{
-			int k = snprintf(why, sizeof why, "'%s' is not one of", en->value);
-			for (int i = 0; f->choices[i] && k < (int)sizeof why - 16; i++)
-				k += snprintf(why + k, sizeof why - (size_t)k, "%s %s", i ? "," : "",
-					      f->choices[i]);
+			int k = snprintf(why, n, "'%s' is not one of", value);
+			for (int i = 0; f->choices[i] && k >= 0 && (size_t)k + 16 < n; i++)
+				k += snprintf(why + k, n - (size_t)k, "%s %s", i ? "," : "", f->choices[i]);
 		}
-		return entry_err(e, d, en, "%s: %s", why);
+		return -1;
 	case CFG_BOOL:
-		if (strcmp(en->value, "1") == 0 || strcmp(en->value, "yes") == 0 ||
-		    strcmp(en->value, "true") == 0) {
+		if (strcmp(value, "1") == 0 || strcmp(value, "yes") == 0 || strcmp(value, "true") == 0) {
 			*(int *)(void *)(base + f->offset) = 1;
 			return 0;
 		}
-		if (strcmp(en->value, "0") == 0 || strcmp(en->value, "no") == 0 ||
-		    strcmp(en->value, "false") == 0) {
+		if (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 || strcmp(value, "false") == 0) {
 			*(int *)(void *)(base + f->offset) = 0;
 			return 0;
 		}
-		snprintf(why, sizeof why, "'%s' is not 0 or 1", en->value);
-		return entry_err(e, d, en, "%s: %s", why);
+		snprintf(why, n, "'%s' is not 0 or 1", value);
+		return -1;
 	case CFG_NUM:
 	case CFG_INT:
-		if (units_parse(en->value, f->type == CFG_INT ? UNITS_NONE : f->unit, &v, why,
-				(int)sizeof why) != 0)
-			return entry_err(e, d, en, "%s: %s", why);
+		if (units_parse(value, f->type == CFG_INT ? UNITS_NONE : f->unit, &v, why, (int)n) != 0)
+			return -1;
 		if (f->type == CFG_INT && (v != floor(v) || fabs(v) > 2e9)) {
-			snprintf(why, sizeof why, "'%s' is not a whole number", en->value);
-			return entry_err(e, d, en, "%s: %s", why);
+			snprintf(why, n, "'%s' is not a whole number", value);
+			return -1;
 		}
 		if (f->min <= f->max && (v < f->min || v > f->max)) {
-			snprintf(why, sizeof why, "%s is out of range [%g, %g]", en->value, f->min, f->max);
-			return entry_err(e, d, en, "%s: %s", why);
+			snprintf(why, n, "%s is out of range [%g, %g]", value, f->min, f->max);
+			return -1;
 		}
 		if (f->type == CFG_INT)
 			*(int *)(void *)(base + f->offset) = (int)v;
@@ -511,6 +507,14 @@ static int set_field(const cfg_doc *d, const cfg_entry *en, const cfg_field *f, 
 			*(double *)(void *)(base + f->offset) = v;
 		return 0;
 	}
+	return 0;
+}
+
+static int set_field(const cfg_doc *d, const cfg_entry *en, const cfg_field *f, void *out, err *e)
+{
+	char why[256];
+	if (cfg_parse_value(f, en->value, out, why, sizeof why) != 0)
+		return entry_err(e, d, en, "%s: %s", why);
 	return 0;
 }
 

@@ -81,6 +81,11 @@ const cfg_entry *cfg_find(const cfg_doc *d, const char *section, const char *key
  * sections when no section is given). Replaces an existing entry or adds one. */
 int cfg_override(cfg_doc *d, const cfg_field *fields, int nfields, const char *assign, err *e);
 
+/* Parses value as field f into out (the struct f->offset points into), with the checks of a
+ * file's value (unit, range, choices). Returns 0, or -1 with the reason in why ("'x' is not
+ * one of ..."), out untouched. */
+int cfg_parse_value(const cfg_field *f, const char *value, void *out, char *why, size_t n);
+
 /* Fills out from d through fields. Every entry of d must match a field; the sections named in
  * required_sections (NULL-terminated, may be NULL) must be present. Fields of absent keys are
  * left as the caller initialised them. */

@@ -28,10 +28,14 @@ const char compare_usage[] =
 	"TTFT and TPOT with their percentile, the scenario and its load; training: the chip counts and\n"
 	"the deadline). Each row gives chips, layout, throughput, latency (mean and at the percentile),\n"
 	"USD per hour and per unit, what bounds it (compute, memory, a link, the pipeline bubble,\n"
-	"runtime overhead) and why it loses to the first; the assumptions follow. Serving searches\n"
-	"tensor-parallel degrees within the scale-up domain (and 2 pipeline stages), --chips MIN-MAX\n"
-	"bounding a replica. Training sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at\n"
-	"the workload's chip count, or at every power of two from MIN to MAX with --chips MIN-MAX.\n\n"
+	"runtime overhead) and why it loses to the first; the assumptions follow. Serving searches every\n"
+	"layout of the system's frontier (tensor-parallel degrees within the scale-up domain, 1, 2 or 4\n"
+	"pipeline stages, attention data parallel for MoE where the framework offers it), each at the\n"
+	"highest load that meets the latency limits (the workload's concurrency, when it has one, is an\n"
+	"upper limit), with replicas filling the workload's chip count or --chips N; --chips MIN-MAX\n"
+	"bounds one replica instead. Training sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO,\n"
+	"recompute) at the workload's chip count, or at every power of two from MIN to MAX with\n"
+	"--chips MIN-MAX.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE
 	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n"
 	"      --deadline DAYS    training: drop runs that take longer, failures included\n";
@@ -62,17 +66,25 @@ static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, si
 				 w->ttft_slo * 1e3, w->slo_percentile, w->tpot_slo * 1e3);
 		else
 			snprintf(lim, sizeof lim, "no latency limits");
+		char most[96] = "";
+		if (w->concurrency > 0)
+			snprintf(most, sizeof most, ", at most %d streams over the replicas (the workload's concurrency)",
+				 w->concurrency);
 		if (w->scenario == WL_SINGLE)
-			snprintf(buf, n, "limits: %s; load: %d concurrent streams per replica (scenario single)", lim,
+			snprintf(buf, n, "limits: %s; load: %d concurrent streams over the replicas (scenario single)", lim,
 				 w->concurrency);
 		else if (w->scenario == WL_OFFLINE)
-			snprintf(buf, n, "limits: %s; load: the batch that maximises tokens/s, at most %d streams per "
-				 "replica (scenario offline, concurrency)", lim, w->concurrency);
+			snprintf(buf, n, "limits: %s; load: the batch that maximises tokens/s%s (scenario offline)", lim,
+				 most);
 		else
-			snprintf(buf, n, "limits: %s; load: the highest that meets them, at most %d streams per replica "
-				 "(scenario %s, concurrency)", lim, w->concurrency, wl_scenario_names[w->scenario]);
-		if (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1)
-			snprintf(buf + strlen(buf), n - strlen(buf), "; %d-%d chips per replica", ro->cmin, ro->cmax);
+			snprintf(buf, n, "limits: %s; load: the highest that meets them%s (scenario %s)", lim, most,
+				 wl_scenario_names[w->scenario]);
+		if (ro->fixed_plan)
+			snprintf(buf + strlen(buf), n - strlen(buf), "; the --plan layout as given");
+		else
+			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", ro->total);
+		if (!ro->fixed_plan && (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1))
+			snprintf(buf + strlen(buf), n - strlen(buf), ", %d-%d chips per replica", ro->cmin, ro->cmax);
 	} else {
 		size_t l;
 		if (ro->fixed_plan)
@@ -100,15 +112,15 @@ static void cap_note(const rank_row *rows, int n, char *buf, size_t len)
 	for (int i = 0; i < n; i++)
 		if (capped(&rows[i])) {
 			if (k++ == 0)
-				snprintf(buf, len, "the concurrency cap (%d streams per replica) decides the result of",
-					 rows[i].w.concurrency);
+				snprintf(buf, len, "the workload's concurrency (%d streams over the replicas) decides the "
+					 "result of", rows[i].w.concurrency);
 			l = strlen(buf);
 			snprintf(buf + l, len - l, "%s %s", k > 1 ? "," : "", rows[i].sys->name);
 		}
 	if (k) {
 		l = strlen(buf);
 		snprintf(buf + l, len - l, ": the latency limits allow more load and a lower cost per unit "
-			 "(--set concurrency=N)");
+			 "(--set concurrency=N, or leave it out)");
 	}
 }
 
@@ -388,6 +400,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		 * when --plan fixes the layout. */
 		if (!o.plan_text)
 			so.chips = 0;
+		so.pricing_all = 0;
 		if (cli_setup(paths, &so, names[i], r->sys, w0, &p, &e) != 0) {
 			rc = e.code;
 			break;
@@ -409,6 +422,12 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
 		ro.cmin = cmin;
 		ro.cmax = cmax;
+		ro.total = p.chips;
+		if (w0->mode == WL_INFER && !o.plan_text && o.chips && !range) {
+			/* Serving: N chips in all, filled by replicas that divide it. */
+			ro.total = o.chips;
+			ro.cmin = 1;
+		}
 		ro.budget = budget;
 		ro.deadline = deadline * 86400;
 		if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)

@@ -1,6 +1,7 @@
 /* cmd_eval: `roofcost eval` - one evaluation with its breakdown. */
 #include <cJSON.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
-	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST]\n"
+	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST] [--frontier]\n"
 	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
 	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"
@@ -25,8 +26,14 @@ const char eval_usage[] =
 	"loop over all replicas: a new request as one finishes) TTFT and TPOT (mean and p99), tokens/s\n"
 	"per chip and per user (1 / TPOT), and how many wait for admission once the server's batch is\n"
 	"full. LIST is numbers and ranges: 1,2,4,8 or 1-250 (every whole number) or 8-256:8 (a step).\n\n"
+	"--frontier gives the system's serving frontier: every layout compare searches (replicas\n"
+	"filling the plan's chips) at every load of the workload's scenario (requests in flight, or\n"
+	"Poisson arrivals up to what the server completes), and the points no other beats in output\n"
+	"tokens/s per chip (or USD per unit) at the same or a higher speed per user; the table shows\n"
+	"those and the best point at the latency limits, csv and json every point with its layout.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE
-	"      --loads LIST       the load curve at these requests in flight (serving)\n";
+	"      --loads LIST       the load curve at these requests in flight (serving)\n"
+	"      --frontier         every layout and load, and the frontier over them (serving)\n";
 
 enum { LOADS_MAX = 4096 };
 
@@ -160,13 +167,159 @@ static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p
 	return 0;
 }
 
+static const char *const front_hdr[] = {"layout", "chips", "load", "running", "tokens_per_s_per_user",
+					"tokens_per_s_per_chip", "ttft_ms", "ttft_tail_ms", "tpot_ms", "tpot_tail_ms",
+					"usd_per_unit", "slo_met", "front", "cost_front", "chosen"};
+enum { FRONT_COLS = (int)(sizeof front_hdr / sizeof front_hdr[0]) };
+
+/* The load of a frontier point in words, for the header. */
+static const char *front_load_unit(const wl_workload *w)
+{
+	return w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE
+		       ? "requests/s over all replicas (Poisson arrivals, the workload's scenario)"
+		       : "requests in flight over all replicas (a closed loop)";
+}
+
+/* The best point at the latency limits: the cheapest (else the most tokens/s per chip) of the
+ * layouts' operating points that meet them; -1 when none does. */
+static int front_best(const rank_frontier_set *f)
+{
+	int best = -1;
+	for (int i = 0; i < f->n; i++) {
+		const frontier_point *q = &f->pts[i], *b = best >= 0 ? &f->pts[best] : NULL;
+		if (!q->chosen || !q->slo_met)
+			continue;
+		if (!b || (f->priced ? q->usd_per_unit < b->usd_per_unit : q->per_chip > b->per_chip))
+			best = i;
+	}
+	return best;
+}
+
+static void front_cells(const frontier_point *q, char buf[FRONT_COLS][48])
+{
+	double v[] = {q->load, q->running, q->per_user, q->per_chip, q->ttft * 1e3, q->ttft_tail * 1e3,
+		      q->tpot * 1e3, q->tpot_tail * 1e3, q->usd_per_unit};
+	plan_format(&q->plan, buf[0], 48);
+	snprintf(buf[1], 48, "%d", q->plan.chips);
+	for (int k = 0; k < 9; k++) {
+		if (isfinite(v[k]))
+			out_num(buf[k + 2], 48, v[k], 4);
+		else
+			snprintf(buf[k + 2], 48, "-");
+	}
+	snprintf(buf[11], 48, "%d", q->slo_met);
+	snprintf(buf[12], 48, "%d", q->front);
+	snprintf(buf[13], 48, "%d", q->cost_front);
+	snprintf(buf[14], 48, "%d", q->chosen);
+}
+
+/* eval --frontier: the table (frontier points only) or every point (csv, json). */
+static int print_frontier(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *sys,
+			  const wl_workload *w, const plan *p, void *json, err *e)
+{
+	rank_frontier_set *f = malloc(sizeof *f);
+	cli_pricer pricer;
+	rank_opts ro;
+	int best, nfront = 0;
+	if (!f)
+		return err_set(e, ERR_DATA, "out of memory");
+	cli_rank_opts(&pricer, paths, store, o, w, &ro);
+	ro.fixed_plan = 0;
+	ro.total = p->chips;
+	if (rank_frontier(w, p, &ro, sys, f, e) != 0) {
+		free(f);
+		return e->code;
+	}
+	best = front_best(f);
+	for (int i = 0; i < f->n; i++)
+		nfront += f->pts[i].front;
+	if (o->format == OUT_JSON) {
+		cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
+		cJSON_AddNumberToObject(c, "layouts", f->nlayouts);
+		cJSON_AddNumberToObject(c, "chips", p->chips);
+		cJSON_AddStringToObject(c, "load_unit", front_load_unit(w));
+		for (int i = 0; i < f->n; i++) {
+			const frontier_point *q = &f->pts[i];
+			cJSON *j = cJSON_CreateObject(), *pl = cJSON_CreateObject();
+			char lay[48];
+			plan_format(&q->plan, lay, sizeof lay);
+			cJSON_AddStringToObject(j, "layout", lay);
+			cJSON_AddNumberToObject(pl, "tp", q->plan.tp);
+			cJSON_AddNumberToObject(pl, "pp", q->plan.pp);
+			cJSON_AddNumberToObject(pl, "dp", q->plan.dp);
+			cJSON_AddNumberToObject(pl, "ep", q->plan.ep);
+			cJSON_AddItemToObject(j, "plan", pl);
+			cJSON_AddNumberToObject(j, "chips", q->plan.chips);
+			cJSON_AddNumberToObject(j, "load", q->load);
+			cJSON_AddNumberToObject(j, "running", q->running);
+			cJSON_AddNumberToObject(j, "tokens_per_s", q->tokens_per_s);
+			cJSON_AddNumberToObject(j, "tokens_per_s_per_user", q->per_user);
+			cJSON_AddNumberToObject(j, "tokens_per_s_per_chip", q->per_chip);
+			cJSON_AddNumberToObject(j, "ttft_ms", q->ttft * 1e3);
+			cJSON_AddNumberToObject(j, "ttft_tail_ms", q->ttft_tail * 1e3);
+			cJSON_AddNumberToObject(j, "tpot_ms", q->tpot * 1e3);
+			cJSON_AddNumberToObject(j, "tpot_tail_ms", q->tpot_tail * 1e3);
+			if (isfinite(q->usd_per_unit))
+				cJSON_AddNumberToObject(j, "usd_per_unit", q->usd_per_unit);
+			else
+				cJSON_AddNullToObject(j, "usd_per_unit");
+			cJSON_AddBoolToObject(j, "slo_met", q->slo_met);
+			cJSON_AddBoolToObject(j, "front", q->front);
+			cJSON_AddBoolToObject(j, "cost_front", q->cost_front);
+			cJSON_AddBoolToObject(j, "chosen", q->chosen);
+			cJSON_AddBoolToObject(j, "best", i == best);
+			cJSON_AddItemToArray(pts, j);
+		}
+		cJSON_AddItemToObject(c, "points", pts);
+		cJSON_AddItemToObject((cJSON *)json, "frontier", c);
+	} else {
+		out_table t;
+		out_init(&t, FRONT_COLS, front_hdr);
+		for (int k = 1; k < 11; k++)
+			out_right(&t, k);
+		for (int i = 0; i < f->n; i++) {
+			char buf[FRONT_COLS][48];
+			const char *cells[FRONT_COLS];
+			/* The table shows the frontier and the best point; csv and md every point. */
+			if (o->format == OUT_TABLE && !f->pts[i].front && !f->pts[i].cost_front && i != best)
+				continue;
+			front_cells(&f->pts[i], buf);
+			for (int k = 0; k < FRONT_COLS; k++)
+				cells[k] = buf[k];
+			out_row(&t, cells);
+		}
+		if (o->format == OUT_TABLE)
+			printf("\nfrontier of %s on %s: %d layouts (replicas filling %d chips), %d points, %d on the frontier "
+			       "of tokens/s per chip against tokens/s per user; load in %s:\n",
+			       w->name, sys->name, f->nlayouts, p->chips, f->n, nfront, front_load_unit(w));
+		out_print(&t, o->format, stdout);
+		out_release(&t);
+		if (o->format == OUT_TABLE) {
+			if (best >= 0) {
+				const frontier_point *q = &f->pts[best];
+				char lay[48], usd[48] = "";
+				plan_format(&q->plan, lay, sizeof lay);
+				if (isfinite(q->usd_per_unit))
+					snprintf(usd, sizeof usd, ", $%.4g per %s", q->usd_per_unit, cost_unit_names[w->cost.unit]);
+				printf("best at the latency limits: %s on %d chips, %.4g tokens/s per chip at %.4g tokens/s per "
+				       "user%s\n", lay, q->plan.chips, q->per_chip, q->per_user, usd);
+			} else {
+				printf("no layout meets the latency limits at any load\n");
+			}
+		}
+	}
+	free(f);
+	return 0;
+}
+
 int cmd_eval(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_LOADS = 2100 };
+	enum { OPT_LOADS = 2100, OPT_FRONTIER };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
-						 {"loads", required_argument, NULL, OPT_LOADS}, {NULL, 0, NULL, 0}};
+						 {"loads", required_argument, NULL, OPT_LOADS},
+						 {"frontier", no_argument, NULL, OPT_FRONTIER}, {NULL, 0, NULL, 0}};
 	double *loads = NULL;
-	int nloads = 0;
+	int nloads = 0, frontier = 0;
 	cli_eval_opts o;
 	db *store = NULL;
 	rank_quote cost;
@@ -192,6 +345,10 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		if (c == 'h') {
 			fputs(eval_usage, stdout);
 			goto done;
+		}
+		if (c == OPT_FRONTIER) {
+			frontier = 1;
+			continue;
 		}
 		if (c == OPT_LOADS) {
 			if (!loads)
@@ -220,8 +377,9 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (nloads > 0 && w->mode != WL_INFER) {
-		err_set(&e, ERR_USAGE, "--loads: applies to serving (mode infer) workloads, %s is a training one", w->name);
+	if ((nloads > 0 || frontier) && w->mode != WL_INFER) {
+		err_set(&e, ERR_USAGE, "%s: applies to serving (mode infer) workloads, %s is a training one",
+			frontier ? "--frontier" : "--loads", w->name);
 		rc = cli_fail(&e);
 		goto done;
 	}
@@ -244,12 +402,22 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		show_text(&rep, stdout);
 		if (nloads > 0)
 			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
-	} else if (nloads > 0 && o.format != OUT_JSON) {
-		print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+		if (frontier && (rc = print_frontier(paths, &store, &o, sys, w, &p, NULL, &e)) != 0)
+			rc = cli_fail(&e);
+	} else if ((nloads > 0 || frontier) && o.format != OUT_JSON) {
+		if (nloads > 0)
+			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+		if (frontier && (rc = print_frontier(paths, &store, &o, sys, w, &p, NULL, &e)) != 0)
+			rc = cli_fail(&e);
 	} else {
 		cJSON *j = show_json(&rep);
 		if (nloads > 0)
 			print_curve(sys, w, &p, &ir, loads, nloads, o.format, j);
+		if (frontier && print_frontier(paths, &store, &o, sys, w, &p, j, &e) != 0) {
+			rc = cli_fail(&e);
+			cJSON_Delete(j);
+			goto done;
+		}
 		if (o.format == OUT_JSON) {
 			char *s = cJSON_Print(j);
 			puts(s);

@@ -95,7 +95,8 @@ static const key_doc wl_docs[] = {
 	 COMMENTED},
 	{"infer", "input_len", "$IN", "required: prompt tokens per request", ACTIVE},
 	{"infer", "output_len", "$OUT", "required: generated tokens per request", ACTIVE},
-	{"infer", "concurrency", "32", "required: the most streams in flight per replica", ACTIVE},
+	{"infer", "concurrency", "32", "single: the requests in flight (required); elsewhere an optional upper "
+	 "limit (default: what the latency limits and the server allow)", COMMENTED},
 	{"infer", "scenario", "server", "required: offline | server | interactive | single", ACTIVE},
 	{"infer", "ttft_slo", "2000 ms", "optional: time-to-first-token limit (us, ms, s)", ACTIVE},
 	{"infer", "tpot_slo", "50 ms", "optional: time-per-output-token limit (50 ms = 20 tokens/s per user)", ACTIVE},

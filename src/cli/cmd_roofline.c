@@ -125,8 +125,17 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 			ops_train(w, &p, sys->chip.family, a);
 			s1 = "micro-batch";
 		} else {
-			ops_prefill(w, &p, w->concurrency, a);
-			ops_decode(w, &p, w->concurrency, w->input_len + w->output_len / 2.0, b);
+			/* The workload's requests in flight, else its operating point: the prompts one
+			 * iteration prefills and the running batch. */
+			infer_result *ir = w->concurrency > 0 ? NULL : malloc(sizeof *ir);
+			if (ir) {
+				infer_eval(sys, w, &p, ir, a, b);
+				free(ir);
+			} else {
+				int batch = w->concurrency > 0 ? w->concurrency : 1;
+				ops_prefill(w, &p, batch, a);
+				ops_decode(w, &p, batch, w->input_len + w->output_len / 2.0, b);
+			}
 			s1 = "prefill";
 			s2 = "decode";
 		}

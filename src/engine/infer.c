@@ -858,6 +858,25 @@ int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const d
 	return ok;
 }
 
+int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *shares, int n,
+		     infer_load *out, char *reason, size_t len)
+{
+	srv v;
+	infer_result r;
+	infer_load sat;
+	state st;
+	int ok = setup(&v, s, w, p, &r);
+	double X, bd = 0;
+	closed_load(&v, v.cap, &sat, &st);
+	X = st.X;
+	for (int i = 0; i < n; i++)
+		if (open_load(&v, shares[i] * X, &out[i], &st, bd))
+			bd = st.bd;
+	if (!ok && reason)
+		snprintf(reason, len, "%s", r.reason);
+	return ok;
+}
+
 void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
 		ops_list *pre, ops_list *dec)
 {

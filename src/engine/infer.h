@@ -139,6 +139,12 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
 		infer_load *out, char *reason, size_t len);
 
+/* The open loop (Poisson arrivals, w's server) at shares[i] of the most the server completes
+ * (its batch full): out[i].load is the arrival rate over all replicas, out[i].stable 0 where the
+ * server cannot keep up with it. Returns 1, or 0 with reason set when the layout cannot serve. */
+int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *shares, int n,
+		     infer_load *out, char *reason, size_t len);
+
 /* Requests with geometric output lengths (`length_spread = exponential`): the q-quantile, less
  * the mean, of a request's TPOT when it runs m decode iterations (geometric on 1, 2, ..., mean
  * M) and its TPOT is normal about the mean with variance a / m + b · 2(x - 1 + e^-x) / x²,

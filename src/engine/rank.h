@@ -1,9 +1,10 @@
 /* rank: each system's best layout for a workload, its cost per delivered unit, and the
  * verdict that says why it loses to the first. Shared by compare, report and baseline.
  *
- * Serving: every tensor-parallel degree that fits the system's scale-up domain (and two
- * pipeline stages), one replica; the layout that meets the latency limits at the lowest cost
- * per unit wins (most tokens/s per chip where there is no price). Training: a sweep of layouts
+ * Serving: every layout of the system's frontier (frontier.h: tensor and pipeline degrees,
+ * attention data parallel for MoE, replicas filling the chip count), each at the highest load
+ * that meets the latency limits; the layout with the lowest cost per unit there wins (most
+ * tokens/s per chip where there is no price). Training: a sweep of layouts
  * (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the chip count, or at every power of two
  * from cmin up to cmax when a range is given, cheapest run first (fewest chip-hours without a
  * price), among the runs that finish within the deadline. A fixed plan is evaluated as given
@@ -19,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/hw.h"
+#include "engine/frontier.h"
 #include "engine/infer.h"
 #include "model/plan.h"
 #include "engine/cost.h"
@@ -50,6 +52,12 @@ typedef struct rank_quote {
 					   paid as standby */
 	cost_result result;             /* money fields NaN without a price */
 	char note[RANK_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
+	char discount_from[HW_NAME_MAX];/* what the discount was given for: a system, instance or
+					   provider name, "all" (--discount PCT); "" = none */
+	double rated_w_per_chip;        /* W rated per chip, host share included; NaN = not known */
+	cost_owned_rate owned;          /* PRICE_OWNED: the rate's parts (USD per chip-hour) */
+	int user_capex;                 /* PRICE_OWNED: the capex is the user's (--capex) */
+	cost_energy energy;             /* power and energy of the result (known = 0: no figure) */
 } rank_quote;
 
 typedef struct rank_view {
@@ -72,10 +80,27 @@ typedef struct rank_user_price {
 	double usd_per_chip_hour;    /* USD */
 } rank_user_price;
 
+/* A user's own capex quote for one system (--capex SYSTEM=USD[/CHIPS]): USD for `chips`
+ * chips with their host (0 = one node of the system). */
+typedef struct rank_user_capex {
+	char system[HW_NAME_MAX];
+	double usd;
+	int chips;
+} rank_user_capex;
+
+/* A contract discount (--discount): `share` off the catalog prices of `key`, a system name,
+ * an instance name or a provider; "" = every catalog price. The most specific one applies:
+ * system or instance, then provider, then "". */
+typedef struct rank_discount {
+	char key[HW_NAME_MAX];
+	double share;                /* [0, 1) */
+} rank_discount;
+
 typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
 	int cmin, cmax;          /* serving: chips of one replica; training: the chip counts
 				    searched (cmax >= RANK_CHIPS_OPEN: only the given plan's) */
+	int total;               /* serving: chips the replicas fill; 0: the given plan's */
 	double budget;           /* USD per hour (serving) or per run (training); 0 = none */
 	double deadline;         /* training: s the run may take, failures included; 0 = none */
 	price_model pricing;     /* the pricing model asked for */
@@ -84,7 +109,10 @@ typedef struct rank_opts {
 	void *price_ctx;
 	const rank_user_price *user_prices; /* systems the user prices (--price), searched by name */
 	int nuser_prices;
-	double discount;         /* [0, 1): share taken off every catalog price (--discount) */
+	const rank_user_capex *user_capex;  /* systems the user gives a capex (--capex), by name */
+	int nuser_capex;
+	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
+	int ndiscounts;
 } rank_opts;
 
 enum { RANK_CHIPS_OPEN = 1 << 30 };
@@ -120,8 +148,10 @@ double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips);
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out);
 
 /* Prices system s into out (o's pricing model and date): the user's price when o has one for
- * s, else o->price with o->discount taken off its price per chip-hour. Returns 0, or nonzero
- * with e set. */
+ * s; for PRICE_OWNED the cost of owning it (cost_owned_eval: the user's capex or the system
+ * file's, its [power], w's owned terms), or out->note naming the missing figure; else o->price
+ * with the most specific of o->discounts taken off its price per chip-hour. Returns 0, or
+ * nonzero with e set. */
 int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out, err *e);
 
 /* Prices (rank_price) and costs one evaluation into out. Returns 0, or nonzero with e
@@ -129,8 +159,34 @@ int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, ran
 int rank_price_and_cost(const rank_opts *o, const hw_system *s, const wl_workload *w,
 			const train_result *tr, const infer_result *ir, rank_quote *out, err *e);
 
-/* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits. */
+/* 1 if an inference result is feasible and meets the workload's TTFT and TPOT limits at its
+ * SLO percentile. */
 int rank_slo_met(const wl_workload *w, const infer_result *r);
+
+/* The serving layouts a search tries (frontier.h): replicas fill o->total chips (else the given
+ * plan's), each replica within o->cmin..o->cmax. */
+void rank_frontier_space(const rank_opts *o, const plan *given, frontier_space *sp);
+
+enum { RANK_FRONTIER_POINTS = FRONTIER_LAYOUTS_MAX * (FRONTIER_LOADS_MAX + 1) };
+
+/* One system's frontier: its layouts and every load point of each, fastest per user first. */
+typedef struct rank_frontier_set {
+	plan layouts[FRONTIER_LAYOUTS_MAX];
+	int nlayouts;
+	frontier_point pts[RANK_FRONTIER_POINTS];
+	int n;
+	int priced;              /* 1: the points carry USD per unit */
+} rank_frontier_set;
+
+/* Prices each point with q (rank_price's quote for its system) into usd_per_unit (NaN without
+ * a price). */
+void rank_cost_points(const wl_workload *w, const rank_quote *q, frontier_point *pts, int n);
+
+/* The frontier of s for w (frontier.h): every layout of rank_frontier_space (the plan given
+ * fills the chips) at every load, priced with o's pricing and marked. Returns 0, or nonzero
+ * with e set (the store failed, out of memory). */
+int rank_frontier(const wl_workload *w, const plan *given, const rank_opts *o, const hw_system *s,
+		  rank_frontier_set *out, err *e);
 
 /* The layouts a training search tries on s (every list but chips, which the caller sets):
  * tp 1 to a node (at most 64), pp 1-64, vpp 1,2, sp 0,1, micro-batch 1,2,4, ZeRO 0-3, each

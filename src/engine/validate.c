@@ -20,7 +20,13 @@ const char *const val_columns[] = {
 	"head_dim", "ffn", "ffn_act", "vocab", "experts", "experts_active", "seq_len", "global_batch",
 	"micro_batch", "tp", "pp", "vpp", "dp", "cp", "ep", "zero", "seq_parallel", "recompute",
 	"input_len", "output_len", "concurrency", "scenario", "ttft_slo_ms", "tpot_slo_ms", "metric",
-	"value", "flops_basis", "source", "framework", NULL};
+	"value", "flops_basis", "source", "framework", "settings", "source_group", NULL};
+
+/* 1 for a column a file may leave out. */
+static int optional_column(const char *name)
+{
+	return !strcmp(name, "settings") || !strcmp(name, "source_group");
+}
 
 static int col_index(const char *const *header, int ncols, const char *name)
 {
@@ -33,7 +39,7 @@ static int col_index(const char *const *header, int ncols, const char *name)
 int val_check_header(const char *path, const char *const *header, int ncols, err *e)
 {
 	for (int i = 0; val_columns[i]; i++)
-		if (col_index(header, ncols, val_columns[i]) < 0)
+		if (col_index(header, ncols, val_columns[i]) < 0 && !optional_column(val_columns[i]))
 			return err_at(e, path, 1, "%s: missing column", val_columns[i]);
 	for (int i = 0; i < ncols; i++) {
 		int known = 0;
@@ -126,8 +132,19 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	snprintf(out->system, sizeof out->system, "%s", cell(&r, "system"));
 	snprintf(out->source, sizeof out->source, "%s", cell(&r, "source"));
 	snprintf(out->framework, sizeof out->framework, "%s", cell(&r, "framework"));
+	snprintf(out->settings, sizeof out->settings, "%s", cell(&r, "settings"));
+	snprintf(out->group, sizeof out->group, "%s", cell(&r, "source_group")[0] ? cell(&r, "source_group") : out->id);
 	if (!out->id[0])
 		return err_at(e, path, line, "case_id: empty");
+	for (const char *p = out->settings; *p;) {
+		/* "SECTION.KEY=VALUE;...": the keys are checked against the framework when it loads. */
+		const char *q = strchr(p, ';');
+		char one[VAL_TEXT_MAX];
+		snprintf(one, sizeof one, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
+		if (!fw_is_setting(one))
+			return err_at(e, path, line, "settings: '%s' is not SECTION.KEY=VALUE of a framework file", one);
+		p = q ? q + 1 : p + strlen(p);
+	}
 	if (!out->system[0])
 		return err_at(e, path, line, "system: empty");
 	if (get_enum(&r, "kind", kinds, 1, &kind) || get_int(&r, "chips", 1, 1, &out->chips) ||
@@ -209,6 +226,8 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 	wl_apply_framework(w, fw);
 	snprintf(w->framework_name, sizeof w->framework_name, "%s", fw->name);
 	PICK("framework %s (%s)", fw->name, fw_shown_path(fw->path));
+	for (int i = 0; i < fw->nset; i++)
+		PICK("%s%s=%s", i ? ", " : ", settings ", fw->set[i].key, fw->set[i].value);
 
 	w->prec = c->prec;
 	w->kv_prec = (c->prec == HW_FP8 || c->prec == HW_FP4) ? HW_FP8 : HW_BF16;
@@ -292,7 +311,9 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 	snprintf(reason, (size_t)len, "%s", picked);
 	if (c->train) {
 		train_result r;
+		char why[TRAIN_REASON_MAX];
 		train_eval(s, w, &p, &r, NULL);
+		train_reason(&r, s, w, why, sizeof why);
 		switch (c->metric) {
 		case VAL_MODEL_TFLOPS: *pred = r.model_tflops_per_chip; break;
 		case VAL_HW_TFLOPS: *pred = r.hw_tflops_per_chip; break;
@@ -310,10 +331,10 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 			 * model disagrees (counted as a memory miss, not skipped). */
 			if (mem_miss)
 				*mem_miss = 1;
-			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", r.reason, picked);
+			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", why, picked);
 		} else if (ok && !r.feasible) {
 			ok = 0;
-			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", why, picked);
 		}
 	} else {
 		infer_result r;

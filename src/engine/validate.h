@@ -28,6 +28,8 @@ typedef struct val_case {
 	char system[48];
 	char source[VAL_TEXT_MAX];
 	char framework[48];         /* the software stack (DESIGN §7 values) */
+	char settings[VAL_TEXT_MAX];/* what the run changed from its framework: "SECTION.KEY=VALUE;..." */
+	char group[VAL_ID_MAX];     /* source_group: the rows of one source document (the id when absent) */
 	int line;
 	int train;                  /* 1 train, 0 infer */
 	int chips;
@@ -48,7 +50,7 @@ typedef struct val_case {
 	double value;
 } val_case;
 
-/* The columns of DESIGN §7, in order. */
+/* The columns of DESIGN §7, in order; the last two (settings, source_group) are optional. */
 extern const char *const val_columns[];
 
 /* Parses one data row. header/cells hold ncols strings each (header names, order free).
@@ -56,7 +58,8 @@ extern const char *const val_columns[];
 int val_parse(const char *path, int line, const char *const *header, const char *const *cells,
 	      int ncols, val_case *out, err *e);
 
-/* Checks that a header has every column of DESIGN §7 and no other. */
+/* Checks that a header has every column of DESIGN §7 (settings and source_group may be
+ * absent) and no other. */
 int val_check_header(const char *path, const char *const *header, int ncols, err *e);
 
 /* Builds the workload (network included) and layout of c with the defaults of c's framework

@@ -43,6 +43,7 @@ static const cfg_field fw_fields[] = {
 	STR("framework", "display", display, 1),
 	ENUM("framework", "kind", kind, fw_kind_names),
 	SRC("framework", src),
+	STR("framework", "based_on", based_on, 0),
 	ENUM("attention", "kernel", train.attention_kernel, attn_kernels),
 	BOOL("attention", "dropout", train.dropout),
 	{"attention", "kernel_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(train.kernel_by_family),
@@ -98,6 +99,9 @@ static const cfg_field fw_fields[] = {
 	{"serve", "max_num_seqs_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.seqs_by_family),
 	 sizeof(((fw_framework *)0)->serve.seqs_by_family), NULL},
 	SRC("serve", serve.src_serve),
+	OPT_BOOL("deploy", "attention_dp", serve.attention_dp),
+	OPT_BOOL("deploy", "disaggregated", serve.disagg),
+	SRC("deploy", serve.src_deploy),
 };
 
 enum { NFIELDS = (int)(sizeof fw_fields / sizeof fw_fields[0]) };
@@ -112,13 +116,14 @@ static int line_of(const cfg_doc *d, const char *sec, const char *key)
 	return en ? en->line : 0;
 }
 
-/* The sections a kind needs are present, and the other kind's are absent. */
-static int check_sections(const cfg_doc *d, const fw_framework *f, err *e)
+/* The sections a kind needs are present (unless the file inherits them: based), and the other
+ * kind's are absent. */
+static int check_sections(const cfg_doc *d, const fw_framework *f, int based, err *e)
 {
 	int train = f->kind != FW_KIND_SERVE, serve = f->kind != FW_KIND_TRAIN, line;
 	for (int i = 0; train_sections[i]; i++) {
 		int has = cfg_has_section(d, train_sections[i], &line);
-		if (train && !has)
+		if (train && !has && !based)
 			return err_at(e, d->path, line_of(d, "framework", "kind"),
 				      "kind: %s needs a [%s] section", fw_kind_names[f->kind], train_sections[i]);
 		if (!train && has)
@@ -127,38 +132,26 @@ static int check_sections(const cfg_doc *d, const fw_framework *f, err *e)
 	}
 	{
 		int has = cfg_has_section(d, "serve", &line);
-		if (serve && !has)
+		if (serve && !has && !based)
 			return err_at(e, d->path, line_of(d, "framework", "kind"),
 				      "kind: %s needs a [serve] section", fw_kind_names[f->kind]);
 		if (!serve && has)
 			return err_at(e, d->path, line, "section [serve] does not apply to kind train");
+		if (!serve && cfg_has_section(d, "deploy", &line))
+			return err_at(e, d->path, line, "section [deploy] does not apply to kind train");
 	}
 	return 0;
 }
 
-int fw_load(const char *path, fw_framework *out, err *e)
+/* The "family:kernel" and "family:N" lists of f are well formed. Returns 0, or -1 with the key
+ * in *key and the reason in why. */
+static int check_lists(const fw_framework *f, const char **key, char *why, size_t n)
 {
-	cfg_doc d;
-	fw_framework f;
-	char stem[FW_NAME_MAX];
-	int rc;
-	memset(&f, 0, sizeof f);
-	if (cfg_load(&d, path, e) != 0)
-		return ERR_DATA;
-	rc = cfg_extract(&d, fw_fields, NFIELDS, always, &f, e);
-	if (rc == 0) {
-		hw_file_stem(path, stem, sizeof stem);
-		if (strcmp(stem, f.name) != 0)
-			rc = err_at(e, path, line_of(&d, "framework", "name"),
-				    "name: '%s' differs from the file name '%s'", f.name, stem);
-	}
-	if (rc == 0)
-		rc = check_sections(&d, &f, e);
-	if (rc == 0 && f.train.kernel_by_family[0]) {
+	if (f->train.kernel_by_family[0]) {
 		/* "family:kernel[,family:kernel]" with kernel one of the attention kernels. */
 		char buf[HW_TEXT_MAX], *save = NULL;
-		snprintf(buf, sizeof buf, "%s", f.train.kernel_by_family);
-		for (char *tok = strtok_r(buf, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		snprintf(buf, sizeof buf, "%s", f->train.kernel_by_family);
+		for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			char *colon = strchr(tok, ':');
 			int ok = 0;
 			while (*tok == ' ')
@@ -167,35 +160,278 @@ int fw_load(const char *path, fw_framework *out, err *e)
 				for (int k = 0; attn_kernels[k]; k++)
 					ok |= !strcmp(colon + 1, attn_kernels[k]);
 			}
-			if (!colon || colon == tok || !ok)
-				rc = err_at(e, path, line_of(&d, "attention", "kernel_by_family"),
-					    "kernel_by_family: '%s' is not FAMILY:KERNEL (kernel unfused, flash or flash2)", tok);
+			if (!colon || colon == tok || !ok) {
+				*key = "kernel_by_family";
+				snprintf(why, n, "'%s' is not FAMILY:KERNEL (kernel unfused, flash or flash2)", tok);
+				return -1;
+			}
 		}
 	}
-	for (int k = 0; k < 2 && rc == 0; k++) {
+	for (int k = 0; k < 2; k++) {
 		/* "family:N[,family:N]", N a whole number >= 1. */
-		const char *key = k ? "max_num_seqs_by_family" : "max_num_tokens_by_family";
-		const char *list = k ? f.serve.seqs_by_family : f.serve.tokens_by_family;
+		const char *name = k ? "max_num_seqs_by_family" : "max_num_tokens_by_family";
+		const char *list = k ? f->serve.seqs_by_family : f->serve.tokens_by_family;
 		char buf[HW_TEXT_MAX], *save = NULL;
 		snprintf(buf, sizeof buf, "%s", list);
-		for (char *tok = strtok_r(buf, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			char *colon = strchr(tok, ':'), *end = NULL;
 			long v = colon ? strtol(colon + 1, &end, 10) : 0;
 			while (*tok == ' ')
 				tok++;
-			if (!colon || colon == tok || end == colon + 1 || *end || v < 1 || v > 10000000)
-				rc = err_at(e, path, line_of(&d, "serve", key), "%s: '%s' is not FAMILY:N", key, tok);
+			if (!colon || colon == tok || end == colon + 1 || *end || v < 1 || v > 10000000) {
+				*key = name;
+				snprintf(why, n, "'%s' is not FAMILY:N", tok);
+				return -1;
+			}
 		}
 	}
-	if (rc == 0) {
-		f.train.flash_attention = f.train.attention_kernel > 0;
-		f.has_train = f.kind != FW_KIND_SERVE;
-		f.has_serve = f.kind != FW_KIND_TRAIN;
-		snprintf(f.path, sizeof f.path, "%s", path);
-		*out = f;
+	return 0;
+}
+
+static const char *section_of(const char *key)
+{
+	for (int i = 0; i < NFIELDS; i++)
+		if (!strcmp(fw_fields[i].key, key) && strcmp(fw_fields[i].section, "framework") != 0)
+			return fw_fields[i].section;
+	return "framework";
+}
+
+/* 1 if path names a readable file. */
+static int readable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* The file a based_on value names: a path from the child's folder, else NAME.ini beside it,
+ * else models_dir/frameworks/NAME.ini (models_dir may be NULL). */
+static void base_path(const char *child, const char *value, const char *models_dir, char *out, size_t n)
+{
+	size_t vl = strlen(value);
+	if (strchr(value, '/') || (vl > 4 && !strcmp(value + vl - 4, ".ini"))) {
+		names_relative(child, value, out, n);
+		return;
 	}
+	{
+		const char *slash = strrchr(child, '/');
+		int dl = slash ? (int)(slash - child) : 0;
+		snprintf(out, n, "%.*s%s%s.ini", dl, child, slash ? "/" : "", value);
+	}
+	if (!readable(out) && models_dir)
+		snprintf(out, n, "%s/frameworks/%s.ini", models_dir, value);
+}
+
+static int load_file(const char *path, const char *models_dir, int depth, fw_framework *out, err *e)
+{
+	cfg_doc d;
+	fw_framework *f = calloc(1, sizeof *f);
+	const cfg_entry *based;
+	char stem[FW_NAME_MAX];
+	int rc = 0;
+	if (!f)
+		return err_set(e, ERR_DATA, "out of memory");
+	if (cfg_load(&d, path, e) != 0) {
+		free(f);
+		return ERR_DATA;
+	}
+	hw_file_stem(path, stem, sizeof stem);
+	based = cfg_find(&d, "framework", "based_on");
+	if (based) {
+		/* The stack this file changes first; then only the keys given here over it. Each
+		 * section given keeps its own source (its note is this file's, or none). */
+		cfg_field *child = NULL;
+		char bpath[HW_TEXT_MAX];
+		fw_kind kind;
+		if (depth + 1 > FW_BASES_MAX)
+			rc = err_at(e, path, based->line, "based_on: more than %d files deep (a loop?)", FW_BASES_MAX);
+		else if (!strcmp(based->value, stem))
+			rc = err_at(e, path, based->line, "based_on: '%s' is this file", based->value);
+		if (rc == 0) {
+			base_path(path, based->value, models_dir, bpath, sizeof bpath);
+			if (!readable(bpath))
+				rc = err_at(e, path, based->line, "based_on: no framework file '%s' (beside it or in "
+					    "'roofcost list frameworks')", based->value);
+		}
+		if (rc == 0 && (rc = load_file(bpath, models_dir, depth + 1, f, e)) != 0) {
+			char inner[ERR_MSG_MAX];
+			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+			rc = err_at(e, path, based->line, "based_on: %s", inner);
+		}
+		if (rc == 0 && !(child = malloc(sizeof fw_fields)))
+			rc = err_set(e, ERR_DATA, "out of memory");
+		if (rc == 0) {
+			kind = f->kind;
+			memcpy(child, fw_fields, sizeof fw_fields);
+			for (int i = 0; i < NFIELDS; i++) {
+				int src = !strcmp(child[i].key, "source") || !strcmp(child[i].key, "as_of");
+				int head = !strcmp(child[i].section, "framework") &&
+					   (!strcmp(child[i].key, "name") || !strcmp(child[i].key, "display"));
+				child[i].required = src || head;
+			}
+			for (int s = 0; s < d.nsections; s++)
+				for (int i = 0; i < NFIELDS; i++)
+					if (!strcmp(fw_fields[i].section, d.sections[s].name) && !strcmp(fw_fields[i].key, "source"))
+						memset((char *)f + fw_fields[i].offset, 0, sizeof(hw_sourced));
+			memmove(f->bases + 1, f->bases, sizeof f->bases[0] * (FW_BASES_MAX - 1));
+			snprintf(f->bases[0], sizeof f->bases[0], "%s", bpath);
+			f->nbases = f->nbases + 1 < FW_BASES_MAX ? f->nbases + 1 : FW_BASES_MAX;
+			f->based_on[0] = '\0';
+			rc = cfg_extract(&d, child, NFIELDS, always, f, e);
+			if (rc == 0 && f->kind != kind)
+				rc = err_at(e, path, line_of(&d, "framework", "kind"), "kind: %s differs from %s's %s",
+					    fw_kind_names[f->kind], based->value, fw_kind_names[kind]);
+		}
+		free(child);
+	} else {
+		rc = cfg_extract(&d, fw_fields, NFIELDS, always, f, e);
+	}
+	if (rc == 0 && strcmp(stem, f->name) != 0)
+		rc = err_at(e, path, line_of(&d, "framework", "name"), "name: '%s' differs from the file name '%s'",
+			    f->name, stem);
+	if (rc == 0)
+		rc = check_sections(&d, f, based != NULL, e);
+	if (rc == 0) {
+		const char *key;
+		char why[256];
+		if (check_lists(f, &key, why, sizeof why) != 0)
+			rc = err_at(e, path, line_of(&d, section_of(key), key), "%s: %s", key, why);
+	}
+	if (rc == 0) {
+		f->train.flash_attention = f->train.attention_kernel > 0;
+		f->has_train = f->kind != FW_KIND_SERVE;
+		f->has_serve = f->kind != FW_KIND_TRAIN;
+		snprintf(f->path, sizeof f->path, "%s", path);
+		*out = *f;
+	}
+	free(f);
 	cfg_release(&d);
 	return rc;
+}
+
+int fw_load(const char *path, fw_framework *out, err *e)
+{
+	return load_file(path, NULL, 0, out, e);
+}
+
+/* The behaviour sections a run may set keys of. */
+static int setting_section(const char *sec, size_t n)
+{
+	for (int i = 0; train_sections[i]; i++)
+		if (strlen(train_sections[i]) == n && !strncmp(train_sections[i], sec, n))
+			return 1;
+	return n == 5 && !strncmp(sec, "serve", 5);
+}
+
+int fw_is_setting(const char *assign)
+{
+	const char *eq = strchr(assign, '='), *dot = strchr(assign, '.');
+	while (*assign == ' ')
+		assign++;
+	return eq && dot && dot < eq && setting_section(assign, (size_t)(dot - assign));
+}
+
+static int set_err(err *e, const char *from, const char *key, const char *why)
+{
+	if (!strcmp(from, "--set"))
+		return err_set(e, ERR_USAGE, "--set %s: %s", key, why);
+	return err_set(e, ERR_DATA, "%s: %s: %s", from, key, why);
+}
+
+/* s without the white space around it, into out. */
+static void trimmed(const char *s, size_t len, char *out, size_t n)
+{
+	while (len > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), s);
+}
+
+int fw_set(fw_framework *f, const char *assign, const char *from, err *e)
+{
+	const char *eq = strchr(assign, '=');
+	char key[FW_KEY_MAX], value[FW_VALUE_MAX], why[256];
+	const char *dot;
+	const cfg_field *hit = NULL;
+	fw_framework *t;
+	int slot;
+	if (!eq)
+		return set_err(e, from, assign, "expected SECTION.KEY=VALUE");
+	trimmed(assign, (size_t)(eq - assign), key, sizeof key);
+	trimmed(eq + 1, strlen(eq + 1), value, sizeof value);
+	dot = strchr(key, '.');
+	if (!dot || !setting_section(key, (size_t)(dot - key)))
+		return set_err(e, from, key, "not a framework key: SECTION.KEY with SECTION one of attention, sharding, "
+			       "parallel, overlap, recompute, flops, host, fp8, memory, serve");
+	for (int i = 0; i < NFIELDS && !hit; i++)
+		if (strlen(fw_fields[i].section) == (size_t)(dot - key) && !strncmp(fw_fields[i].section, key, (size_t)(dot - key)) &&
+		    !strcmp(fw_fields[i].key, dot + 1))
+			hit = &fw_fields[i];
+	if (!hit || !strcmp(hit->key, "source") || !strcmp(hit->key, "as_of") || !strcmp(hit->key, "note"))
+		return set_err(e, from, key, hit ? "a source is the file's, not a run's" : "unknown key (models/README.md lists them)");
+	if (!strcmp(hit->section, "serve") ? !f->has_serve : !f->has_train) {
+		snprintf(why, sizeof why, "%s is a %s stack: [%s] does not apply", f->name,
+			 f->has_train ? "training" : "serving", hit->section);
+		return set_err(e, from, key, why);
+	}
+	if (!value[0] && hit->type != CFG_STR)
+		return set_err(e, from, key, "empty value");
+	t = malloc(sizeof *t);
+	if (!t)
+		return err_set(e, ERR_DATA, "out of memory");
+	*t = *f;
+	if (cfg_parse_value(hit, value, t, why, sizeof why) != 0) {
+		free(t);
+		return set_err(e, from, key, why);
+	}
+	if (!strcmp(key, "attention.kernel"))
+		t->train.kernel_by_family[0] = '\0';   /* the kernel asked for, on every chip */
+	{
+		const char *lk;
+		if (check_lists(t, &lk, why, sizeof why) != 0) {
+			free(t);
+			return set_err(e, from, key, why);
+		}
+	}
+	t->train.flash_attention = t->train.attention_kernel > 0;
+	for (slot = 0; slot < t->nset && strcmp(t->set[slot].key, key) != 0; slot++)
+		;
+	if (slot == FW_SET_MAX) {
+		free(t);
+		snprintf(why, sizeof why, "more than %d framework keys set", FW_SET_MAX);
+		return set_err(e, from, key, why);
+	}
+	snprintf(t->set[slot].key, sizeof t->set[slot].key, "%s", key);
+	snprintf(t->set[slot].value, sizeof t->set[slot].value, "%s", value);
+	snprintf(t->set[slot].from, sizeof t->set[slot].from, "%s", from);
+	if (slot == t->nset)
+		t->nset++;
+	*f = *t;
+	free(t);
+	return 0;
+}
+
+int fw_set_list(fw_framework *f, const char *list, const char *from, err *e)
+{
+	const char *p = list;
+	while (*p) {
+		const char *q = strchr(p, ';');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		char one[FW_KEY_MAX + FW_VALUE_MAX + 2];
+		trimmed(p, l, one, sizeof one);
+		if (!one[0])
+			return set_err(e, from, list, "an empty assignment between ';'");
+		if (fw_set(f, one, from, e) != 0)
+			return e ? (int)e->code : ERR_DATA;
+		if (!q)
+			break;
+		p = q + 1;
+	}
+	return 0;
 }
 
 const char *fw_shown_path(const char *path)
@@ -252,5 +488,5 @@ int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out,
 			return ERR_DATA;
 		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
-	return fw_load(path, out, e);
+	return load_file(path, models_dir, 0, out, e);
 }

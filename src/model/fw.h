@@ -14,7 +14,7 @@
 #include "base/err.h"
 #include "model/hw.h"
 
-enum { FW_NAME_MAX = 48 };
+enum { FW_NAME_MAX = 48, FW_SET_MAX = 24, FW_BASES_MAX = 4, FW_KEY_MAX = 96, FW_VALUE_MAX = 128 };
 
 typedef enum fw_kind { FW_KIND_TRAIN, FW_KIND_SERVE, FW_KIND_BOTH } fw_kind;
 
@@ -129,7 +129,22 @@ typedef struct fw_serve {
 	char tokens_by_family[HW_TEXT_MAX];
 	char seqs_by_family[HW_TEXT_MAX];
 	hw_sourced src_serve;
+	/* [deploy] (optional; absent: neither): how the stack may lay a model out beyond one
+	 * tensor-parallel replica, each with the stack's own documents as its source. */
+	int attention_dp;         /* 1: MoE with attention data parallel over replicas whose experts
+				     are spread over them (expert parallel) */
+	int disagg;               /* 1: disaggregated serving: prefill and decode pools, the KV cache
+				     of each request moved from one to the other */
+	hw_sourced src_deploy;
 } fw_serve;
+
+/* One framework key set from outside the stack's file: a run's setting (a validation row's
+ * `settings` cell), a workload's [framework] section, or --set. */
+typedef struct fw_setting {
+	char key[FW_KEY_MAX];       /* SECTION.KEY */
+	char value[FW_VALUE_MAX];
+	char from[HW_TEXT_MAX];     /* where it was given: "--set", "workloads/x.ini:12" */
+} fw_setting;
 
 typedef struct fw_framework {
 	char name[FW_NAME_MAX];
@@ -140,6 +155,11 @@ typedef struct fw_framework {
 	fw_train train;
 	fw_serve serve;
 	hw_sourced src;
+	char based_on[FW_NAME_MAX];  /* [framework] based_on: the stack this file changes; "" = none */
+	char bases[FW_BASES_MAX][HW_TEXT_MAX]; /* the files beneath it, nearest first */
+	int nbases;
+	fw_setting set[FW_SET_MAX];  /* keys set over the files, in the order applied */
+	int nset;
 } fw_framework;
 
 /* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
@@ -153,11 +173,28 @@ int fw_by_family(const char *list, const char *family, int dflt);
  * folder's own files), else path itself. Returns a pointer into path. */
 const char *fw_shown_path(const char *path);
 
-/* Loads one framework file. Returns 0 or nonzero with e set ("file:line: key: reason"). */
+/* Loads one framework file. A file with `based_on = NAME` (a file NAME.ini beside it, or a
+ * path from its folder) loads NAME first and sets only the keys it gives over it; each section
+ * it gives still needs its source and as_of (at most FW_BASES_MAX files deep). Returns 0 or
+ * nonzero with e set ("file:line: key: reason"). */
 int fw_load(const char *path, fw_framework *out, err *e);
 
+/* 1 if assign ("SECTION.KEY=VALUE") names a key of a framework file that a run may set:
+ * SECTION one of the behaviour sections (attention ... memory, serve), not [framework]. */
+int fw_is_setting(const char *assign);
+
+/* Sets one framework key over f ("SECTION.KEY=VALUE", the checks of the file) and records it
+ * in f->set with from. A key of a section f's kind has not (a serving key on a training stack),
+ * source/as_of/note, or a bad value is an error: "--set KEY: reason" (usage) when from is
+ * "--set", else "FROM: KEY: reason" (data). */
+int fw_set(fw_framework *f, const char *assign, const char *from, err *e);
+
+/* fw_set for each of the ';'-separated assignments of list (a validation row's `settings`
+ * cell; empty pieces are errors). */
+int fw_set_list(fw_framework *f, const char *list, const char *from, err *e);
+
 /* Finds a framework by name (models_dir/frameworks/<name>.ini) or by path (contains '/' or
- * ends in .ini) and loads it. An unknown name is an error naming 'roofcost list frameworks'. */
+ * ends in .ini) and loads it (a based_on name not beside the file: models_dir/frameworks). An unknown name is an error naming 'roofcost list frameworks'. */
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e);
 
 #endif

@@ -1,10 +1,12 @@
 /* wl: workloads (see wl.h). */
 #include "model/wl.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cfg.h"
 #include "base/lim.h"
@@ -61,7 +63,7 @@ static const cfg_field wl_fields[] = {
 	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
 	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
 	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
-	INT("infer", "concurrency", concurrency, 1, 1, LIM_CONCURRENCY),
+	INT("infer", "concurrency", concurrency, 0, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -97,7 +99,40 @@ static const cfg_field wl_fields[] = {
 	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
 	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
 	NUM("cost", "spot_interruption_interval", cost.spot_interval, UNITS_TIME, 0, 60, 1e14),
+	NUM("cost", "amortization_years", cost.owned.amortization, UNITS_NONE, 0, 0.1, 50),
+	NUM("cost", "electricity_usd_per_kwh", cost.owned.electricity_usd_per_kwh, UNITS_NONE, 0, 0, 10),
+	NUM("cost", "hosting_usd_per_kw_month", cost.owned.hosting_usd_per_kw_month, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "pue", cost.owned.pue, UNITS_NONE, 0, 1, 5),
+	NUM("cost", "network_storage_share", cost.owned.network_storage_share, UNITS_NONE, 0, 0, 10),
+	NUM("cost", "staff_usd_per_kw_month", cost.owned.staff_usd_per_kw_month, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "power_share", cost.owned.power_share, UNITS_NONE, 0, 0.01, 1),
+	NUM("cost", "price_age_days", cost.owned.price_age_days, UNITS_NONE, 0, 0, 36500),
 };
+
+/* models/cost.ini: the default of each cost_owned key, one section per key (named as the key)
+ * with value, source, as_of and an optional note (models/README.md). Same ranges as the
+ * workload's keys. */
+typedef struct cost_def {
+	double value[COST_OWNED_N];
+	char source[COST_OWNED_N][WL_TEXT_MAX];
+	char as_of[COST_OWNED_N][16];
+	char note[COST_OWNED_N][WL_TEXT_MAX];
+} cost_def;
+
+#define DEF(i, key, lo, hi) \
+	{key, "value", CFG_NUM, UNITS_NONE, 1, lo, hi, offsetof(cost_def, value[i]), 0, NULL}, \
+	{key, "source", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(cost_def, source[i]), WL_TEXT_MAX, NULL}, \
+	{key, "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(cost_def, as_of[i]), 16, NULL}, \
+	{key, "note", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(cost_def, note[i]), WL_TEXT_MAX, NULL}
+
+static const cfg_field def_fields[] = {
+	DEF(0, "amortization_years", 0.1, 50), DEF(1, "electricity_usd_per_kwh", 0, 10),
+	DEF(2, "hosting_usd_per_kw_month", 0, 1e5), DEF(3, "pue", 1, 5), DEF(4, "network_storage_share", 0, 10),
+	DEF(5, "staff_usd_per_kw_month", 0, 1e5), DEF(6, "power_share", 0.01, 1), DEF(7, "price_age_days", 0, 36500),
+};
+
+/* Seconds in the year amortization_years counts: 8,760 h, twelve of the 730 h months. */
+static const double year_s = 8760.0 * 3600;
 
 /* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
  * 419 unexpected interruptions in 54 days on 16,384 H100 = 16,384 × 1,296 h / 419 = 50,700
@@ -112,6 +147,55 @@ static const double default_restart = 600;                /* s */
 enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
 
 static const char *const wl_sections[] = {"workload", NULL};
+
+static double *owned_field(cost_owned *o, int i)
+{
+	double *f[COST_OWNED_N] = {&o->amortization, &o->electricity_usd_per_kwh, &o->hosting_usd_per_kw_month,
+				   &o->pue, &o->network_storage_share, &o->staff_usd_per_kw_month, &o->power_share,
+				   &o->price_age_days};
+	return f[i];
+}
+
+/* Fills every cost_owned key the workload does not give from models_dir/cost.ini (absent: the
+ * key stays NaN and owned_source says nothing), and says where each came from. */
+static int owned_defaults(const cfg_doc *wd, const char *models_dir, wl_workload *w, err *e)
+{
+	char path[WL_TEXT_MAX + 16];
+	cost_def *def = NULL;
+	cfg_doc d;
+	int have = 0, rc = 0;
+	snprintf(path, sizeof path, "%s/cost.ini", models_dir);
+	if (access(path, F_OK) == 0) {
+		if (!(def = calloc(1, sizeof *def)))
+			return err_set(e, ERR_DATA, "out of memory");
+		if (cfg_load(&d, path, e) != 0) {
+			free(def);
+			return ERR_DATA;
+		}
+		rc = cfg_extract(&d, def_fields, (int)(sizeof def_fields / sizeof def_fields[0]), cost_owned_keys, def, e);
+		cfg_release(&d);
+		have = rc == 0;
+		if (have)
+			snprintf(w->cost_path, sizeof w->cost_path, "%s", path);
+	}
+	for (int i = 0; i < COST_OWNED_N && rc == 0; i++) {
+		const cfg_entry *en = cfg_find(wd, "cost", cost_owned_keys[i]);
+		double *f = owned_field(&w->cost.owned, i);
+		if (en)
+			snprintf(w->owned_source[i], WL_SOURCE_MAX, "%s", en->line ? "workload [cost]" : "--set");
+		else if (have) {
+			*f = def->value[i];
+			snprintf(w->owned_source[i], WL_SOURCE_MAX, "models/cost.ini: %s (%s)", def->source[i], def->as_of[i]);
+		} else {
+			*f = NAN;
+			w->owned_source[i][0] = '\0';
+		}
+	}
+	if (rc == 0)
+		w->cost.owned.amortization *= year_s;
+	free(def);
+	return rc;
+}
 
 int wl_schema_key(int i, const char **section, const char **key, int *required)
 {
@@ -184,6 +268,10 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		if (!cfg_has_section(d, "infer", NULL))
 			return err_at(e, path, entry_line(d, "workload", "mode"),
 				      "mode: infer needs an [infer] section");
+		/* single is a closed loop of `concurrency` requests; elsewhere it is an optional limit. */
+		if (w->scenario == WL_SINGLE && w->concurrency <= 0)
+			return key_err(e, d, "infer", "scenario",
+				       "single needs concurrency (the requests in flight, a closed loop)");
 	}
 	{
 		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;
@@ -218,9 +306,55 @@ void wl_apply_framework(wl_workload *w, const fw_framework *fw)
 	w->iter_overhead = v->iter_overhead;
 }
 
-/* Loads the workload's framework (default "generic") and fills every field the workload left
- * at -1 with the framework's default. A training workload needs a training framework. */
-static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload *w, err *e)
+/* Framework keys set over the stack's file: the workload's [framework] section, then --set. */
+typedef struct wl_fwset {
+	char assign[FW_KEY_MAX + FW_VALUE_MAX + 2];
+	char from[FW_NAME_MAX + WL_TEXT_MAX];
+} wl_fwset;
+
+/* Moves the entries of the workload's [framework] section out of d into out (at most max;
+ * "SECTION.KEY=VALUE" from "path:line"), so that d holds the workload's own keys alone.
+ * Returns the count, or -1 with e set (a key that is not a framework key). */
+static int take_framework_section(cfg_doc *d, wl_fwset *out, int max, err *e)
+{
+	int n = 0, k = 0;
+	for (int i = 0; i < d->n; i++) {
+		cfg_entry *en = &d->entries[i];
+		if (strcmp(en->section, "framework") != 0) {
+			d->entries[k++] = *en;
+			continue;
+		}
+		if (n == max) {
+			err_at(e, d->path, en->line, "%s: more than %d framework keys", en->key, max);
+			n = -1;
+		} else if (n >= 0) {
+			snprintf(out[n].assign, sizeof out[n].assign, "%s=%s", en->key, en->value);
+			snprintf(out[n].from, sizeof out[n].from, "%s:%d", d->path, en->line);
+			if (!fw_is_setting(out[n].assign)) {
+				err_at(e, d->path, en->line, "%s: not a framework key: [framework] takes SECTION.KEY of the "
+				       "framework file (overlap.tp = 1)", en->key);
+				n = -1;
+			} else {
+				n++;
+			}
+		}
+		free(en->value);
+	}
+	d->n = k;
+	for (int i = 0, j = 0, m = d->nsections; i < m; i++) {
+		if (strcmp(d->sections[i].name, "framework") != 0)
+			d->sections[j++] = d->sections[i];
+		else
+			d->nsections--;
+	}
+	return n;
+}
+
+/* Loads the workload's framework (default "generic"), sets the keys of sets over it, and fills
+ * every field the workload left at -1 with the framework's default. A training workload needs
+ * a training framework. */
+static int load_framework(const cfg_doc *d, const char *models_dir, const wl_fwset *sets, int nsets,
+			  wl_workload *w, err *e)
 {
 	fw_framework *fw = malloc(sizeof *fw);
 	wl_workload mine = *w;
@@ -246,6 +380,8 @@ static int load_framework(const cfg_doc *d, const char *models_dir, wl_workload 
 			     w->mode == WL_TRAIN ? "is a serving stack; a train workload needs a training one"
 						 : "is a training stack; an infer workload needs a serving one");
 	}
+	for (int i = 0; i < nsets && rc == 0; i++)
+		rc = fw_set(fw, sets[i].assign, sets[i].from, e);
 	if (rc == 0) {
 		wl_apply_framework(w, fw);
 		if (mine.flash_attention >= 0) w->flash_attention = mine.flash_attention;
@@ -283,7 +419,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	size_t n = strlen(name_or_path);
 	cfg_doc d;
 	wl_raw *r;
-	int rc = 0;
+	wl_fwset *fwsets;
+	int rc = 0, nfw;
 
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0)) {
 		snprintf(path, sizeof path, "%s", name_or_path);
@@ -295,8 +432,24 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (cfg_load(&d, path, e) != 0)
 		return ERR_DATA;
-	for (int i = 0; i < noverrides && rc == 0; i++)
-		rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+	fwsets = malloc(sizeof *fwsets * FW_SET_MAX);
+	if (!fwsets) {
+		cfg_release(&d);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	nfw = take_framework_section(&d, fwsets, FW_SET_MAX, e);
+	if (nfw < 0)
+		rc = ERR_DATA;
+	for (int i = 0; i < noverrides && rc == 0; i++) {
+		if (!fw_is_setting(overrides[i])) {
+			rc = cfg_override(&d, wl_fields, NFIELDS, overrides[i], e);
+		} else if (nfw == FW_SET_MAX) {
+			rc = err_set(e, ERR_USAGE, "--set %s: more than %d framework keys", overrides[i], FW_SET_MAX);
+		} else {
+			snprintf(fwsets[nfw].assign, sizeof fwsets[nfw].assign, "%s", overrides[i]);
+			snprintf(fwsets[nfw++].from, sizeof fwsets[0].from, "--set");
+		}
+	}
 	if (rc == 0) {
 		/* An override of the other mode's section is a usage error, not a missing key. */
 		const cfg_entry *m = cfg_find(&d, "workload", "mode");
@@ -309,6 +462,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	r = calloc(1, sizeof *r);
 	if (!r) {
 		cfg_release(&d);
+		free(fwsets);
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	r->w.kv_prec = HW_PREC_N;
@@ -348,7 +502,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		}
 	}
 	if (rc == 0)
-		rc = load_framework(&d, models_dir, &r->w, e);
+		rc = load_framework(&d, models_dir, fwsets, nfw, &r->w, e);
 	if (rc == 0) {
 		fw_train *t = &r->w.fw.train;
 		if (r->host >= 0) t->host = (fw_host)r->host;
@@ -363,6 +517,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (rc == 0)
 		rc = validate(&d, &r->w, e);
+	if (rc == 0)
+		rc = owned_defaults(&d, models_dir, &r->w, e);
 	if (rc == 0) {
 		if (r->w.kv_prec == HW_PREC_N)
 			r->w.kv_prec = (r->w.prec == HW_FP8 || r->w.prec == HW_FP4) ? HW_FP8 : HW_BF16;
@@ -370,6 +526,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		*out = r->w;
 	}
 	free(r);
+	free(fwsets);
 	cfg_release(&d);
 	return rc;
 }

@@ -34,7 +34,7 @@
 struct cJSON;
 
 enum {
-	RECORD_INPUTS_MAX = 8,      /* input files one evaluation reads */
+	RECORD_INPUTS_MAX = 10,     /* input files one evaluation reads */
 	RECORD_OPTIONS_MAX = 96,    /* options a record replays */
 	RECORD_FIGURES_MAX = 64,    /* figures one check compares */
 	RECORD_PATH_MAX = 1024,

@@ -1,2 +1,100 @@
 # CLI cases (issue 17): calibration, run settings, out-of-sample error, intervals. Sourced by tests/cli/run.sh, which defines
-# check, check_not, check_sh, $R (the binary), $B, $C and $tmp.
+# check, check_not, check_sh, $R (the binary), $B, $C, $V (tests/validation/public.csv) and $tmp.
+
+# --- the published measurements: the project's copy is the shared file, byte for byte
+if [ -f ../shared/data/validation/public.csv ] && ! cmp -s ../shared/data/validation/public.csv $V; then
+	echo "FAIL validation-copy: tests/validation/public.csv differs from ../shared/data/validation/public.csv"; fail=$((fail + 1))
+else
+	pass=$((pass + 1))
+fi
+# Every row predicted (none skipped), within what the model reaches on the 288 rows today
+# (issue 17: training median 6.2 %, worst 45.4 %; serving median 6.3 %, worst 56.2 %). Tightened
+# as fidelity improves.
+check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:46
+check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
+check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
+# Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
+# the case's own source document (25 source groups), then those rows predicted. Today: training
+# median 8.5 %, worst 70.5 % (the NxD Training rows, the only Trainium1 rows: without them the
+# GEMM fraction falls back to its prior); serving 6.3 %, 56.2 %.
+check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
+check validate-oos-train 0 "" -- $R validate $V --check-oos-train 9:71
+check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 7:57
+check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
+check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
+check validate-oos-case 0 '"source_group":	"megatron-sc21"' -- $R validate $V --format json
+check validate-by-source 0 "train by source:" -- $R validate $V
+# --fit says which rows (by source document) fed each value.
+check validate-fit-rows 0 "    llm-foundry-benchmarks                    38 rows" -- $R validate $V --fit
+# The 51 serving rows of the first release (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron).
+{ head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
+check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60
+
+# --- run settings (DESIGN §7 `settings`): a row's cell is set over its framework file
+check settings-picked 0 "settings overlap.tp=1" -- $R validate $V --explain TT-H100-L31-70B-256G-FSDP32-ASYNCTP8-FP8
+# The same row without its cell is predicted as torchtitan's default (async TP off): the
+# prediction moves (the setting is applied, not only printed).
+{ head -1 $V; grep '^TT-H100-L31-70B-256G-FSDP32-ASYNCTP8-FP8,' $V; } > "$tmp/set.csv"
+sed 's/,overlap\.tp=1,/,,/' "$tmp/set.csv" > "$tmp/unset.csv"
+check_sh settings-move "a=\$($R validate $tmp/set.csv --format csv | sed -n 2p | cut -d, -f5); \
+b=\$($R validate $tmp/unset.csv --format csv | sed -n 2p | cut -d, -f5); [ -n \"\$a\" ] && [ \"\$a\" != \"\$b\" ]"
+sed 's/,overlap\.tp=1,/,overlap.tq=1,/' "$tmp/set.csv" > "$tmp/badset.csv"
+check settings-unknown 1 "$tmp/badset.csv:2: settings: overlap.tq: unknown key" -- $R validate "$tmp/badset.csv"
+sed 's/,overlap\.tp=1,/,overlap.tp=2,/' "$tmp/set.csv" > "$tmp/badset.csv"
+check settings-range 1 "$tmp/badset.csv:2: settings: overlap.tp: 2 is out of range [0, 1]" -- $R validate "$tmp/badset.csv"
+sed 's/,overlap\.tp=1,/,tp=1,/' "$tmp/set.csv" > "$tmp/badset.csv"
+check settings-syntax 1 "$tmp/badset.csv:2: settings: 'tp=1' is not SECTION.KEY=VALUE" -- $R validate "$tmp/badset.csv"
+sed 's/,overlap\.tp=1,/,serve.overlap=1,/' "$tmp/set.csv" > "$tmp/badset.csv"
+check settings-kind 1 "torchtitan is a training stack: [serve] does not apply" -- $R validate "$tmp/badset.csv"
+# A file without the two optional columns (the second release's header) still validates.
+sed 's/,[^,]*,[^,]*$//' "$tmp/unset.csv" > "$tmp/old-header.csv"
+check validate-old-header 0 "train n=1 skipped=0" -- $R validate "$tmp/old-header.csv"
+
+# --- --set SECTION.KEY on every command, a workload's [framework] section
+check set-framework-key 0 "set overlap.tp = 1 (--set)" -- $R eval -s dgx-h100 -w llama3-70b-train --set overlap.tp=1
+check set-framework-range 2 "--set overlap.tp: 2 is out of range [0, 1]" -- $R eval -s dgx-h100 -w llama3-70b-train --set overlap.tp=2
+check set-framework-unknown 2 "--set overlap.tq: unknown key" -- $R eval -s dgx-h100 -w llama3-70b-train --set overlap.tq=1
+check set-framework-source 2 "--set overlap.source: a source is the file's" -- $R eval -s dgx-h100 -w llama3-70b-train --set overlap.source=x
+check set-framework-kind 2 "vllm is a serving stack: [overlap] does not apply" -- $R eval -s p5.48xlarge -w llama3-70b-serve --framework vllm --set overlap.tp=1
+check set-framework-json 0 '"overlap.tp"' -- $R eval -s dgx-h100 -w llama3-70b-train --set overlap.tp=1 --format json
+check set-framework-compare 0 "p5.48xlarge" -- $R compare -w llama3-8b-train -s p5.48xlarge --chips 64 --set host.mode=eager
+check set-framework-sweep 0 "" -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --tp 1 --pp 1 --set host.mode=eager
+# The setting changes the result: async TP on takes the exposed TP time away.
+check_sh set-framework-moves "a=\$($R eval -s dgx-h100 -w llama3-70b-train --format json | grep '\"step_time_s\"'); \
+b=\$($R eval -s dgx-h100 -w llama3-70b-train --set overlap.tp=1 --format json | grep '\"step_time_s\"'); [ \"\$a\" != \"\$b\" ]"
+mkdir -p "$tmp/fw"
+sed 's/^network = .*/network = llama3-8b/' workloads/llama3-8b-train.ini > "$tmp/fw/w.ini"
+printf '\n[framework]\noverlap.tp = 1\nhost.mode = eager\n' >> "$tmp/fw/w.ini"
+line=$(grep -n '^overlap.tp' "$tmp/fw/w.ini" | cut -d: -f1)
+check workload-framework-section 0 "set overlap.tp = 1 ($tmp/fw/w.ini:$line), host.mode = graphs (--set)" -- \
+	$R eval -s dgx-h100 -w "$tmp/fw/w.ini" --set host.mode=graphs
+printf '\n[framework]\nzero = 1\n' | cat workloads/llama3-8b-train.ini - > "$tmp/fw/w2.ini"
+check workload-framework-bad 1 "w2.ini:$(($(wc -l < workloads/llama3-8b-train.ini) + 3)): zero: not a framework key" -- $R eval -s dgx-h100 -w "$tmp/fw/w2.ini"
+
+# --- framework inheritance: based_on
+cat > "$tmp/fw/nemo-async.ini" <<'EOF'
+[framework]
+name = nemo-async
+display = NeMo with TP overlap
+based_on = nemo
+source = test
+as_of = 2025
+
+[overlap]
+tp = 1
+source = test
+as_of = 2025
+EOF
+check based-on 0 "nemo-async ($tmp/fw/nemo-async.ini, based on models/frameworks/nemo.ini)" -- \
+	$R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nemo-async.ini"
+check based-on-inherits 0 "overlap dp 1 gather 1 tp 1.00" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nemo-async.ini"
+printf '[framework]\nname = nemo-nosrc\ndisplay = x\nbased_on = nemo\nsource = s\nas_of = 2025\n\n[overlap]\ntp = 1\n' > "$tmp/fw/nemo-nosrc.ini"
+check based-on-source 1 "nemo-nosrc.ini:8: source: missing in [overlap]" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nemo-nosrc.ini"
+printf '[framework]\nname = loop-a\ndisplay = a\nbased_on = loop-b\nsource = s\nas_of = 2025\n' > "$tmp/fw/loop-a.ini"
+printf '[framework]\nname = loop-b\ndisplay = b\nbased_on = loop-a\nsource = s\nas_of = 2025\n' > "$tmp/fw/loop-b.ini"
+check based-on-loop 1 "files deep (a loop?)" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/loop-a.ini"
+printf '[framework]\nname = kind-x\ndisplay = x\nbased_on = vllm\nkind = train\nsource = s\nas_of = 2025\n' > "$tmp/fw/kind-x.ini"
+check based-on-kind 1 "kind-x.ini:5: kind: train differs from vllm's serve" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/kind-x.ini"
+printf '[framework]\nname = nobase\ndisplay = x\nbased_on = no-such-stack\nsource = s\nas_of = 2025\n' > "$tmp/fw/nobase.ini"
+check based-on-missing 1 "nobase.ini:4: based_on: no framework file 'no-such-stack'" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nobase.ini"

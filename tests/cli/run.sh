@@ -254,27 +254,8 @@ check sweep-merge-bad 1 "not a sweep JSON output" -- $R sweep --merge tests/cli/
 
 # --- validation against published measurements (issue thresholds: DESIGN §7 cases)
 V=tests/validation/public.csv
-if [ -f ../shared/data/validation/public.csv ] && ! cmp -s ../shared/data/validation/public.csv $V; then
-	echo "FAIL validation-copy: tests/validation/public.csv differs from ../shared/data/validation/public.csv"; fail=$((fail + 1))
-fi
+# The copy of the shared file, the thresholds and the out-of-sample checks: tests/cli/calibration.sh.
 check validate 0 "median |error|" -- $R validate $V
-# Training rows (issue 8): median within 10 %. The worst rows are the three torchao B200 rows of
-# an unpublished power cap (+100..145 %, see models/calibration.ini [blackwell-train]); the
-# rest hold within 40 %.
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 10:150
-# Without the rows whose cells do not describe what ran (the torchao B200 rows: a power cap the
-# source does not give; the multi-node MaxText A3 rows: labelled dgx-h100 but run on A3 High's
-# GPUDirect-TCPX network, see models/hw/systems/a3-highgpu-8g.ini), every training row is within
-# the issue's 35 %.
-grep -v -E '^(TAO-B200-|MXT-A3-L2-7B-(2|4|8|16)x8,)' $V > "$tmp/train-labelled.csv"
-check validate-train-labelled 0 "train n=151 skipped=0" -- $R validate "$tmp/train-labelled.csv" --check-train 10:35
-check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
-# Serving (issue 9): every inference row predicted, median <= 12 %, worst <= 52 % (the issue asks 50:
-# two MLPerf v4.1 Server rows miss it, see the issue 9 report); the 51 rows of the first release
-# (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron) hold their median under 18 %.
-check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 12:52
-{ head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
-check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60
 check validate-fit 0 "hopper-train" -- $R validate $V --fit
 check validate-lofo 0 "leave-one-framework-out" -- $R validate $V
 check list-frameworks 0 "torchtitan" -- $R list frameworks
@@ -331,11 +312,11 @@ check names-empty-s 2 "an empty -s SYSTEM" -- $R eval -s "" -w llama3-8b-serve
 check names-twice 2 "-s: 'p5.48xlarge' is named twice" -- $R compare -w llama3-70b-serve -s p5.48xlarge,P5.48xlarge
 check names-all-case 0 "tpu-v6e" -- $R compare -w llama3-8b-serve -s ALL
 # compare says what it ranks at
-check compare-limits 0 "limits: p99 TTFT <= 2000 ms, p99 TPOT <= 50 ms; load: the highest that meets them, at most 32 streams per replica" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
+check compare-limits 0 "limits: p99 TTFT <= 2000 ms, p99 TPOT <= 50 ms; load: the highest that meets them, at most 32 streams over the replicas" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=32
 check compare-tail-cols 0 "rank,system,chip,chips,layout,tokens_per_s,ttft_ms,ttft_p99_ms,tpot_ms,tpot_p99_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format csv
 check compare-tail-cols-pct 0 "ttft_p90_ms" -- $R compare -w llama3-70b-serve -s p5.48xlarge --set slo_percentile=90 --format csv
-check compare-cap-note 0 "note: the concurrency cap (32 streams per replica) decides the result of" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e
-check compare-cap-json 0 '"capped_by_concurrency":	true' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
+check compare-cap-note 0 "note: the workload's concurrency (32 streams over the replicas) decides the result of" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=32
+check compare-cap-json 0 '"capped_by_concurrency":	true' -- $R compare -w llama3-70b-serve -s p5.48xlarge --set concurrency=32 --format json
 check_not compare-no-cap 0 "concurrency cap" -- $R compare -w llama3-70b-serve -s p5.48xlarge,tpu-v6e --set concurrency=100000
 check compare-limits-json 0 '"tpot_ms":	50' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
 check compare-md-assumptions 0 "assumptions: on-demand pricing" -- $R compare -w llama3-70b-serve -s p5.48xlarge --format md

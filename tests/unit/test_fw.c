@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -225,4 +226,86 @@ Test(fw, fsdp_under_a_pipeline_gathers_once_per_step)
 	w.fw.train.pp_keep_gathered = 0;
 	m = mem_train(&w, &p);
 	cr_assert_float_eq(m.weights, 2 * m.params_local / 8, 1e-3);
+}
+
+Test(fw, a_setting_is_checked_and_recorded)
+{
+	/* torchtitan leaves async TP off (overlap.tp = 0); a run's setting turns it on, through
+	 * the file's checks (tp is a share in [0, 1]), and says where it came from. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("torchtitan", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_float_eq(f.train.overlap_tp, 0, 1e-12);
+	cr_assert_eq(fw_set(&f, "overlap.tp=1", "--set", &e), 0, "%s", e.msg);
+	cr_assert_float_eq(f.train.overlap_tp, 1, 1e-12);
+	cr_assert_eq(f.nset, 1);
+	cr_assert_str_eq(f.set[0].key, "overlap.tp");
+	cr_assert_str_eq(f.set[0].from, "--set");
+	/* Set again: one entry, the latest value and origin. */
+	cr_assert_eq(fw_set_list(&f, " overlap.tp = 0.5 ; host.mode=eager", "cases.csv:7: settings", &e), 0, "%s", e.msg);
+	cr_assert_eq(f.nset, 2);
+	cr_assert_float_eq(f.train.overlap_tp, 0.5, 1e-12);
+	cr_assert_eq(f.train.host, FW_HOST_EAGER);
+	cr_assert_str_eq(f.set[0].from, "cases.csv:7: settings");
+	/* Out of range, unknown, a source, the other kind's section, an empty piece: errors, f kept. */
+	cr_assert_neq(fw_set(&f, "overlap.tp=2", "--set", &e), 0);
+	cr_assert_eq(e.code, ERR_USAGE);
+	cr_assert_str_eq(e.msg, "--set overlap.tp: 2 is out of range [0, 1]");
+	cr_assert_float_eq(f.train.overlap_tp, 0.5, 1e-12);
+	cr_assert_neq(fw_set(&f, "overlap.tq=1", "x.csv:3: settings", &e), 0);
+	cr_assert_eq(e.code, ERR_DATA);
+	cr_assert(strstr(e.msg, "x.csv:3: settings: overlap.tq: unknown key") == e.msg, "%s", e.msg);
+	cr_assert_neq(fw_set(&f, "overlap.source=x", "--set", &e), 0);
+	cr_assert_neq(fw_set(&f, "serve.overlap=1", "--set", &e), 0);
+	cr_assert(strstr(e.msg, "training stack") != NULL, "%s", e.msg);
+	cr_assert_neq(fw_set_list(&f, "overlap.tp=1;;host.mode=eager", "--set", &e), 0);
+	/* Only behaviour sections are settings. */
+	cr_assert(fw_is_setting("overlap.tp=1"));
+	cr_assert(fw_is_setting("serve.max_num_seqs=256"));
+	cr_assert(!fw_is_setting("framework.name=x"));
+	cr_assert(!fw_is_setting("train.zero=3"));
+	cr_assert(!fw_is_setting("concurrency=1"));
+	/* Setting the attention kernel drops the per-family list: the kernel asked for, everywhere. */
+	cr_assert_eq(fw_set(&f, "attention.kernel=unfused", "--set", &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_attention_kernel(&f.train, "blackwell"), 0);
+	cr_assert_eq(f.train.flash_attention, 0);
+}
+
+Test(fw, based_on_inherits_and_overrides)
+{
+	/* A version file gives only what it changes: nemo's keys stay, overlap.tp changes, and the
+	 * section it gives has its own source. */
+	char dir[] = "/tmp/roofcost-fw-XXXXXX", path[512], cmd[1200];
+	fw_framework base, f;
+	err e = {0};
+	FILE *fp;
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "cp models/frameworks/nemo.ini %s/", dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/nemo-v.ini", dir);
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs("[framework]\nname = nemo-v\ndisplay = v\nbased_on = nemo\nsource = s\nas_of = 2025\n\n"
+	      "[overlap]\ntp = 1\nsource = o\nas_of = 2025-06\n", fp);
+	fclose(fp);
+	cr_assert_eq(fw_find("nemo", "models", &base, &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_load(path, &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.name, "nemo-v");
+	cr_assert_eq(f.kind, base.kind);
+	cr_assert_eq(f.nbases, 1);
+	cr_assert(strstr(f.bases[0], "/nemo.ini") != NULL);
+	cr_assert_float_eq(f.train.overlap_tp, 1, 1e-12);
+	cr_assert_eq(f.train.overlap_dp_reduce, base.train.overlap_dp_reduce);
+	cr_assert_eq(f.train.zero, base.train.zero);
+	cr_assert_str_eq(f.train.src_overlap.source, "o");
+	cr_assert_str_eq(f.train.src_overlap.note, "");
+	cr_assert_str_eq(f.train.src_fp8.source, base.train.src_fp8.source);
+	/* Without the section's source it is refused, at the section's line. */
+	fp = fopen(path, "w");
+	fputs("[framework]\nname = nemo-v\ndisplay = v\nbased_on = nemo\nsource = s\nas_of = 2025\n\n[overlap]\ntp = 1\n", fp);
+	fclose(fp);
+	cr_assert_neq(fw_load(path, &f, &e), 0);
+	cr_assert(strstr(e.msg, "nemo-v.ini:8: source: missing in [overlap]") != NULL, "%s", e.msg);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
 }

@@ -22,13 +22,13 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [6.66814:859.69]
-	set ytics (10, 20, 50, 100, 200, 500)
+	set yrange [2.35821:848.576]
+	set ytics (5, 10, 20, 50, 100, 200, 500)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
-	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=2', \
-	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge tp=4', \
+	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=4 pp=2', \
+	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge tp=8 pp=2', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
 	     'serving_throughput.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
