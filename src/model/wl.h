@@ -42,6 +42,10 @@ typedef struct wl_cost {
 	double spot_interval;     /* s between interruptions of one spot instance; 0 = not given */
 } wl_cost;
 
+/* The draft of speculative decoding: none, a smaller network, or the target's own
+ * multi-token-prediction modules. */
+typedef enum wl_spec_kind { WL_SPEC_NONE, WL_SPEC_NETWORK, WL_SPEC_MTP } wl_spec_kind;
+
 typedef struct wl_workload {
 	char name[WL_NAME_MAX];
 	char network_name[WL_TEXT_MAX];
@@ -74,6 +78,14 @@ typedef struct wl_workload {
 	int max_num_seqs;         /* running-batch limit; 0 = none */
 	double iter_overhead;     /* s of host work per serving iteration */
 	plan plan;                /* as given in [plan]; zeros where absent */
+	plan_disagg disagg;       /* [infer] disagg: prefill and decode pools; .on 0: aggregated */
+	/* Speculative decoding ([infer] draft, draft_tokens, acceptance): a draft proposes
+	 * spec_tokens tokens per sequence, the target verifies them in one pass, and each is
+	 * accepted with probability spec_acceptance given the one before it was. */
+	wl_spec_kind spec_kind;
+	int spec_tokens;          /* tokens the draft proposes per step; 0: no speculation */
+	double spec_acceptance;   /* (0, 1) */
+	nn_net spec_draft;        /* WL_SPEC_NETWORK: the draft network */
 	wl_cost cost;
 	nn_net net;
 	fw_framework fw;          /* the software stack (models/frameworks/) */
