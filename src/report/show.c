@@ -744,9 +744,12 @@ void show_disagg_text(const wl_workload *w, const disagg_result *d, const rank_q
 	}
 	fprintf(fp, "  load           %.4g requests/s, %.4g output tokens/s, %.4g per chip", d->requests_per_s,
 		d->tokens_per_s, d->tokens_per_s_per_chip);
-	if (agg && agg->feasible && agg->tokens_per_s_per_chip > 0)
-		fprintf(fp, " (%+.0f%% against aggregated %.4g per chip)",
-			100 * (d->tokens_per_s_per_chip / agg->tokens_per_s_per_chip - 1), agg->tokens_per_s_per_chip);
+	if (agg && agg->feasible && agg->tokens_per_s_per_chip > 0) {
+		char lay[64];
+		plan_format(&agg->plan, lay, sizeof lay);
+		fprintf(fp, " (%+.0f%% against %s aggregated, %.4g per chip)",
+			100 * (d->tokens_per_s_per_chip / agg->tokens_per_s_per_chip - 1), lay, agg->tokens_per_s_per_chip);
+	}
 	fprintf(fp, "\n  ttft           %.0f ms mean, %.0f ms p%g: prefill %.0f ms, KV transfer %.2f ms (%.3g MB over %s, "
 		"%.0f%% of its bandwidth), decode-slot wait %.1f ms\n", d->ttft * 1e3, d->ttft_tail * 1e3,
 		w->slo_percentile, d->ttft_prefill * 1e3, d->t_transfer * 1e3, d->kv_bytes / 1e6, hw_level_names[d->link],
