@@ -1007,7 +1007,7 @@ int infer_capacity(const hw_system *s, const wl_workload *w, const plan *p, doub
 	infer_load sat;
 	state st;
 	int ok = setup(&v, s, w, p, &r);
-	closed_load(&v, v.cap, &sat, &st);
+	closed_load(&v, v.cap, 1, &sat, &st);
 	*cap = v.cap;
 	*rate = st.X;
 	if (!ok && reason)
