@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/hw.h"
+#include "engine/disagg.h"
 #include "engine/frontier.h"
 #include "engine/infer.h"
 #include "model/plan.h"
@@ -52,6 +53,12 @@ typedef struct rank_quote {
 					   paid as standby */
 	cost_result result;             /* money fields NaN without a price */
 	char note[RANK_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
+	char discount_from[HW_NAME_MAX];/* what the discount was given for: a system, instance or
+					   provider name, "all" (--discount PCT); "" = none */
+	double rated_w_per_chip;        /* W rated per chip, host share included; NaN = not known */
+	cost_owned_rate owned;          /* PRICE_OWNED: the rate's parts (USD per chip-hour) */
+	int user_capex;                 /* PRICE_OWNED: the capex is the user's (--capex) */
+	cost_energy energy;             /* power and energy of the result (known = 0: no figure) */
 } rank_quote;
 
 typedef struct rank_view {
@@ -74,6 +81,22 @@ typedef struct rank_user_price {
 	double usd_per_chip_hour;    /* USD */
 } rank_user_price;
 
+/* A user's own capex quote for one system (--capex SYSTEM=USD[/CHIPS]): USD for `chips`
+ * chips with their host (0 = one node of the system). */
+typedef struct rank_user_capex {
+	char system[HW_NAME_MAX];
+	double usd;
+	int chips;
+} rank_user_capex;
+
+/* A contract discount (--discount): `share` off the catalog prices of `key`, a system name,
+ * an instance name or a provider; "" = every catalog price. The most specific one applies:
+ * system or instance, then provider, then "". */
+typedef struct rank_discount {
+	char key[HW_NAME_MAX];
+	double share;                /* [0, 1) */
+} rank_discount;
+
 typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
 	int cmin, cmax;          /* serving: chips of one replica; training: the chip counts
@@ -87,7 +110,10 @@ typedef struct rank_opts {
 	void *price_ctx;
 	const rank_user_price *user_prices; /* systems the user prices (--price), searched by name */
 	int nuser_prices;
-	double discount;         /* [0, 1): share taken off every catalog price (--discount) */
+	const rank_user_capex *user_capex;  /* systems the user gives a capex (--capex), by name */
+	int nuser_capex;
+	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
+	int ndiscounts;
 } rank_opts;
 
 enum { RANK_CHIPS_OPEN = 1 << 30 };
@@ -108,6 +134,9 @@ typedef struct rank_row {
 	char bound[48];
 	char verdict[320];
 	long long searched;      /* layouts tried */
+	int has_disagg;          /* serving with w.disagg on: dis and dcost hold the best split */
+	disagg_result dis;
+	rank_quote dcost;
 	double deadline;         /* training: the deadline it was ranked at (s; 0 = none) */
 } rank_row;
 
@@ -123,8 +152,10 @@ double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips);
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out);
 
 /* Prices system s into out (o's pricing model and date): the user's price when o has one for
- * s, else o->price with o->discount taken off its price per chip-hour. Returns 0, or nonzero
- * with e set. */
+ * s; for PRICE_OWNED the cost of owning it (cost_owned_eval: the user's capex or the system
+ * file's, its [power], w's owned terms), or out->note naming the missing figure; else o->price
+ * with the most specific of o->discounts taken off its price per chip-hour. Returns 0, or
+ * nonzero with e set. */
 int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out, err *e);
 
 /* Prices (rank_price) and costs one evaluation into out. Returns 0, or nonzero with e
@@ -170,6 +201,14 @@ void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
  * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,
  * or no serving layout within o->cmin..o->cmax). */
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
+
+/* The chips a disaggregated split may take: o->total when given, else the larger of the given
+ * plan's chips and s's scale-up domain (where the KV cache moves over the fastest link). */
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o);
+
+/* The best disaggregated split of s for w (w->disagg) into r->dis, priced into r->dcost like an
+ * aggregated result (rank_cost). Returns 0, or nonzero with e set. */
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
 
 /* Sorts rows best first (class, key, system name) and re-binds their reports. */
 void rank_sort(rank_row *rows, int n);

@@ -106,8 +106,6 @@ static const struct {
 	{"attention_bias", "biases on the attention projections: one width per matrix, under 0.05 % of the parameters"},
 	{"qkv_bias", "biases on q, k, v: one width per matrix, under 0.05 % of the parameters"},
 	{"mlp_bias", "biases on the FFN: one width per matrix, under 0.05 % of the parameters"},
-	{"num_nextn_predict_layers", "the multi-token-prediction module is not modelled (the model card's total "
-				     "leaves it out)"},
 	{"quantization_config", "the checkpoint's quantisation: the workload's precision sets the cost"},
 	{"for_llm_compressor", "bookkeeping"},
 	{"id2label", "classification heads"},
@@ -523,6 +521,13 @@ static int deepseek(rd *r)
 	trace(r, "kv_heads", "num_attention_heads (MLA: the latent serves every head)");
 	if (experts(r, "n_routed_experts", "moe_intermediate_size") != 0)
 		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(r->obj, "num_nextn_predict_layers")) {
+		/* The multi-token-prediction modules: speculative decoding's draft (draft = mtp), not
+		 * counted among the layers or the parameters, as the model card leaves them out. */
+		if (take(r, "num_nextn_predict_layers", "mtp_layers", &n->mtp_layers, 0))
+			return -1;
+		trace(r, "mtp_layers", "num_nextn_predict_layers (the MTP module: a draft for speculative decoding)");
+	}
 	if (n->experts > 0) {
 		if (take(r, "n_shared_experts", "shared_experts", &n->shared_experts, 0))
 			return -1;

@@ -27,20 +27,60 @@ double hw_prec_bytes(hw_prec p)
 	return b[p];
 }
 
+/* The precisions a workload in p runs at, nearest first: itself, then the next wider format
+ * with a matrix rate. fp4 -> fp8 -> bf16 -> fp32; the two 16-bit formats stand in for each other
+ * (a chip with only one of them runs both at it); int8 goes to the 16-bit floats (fp8 holds
+ * fewer mantissa bits than int8); tf32 is an fp32 mode. HW_PREC_N ends each list. */
+static const hw_prec run_order[HW_PREC_N][6] = {
+	[HW_FP32] = {HW_FP32, HW_PREC_N},
+	[HW_TF32] = {HW_TF32, HW_FP32, HW_PREC_N},
+	[HW_BF16] = {HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP16] = {HW_FP16, HW_BF16, HW_FP32, HW_PREC_N},
+	[HW_FP8] = {HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_INT8] = {HW_INT8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP4] = {HW_FP4, HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+};
+
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
 {
-	/* Order of fall-back, narrowest first. int8 falls back to fp8, then bf16. */
-	static const hw_prec order[] = {HW_FP4, HW_FP8, HW_INT8, HW_BF16, HW_FP16, HW_TF32, HW_FP32};
-	int start = 0;
-	if (c->peak[p] > 0)
-		return p;
-	for (int i = 0; i < 7; i++)
-		if (order[i] == p)
-			start = i + 1;
-	for (int i = start; i < 7; i++)
-		if (c->peak[order[i]] > 0 && order[i] != HW_INT8)
-			return order[i];
+	if ((int)p < 0 || p >= HW_PREC_N)
+		return HW_PREC_N;
+	for (int i = 0; run_order[p][i] != HW_PREC_N; i++)
+		if (c->peak[run_order[p][i]] > 0)
+			return run_order[p][i];
 	return HW_PREC_N;
+}
+
+hw_prec hw_widest_prec(const hw_chip *c)
+{
+	static const hw_prec wide[] = {HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4};
+	for (int i = 0; i < HW_PREC_N; i++)
+		if (c->peak[wide[i]] > 0)
+			return wide[i];
+	return HW_PREC_N;
+}
+
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len)
+{
+	hw_prec r = hw_run_prec(c, p);
+	size_t l = 0;
+	if (len > 0)
+		buf[0] = 0;
+	if (r == p)
+		return 0;
+	if (r < HW_PREC_N) {
+		snprintf(buf, len, "%s has no %s matrix rate; %s is the nearest wider precision it has", c->name,
+			 hw_prec_names[p], hw_prec_names[r]);
+		return 1;
+	}
+	l = (size_t)snprintf(buf, len, "%s has no %s matrix rate nor a wider one to run a workload in %s at (its peaks:",
+			     c->name, hw_prec_names[p], hw_prec_names[p]);
+	for (int i = 0; i < HW_PREC_N && l < len; i++)
+		if (c->peak[i] > 0)
+			l += (size_t)snprintf(buf + l, len - l, " %s", hw_prec_names[i]);
+	if (l < len)
+		snprintf(buf + l, len - l, ")");
+	return 1;
 }
 
 #define F_NUM(sec, key, st, member, unit, req, lo, hi) \
@@ -207,7 +247,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	if (rc == 0 && r.c.peak[HW_BF16] <= 0 && r.c.peak[HW_FP16] <= 0 && r.c.peak[HW_FP32] <= 0) {
 		int line = 0;
 		cfg_has_section(&d, "peak", &line);
-		rc = err_at(e, path, line, "peak: needs at least one of bf16, fp16, fp32");
+		rc = err_at(e, path, line, "peak: chip %s gives none of bf16, fp16, fp32, the rates every precision falls back to",
+			    r.c.name);
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
@@ -279,7 +320,14 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "instance", sys_raw, s.instance, 0),
 	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
 	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
+	F_STR("system", "no_capex", sys_raw, s.no_capex, 0),
 	F_SRC("system", sys_raw, s.src),
+	F_NUM("power", "rated", sys_raw, s.power_rated, UNITS_POWER, 1, 1, 1e8),
+	F_INT("power", "chips", sys_raw, s.power_chips, 0, 1, LIM_CHIPS),
+	F_SRC("power", sys_raw, s.src_power),
+	F_NUM("capex", "usd", sys_raw, s.capex_usd, UNITS_NONE, 1, 1, 1e10),
+	F_INT("capex", "chips", sys_raw, s.capex_chips, 0, 1, LIM_CHIPS),
+	F_SRC("capex", sys_raw, s.src_capex),
 	LEVEL_FIELDS("node", 0),
 	LEVEL_FIELDS("domain", 1),
 	LEVEL_FIELDS("scaleout", 2),
@@ -378,6 +426,17 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 	if (rc == 0)
 		rc = check_levels(&d, r, e);
 	if (rc == 0) {
+		/* [power] and [capex] price `chips` chips, one node when not said. */
+		if (cfg_has_section(&d, "power", NULL) && !r->s.power_chips)
+			r->s.power_chips = hw_node_chips(&r->s);
+		if (cfg_has_section(&d, "capex", NULL) && !r->s.capex_chips)
+			r->s.capex_chips = hw_node_chips(&r->s);
+		if (r->s.capex_usd > 0 && r->s.no_capex[0]) {
+			const cfg_entry *en = cfg_find(&d, "system", "no_capex");
+			rc = err_at(e, d.path, en ? en->line : 0, "no_capex: the file has a [capex] section");
+		}
+	}
+	if (rc == 0) {
 		size_t cl = strlen(r->s.chip_name);
 		/* A path in the file is taken from the file's folder; a name from models/hw/chips. */
 		if (strchr(r->s.chip_name, '/') || (cl > 4 && !strcmp(r->s.chip_name + cl - 4, ".ini")))
@@ -431,17 +490,6 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 	return rc;
 }
 
-double hw_form_eval(hw_form f, double n)
-{
-	switch (f.kind) {
-	case HW_F_CONST: return f.a;
-	case HW_F_LOG2N: return f.a * (n > 1 ? log2(n) : 0);
-	case HW_F_NM1: return f.a * (n - 1);
-	case HW_F_NM1_N: return f.a * (n - 1) / n;
-	}
-	return 0;
-}
-
 /* "2(n-1)/n", "log2(n)", "0.25(n-1)/n", "1" into f. Returns 0 or -1. */
 static int parse_form(const char *s, hw_form *f)
 {
@@ -486,6 +534,7 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 		}
 		a = &out->algo[out->nalgo++];
 		snprintf(a->name, sizeof a->name, "%s", name);
+		a->in_network = !strcmp(name, "switch_reduce");
 		for (int j = 0; j < d.n && rc == 0; j++) {
 			const cfg_entry *en = &d.entries[j];
 			int op = -1;
@@ -670,4 +719,14 @@ int hw_node_chips(const hw_system *s)
 int hw_max_chips(const hw_system *s)
 {
 	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
+}
+
+double hw_rated_w_per_chip(const hw_system *s)
+{
+	return s->power_rated > 0 && s->power_chips > 0 ? s->power_rated / s->power_chips : NAN;
+}
+
+double hw_capex_per_chip(const hw_system *s)
+{
+	return s->capex_usd > 0 && s->capex_chips > 0 ? s->capex_usd / s->capex_chips : NAN;
 }

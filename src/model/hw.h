@@ -10,6 +10,7 @@
 #define ROOFCOST_HW_H
 
 #include <stddef.h>
+#include <math.h>
 
 #include "base/err.h"
 
@@ -125,6 +126,8 @@ typedef struct hw_algo {
 	hw_form bw[HW_COLL_N];     /* bandwidth factor (× S / B) */
 	int p2p;                   /* 1: a serving stack's own peer-to-peer kernel (one-shot, two-shot),
 				      used only where the caller asks for it (comm_allreduce_p2p) */
+	int in_network;            /* 1: the switch reduces (switch_reduce): only on a level with
+				      in_network_reduction, at its inr_eff */
 	hw_sourced src;
 } hw_algo;
 
@@ -136,8 +139,17 @@ typedef struct hw_algos {
 	char path[HW_TEXT_MAX];    /* the file it was read from */
 } hw_algos;
 
-/* Value of form f at n ranks. */
-double hw_form_eval(hw_form f, double n);
+/* Value of form f at n ranks (inline: collectives evaluate it per algorithm and level). */
+static inline double hw_form_eval(hw_form f, double n)
+{
+	switch (f.kind) {
+	case HW_F_CONST: return f.a;
+	case HW_F_LOG2N: return f.a * (n > 1 ? log2(n) : 0);
+	case HW_F_NM1: return f.a * (n - 1);
+	case HW_F_NM1_N: return f.a * (n - 1) / n;
+	}
+	return 0;
+}
 
 /* Loads models/hw/collectives.ini. Returns 0 or nonzero with e set. */
 int hw_load_algos(const char *path, hw_algos *out, err *e);
@@ -167,6 +179,14 @@ typedef struct hw_system {
 	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
 	char no_public_price[HW_TEXT_MAX]; /* why the provider publishes no hourly price; "" = not said */
 	double power_limit;          /* W each chip is capped at; 0 = the chip's tdp */
+	/* [power] (optional): the rated input power of power_chips chips with their share of the
+	 * host, in-node switches and fans (one node, or a rack for rack-scale systems). */
+	double power_rated;          /* W; 0 = not known */
+	int power_chips;             /* chips that power feeds; one node when not given */
+	/* [capex] (optional): what buying capex_chips chips with their host costs. */
+	double capex_usd;            /* USD; 0 = not known */
+	int capex_chips;             /* chips that price buys; one node when not given */
+	char no_capex[HW_TEXT_MAX];  /* [system] no_capex: why it cannot be bought; "" = not said */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
@@ -174,6 +194,7 @@ typedef struct hw_system {
 	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
 	char calib_path[HW_TEXT_MAX];/* the calibration file read; "" = none */
 	hw_sourced src;
+	hw_sourced src_power, src_capex;
 } hw_system;
 
 /* A calibrated value (models/calibration.ini): one engine parameter of every chip of a family,
@@ -226,8 +247,25 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 int hw_node_chips(const hw_system *s);
 int hw_max_chips(const hw_system *s);
 
-/* Precision the chip runs p at: p itself if supported, else the next wider supported one
- * (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32). Returns HW_PREC_N if none. */
+/* Rated input power per chip, host share included (W): [power] rated / chips; NaN when the
+ * system file gives none. */
+double hw_rated_w_per_chip(const hw_system *s);
+
+/* Capex per chip, host share included (USD): [capex] usd / chips; NaN when not given. */
+double hw_capex_per_chip(const hw_system *s);
+
+/* Precision the chip runs p at: p itself if the chip has a matrix rate for it, else the
+ * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
+ * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
+ * a chip without an fp32 rate). */
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+
+/* The widest precision the chip has a rate for (HW_PREC_N: none; a loaded chip has one). */
+hw_prec hw_widest_prec(const hw_chip *c);
+
+/* When c runs p at another precision or at none: 1 and the sentence that says so, naming the
+ * chip, in buf ("tpu-v5p has no fp16 matrix rate; bf16 is the nearest wider precision
+ * it has"); else 0 and "". */
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len);
 
 #endif

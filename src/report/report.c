@@ -213,7 +213,10 @@ int report_roof_ops(const hw_chip *c, const ops_list *l, report_roof_op *out)
 double report_roof(const hw_chip *c, hw_prec p, double intensity)
 {
 	hw_prec rp = hw_run_prec(c, p);
-	double peak = rp < HW_PREC_N ? c->peak[rp] : 0;
+	double peak;
+	if (rp == HW_PREC_N)
+		rp = hw_widest_prec(c); /* no rate for p (an infeasible result): the estimate's */
+	peak = rp < HW_PREC_N ? c->peak[rp] : 0;
 	return fmin(peak, intensity * c->hbm_bw);
 }
 
@@ -391,8 +394,8 @@ static void date_range(char *lo, char *hi, const char *d)
 /* Records a catalog row used (the user's own prices are in the command, not a catalog). */
 static void add_price(rep *r, const rank_quote *c)
 {
-	if (!c->have_price || c->user_price)
-		return;
+	if (!c->have_price || c->user_price || c->pricing == PRICE_OWNED)
+		return;   /* a user's or an owned price is no catalog row */
 	for (int i = 0; i < r->nprices; i++) {
 		const price_row *p = &r->prices[i];
 		if (!strcmp(p->provider, c->price.provider) && !strcmp(p->instance, c->price.instance) &&
@@ -939,7 +942,8 @@ static int roofline_section(rep *r, const char *name, const roof_group *g, int n
 			dup |= !strcmp(r->rows[j].sys->chip.name, c->name);
 		if (dup)
 			continue;
-		snprintf(label, sizeof label, "%s roof (%s)", c->name, hw_prec_names[hw_run_prec(c, r->w->prec)]);
+		snprintf(label, sizeof label, "%s roof (%s)", c->name,
+			 hw_prec_names[hw_run_prec(c, r->w->prec) < HW_PREC_N ? hw_run_prec(c, r->w->prec) : hw_widest_prec(c)]);
 		sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, label);
 		if (sr) {
 			double ridge = report_roof(c, r->w->prec, 1e12) / c->hbm_bw;
@@ -1543,7 +1547,7 @@ static int train_scale(rep *r, const rank_row *x, train_sys *v)
 		pt->chips = (int)c;
 		pt->feasible = t->tr.feasible;
 		snprintf(pt->layout, sizeof pt->layout, "%s", t->plan);
-		snprintf(pt->reason, sizeof pt->reason, "%s", t->tr.feasible ? "" : t->tr.reason);
+		train_reason(&t->tr, t->sys, &t->w, pt->reason, sizeof pt->reason);
 		pt->step = t->tr.step_time;
 		pt->mfu = t->tr.mfu;
 		pt->goodput = cr->goodput.goodput;

@@ -12,10 +12,10 @@ gen() {
 }
 gen deepseek-v3 deepseek-v3.json "DeepSeek-V3" \
 	"deepseek-ai/DeepSeek-V3@ec67248f61244f350422cdfd2e78258af58edff9 config.json (tests/hf/deepseek-v3.json)" 2024-12-26 \
-	"Model card and DeepSeek-V3 Technical Report (arXiv 2412.19437): 671B total, 37B activated; here 671.0B and 36.6B (37.5B with the embedding table). MLA caches the 512-wide latent and the 64-wide rope key per token and layer. The multi-token-prediction module (num_nextn_predict_layers 1, 14B more in the checkpoint) is not counted, as the card leaves it out; node-limited routing (n_group 8, topk_group 4) is not modelled."
+	"Model card and DeepSeek-V3 Technical Report (arXiv 2412.19437): 671B total, 37B activated; here 671.0B and 36.6B (37.5B with the embedding table). MLA caches the 512-wide latent and the 64-wide rope key per token and layer. The multi-token-prediction module (num_nextn_predict_layers 1, 14B more in the checkpoint) is mtp_layers 1, the draft of speculative decoding with draft = mtp, and is not counted in the parameters, as the card leaves it out; node-limited routing (n_group 8, topk_group 4) is not modelled."
 gen deepseek-r1 deepseek-r1.json "DeepSeek-R1" \
 	"deepseek-ai/DeepSeek-R1@56d4cbbb4d29f4355bab4b9a39ccb717a14ad5ad config.json (tests/hf/deepseek-r1.json; the revision MLPerf Inference's deepseek-r1 benchmark pins, mlcommons/inference language/deepseek-r1/README.md)" 2025-01-20 \
-	"The DeepSeek-V3 architecture (DeepseekV3ForCausalLM) post-trained for reasoning: model card 671B total, 37B activated; here 671.0B and 36.6B. The MTP module is not counted (see deepseek-v3)."
+	"The DeepSeek-V3 architecture (DeepseekV3ForCausalLM) post-trained for reasoning: model card 671B total, 37B activated; here 671.0B and 36.6B. The MTP module (mtp_layers 1) is not counted (see deepseek-v3)."
 gen qwen3-235b-a22b qwen3-235b-a22b.json "Qwen3-235B-A22B" \
 	"Qwen/Qwen3-235B-A22B@8efa61729e24bd65b1d152b5ab5409052aa80e65 config.json (tests/hf/qwen3-235b-a22b.json)" 2025-04-29 \
 	"Model card and Qwen3 Technical Report (arXiv 2505.09388) Table 1: 235B total, 22B activated; here 235.1B and 21.6B (22.2B with the embedding table, as Qwen counts). 94 layers, every one MoE (decoder_sparse_step 1), no shared expert, QK-norm; use_sliding_window is false: full attention on every layer."

@@ -61,7 +61,7 @@ Test(hf, deepseek_v3_reads_mla_shared_experts_and_dense_layers)
 	cr_assert_eq(nn_moe_layers(n), 58);
 	cr_assert_str_eq(hf_from(c, "dense_layers"), "first_k_dense_replace (leading layers with the dense FFN of intermediate_size)");
 	cr_assert(has_ignored(c, "rope_theta"));
-	cr_assert(has_ignored(c, "num_nextn_predict_layers"));
+	cr_assert_eq(n->mtp_layers, 1);
 	cr_assert(has_ignored(c, "quantization_config"));
 	free(c);
 }

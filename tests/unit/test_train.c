@@ -14,8 +14,9 @@ Test(train, pipeline_bubble)
 	wl_workload w = fx_train(n, 512, 8, 1);
 	plan p = {1, 4, 1, 1, 1, 1, 0, 1, 4};
 	train_result r;
+	char why[TRAIN_REASON_MAX];
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.feasible, "%s", train_reason(&r, &s, &w, why, sizeof why));
 	cr_assert_float_eq(r.micro_batches, 8, 1e-12);
 	cr_assert_float_eq(r.t_bubble, 3 * r.t_micro, 1e-15);
 	/* The micro-batch time includes the pipeline sends on its critical path. */
@@ -23,7 +24,7 @@ Test(train, pipeline_bubble)
 	cr_assert(r.comm.pp > 0);
 	p.vpp = 2;
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.feasible, "%s", train_reason(&r, &s, &w, why, sizeof why));
 	cr_assert_float_eq(r.t_bubble, 1.5 * r.t_micro, 1e-15);
 	cr_assert_float_eq(r.step_time, r.micro_batches * r.t_micro + r.t_bubble + r.comm.dp + r.t_optimizer,
 			   1e-15);
@@ -54,18 +55,19 @@ Test(train, layouts_that_do_not_divide_or_fit)
 	wl_workload w = fx_train(n, 512, 8, 1);
 	plan p = {3, 1, 1, 1, 1, 1, 0, 1, 3};
 	train_result r;
+	char why[TRAIN_REASON_MAX];
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_not(r.feasible);
-	cr_assert_str_eq(r.reason, "tp 3 does not divide 16 attention heads");
+	cr_assert_str_eq(train_reason(&r, &s, &w, why, sizeof why), "tp 3 does not divide 16 attention heads");
 	p = (plan){1, 1, 1, 3, 1, 1, 0, 1, 3};
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert_str_eq(r.reason, "dp*micro_batch = 3 does not divide global_batch 8");
+	cr_assert_str_eq(train_reason(&r, &s, &w, why, sizeof why), "dp*micro_batch = 3 does not divide global_batch 8");
 	/* 4·12·h² + V·h = 51.4M parameters × 16 B = 0.82 GB: shrink HBM to 0.5 GB. */
 	s.chip.hbm = 0.5e9;
 	p = (plan){1, 1, 1, 1, 1, 1, 0, 1, 1};
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_not(r.feasible);
-	cr_assert(strstr(r.reason, "GiB per chip, has 0.5 GiB"), "%s", r.reason);
+	cr_assert(strstr(train_reason(&r, &s, &w, why, sizeof why), "GiB per chip, has 0.5 GiB"), "%s", why);
 	cr_assert(r.step_time > 0, "an infeasible layout still reports its estimate");
 }
 
@@ -83,4 +85,52 @@ Test(train, a_window_takes_its_share_of_attention_model_flops)
 	w.net.window_layers = 2;
 	train_flops_per_token(&w, &m1, &h1);
 	cr_assert_float_eq(m0 - m1, 3 * 16384000.0 * (1 - 119872.0 / 500500.0), 1e-3);
+}
+
+Test(train, fp16_on_a_chip_with_only_bf16_runs_at_bf16)
+{
+	/* Megatron GPT 1T is fp16; TPU v5p publishes no fp16 rate. It ran at a peak of 0 (MFU 0.0 %,
+	 * 700 model TFLOP/s per chip on a chip whose bf16 peak is 459) and ranked first. It runs at
+	 * bf16 now: MFU in (0, 1), model TFLOP/s per chip below the bf16 peak. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p;
+	train_result r;
+	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("megatron-1t-train", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_eq(r.run_prec, HW_BF16);
+	cr_assert_float_eq(r.peak, s.chip.peak[HW_BF16], 1);
+	cr_assert_gt(r.mfu, 0);
+	cr_assert_leq(r.mfu, r.hfu);
+	cr_assert_leq(r.hfu, 1);
+	cr_assert_leq(r.model_tflops_per_chip * 1e12, s.chip.peak[HW_BF16]);
+}
+
+Test(train, a_precision_with_no_rate_is_infeasible_not_free)
+{
+	/* fp32 on TPU v5p: no fp32 rate and nothing wider. The layout is infeasible, its reason
+	 * names the chip, and the estimate runs at the widest rate it has, never at a peak of 0. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	const char *sets[] = {"precision=fp32"};
+	plan p;
+	train_result r;
+	char why[TRAIN_REASON_MAX];
+	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-8b-train", "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_not(r.feasible);
+	cr_assert_eq(r.why, SHARD_PRECISION);
+	cr_assert(strstr(train_reason(&r, &s, &w, why, sizeof why), "tpu-v5p"), "%s", why);
+	cr_assert_gt(r.peak, 0);
+	cr_assert_gt(r.step_time, 0);
 }

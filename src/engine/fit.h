@@ -1,0 +1,118 @@
+/* fit: calibrated values fitted on published measurements, and the error the model makes on
+ * rows it was not fitted on.
+ *
+ * A calibration (models/calibration.ini, hw_calib) is one engine parameter of a chip family,
+ * fitted on the validation rows of its kind and family (and framework list): the value at
+ * which the median of the rows' log errors, taken in the sense of speed (predicted / measured
+ * for rates, measured / predicted for times), is zero. Speed grows with the calibrated
+ * efficiency, so that median is monotone and bisection finds it.
+ *
+ * Out of sample: leave one source out (every calibration refitted without the rows of one
+ * source document, the `source_group` column, then those rows predicted; DESIGN §6
+ * `out_of_sample`) and leave one framework out (the same by framework). A calibration with no
+ * row left falls back to its prior. The spread of the out-of-sample errors of a calibration
+ * group (kind x chip family x framework) is what a prediction's interval is made of.
+ *
+ * Pure: the rows hold loaded systems and frameworks (owned by the caller); prediction copies
+ * a system to set the values being tried. No I/O. */
+#ifndef ROOFCOST_FIT_H
+#define ROOFCOST_FIT_H
+
+#include "engine/validate.h"
+#include "model/fw.h"
+#include "model/hw.h"
+
+enum { FIT_REASON_MAX = 768, FIT_REFITS_MAX = 512, FIT_GROUPS_MAX = 128 };
+
+/* One validation row and its predictions. */
+typedef struct fit_row {
+	val_case c;
+	const hw_system *sys;       /* loaded, calibrations of the file applied (caller's) */
+	const fw_framework *fw;     /* loaded, the row's settings over it (caller's) */
+	char family[HW_NAME_MAX];   /* the system's chip family */
+	int ok;                     /* 1: predicted (pred, err_pct) */
+	int mem_miss;               /* predicted although the memory model rejects the layout */
+	double pred, err_pct;       /* in sample: with the values of the file */
+	int oos_ok;                 /* 1: predicted with the calibrations refitted without its source */
+	double oos_pred, oos_err_pct;
+	char oos_refits[FIT_REFITS_MAX]; /* "name=value" of what was refitted without its source */
+	char reason[FIT_REASON_MAX];
+} fit_row;
+
+/* Summary of the absolute errors of some rows (percent; NaN when n = 0). */
+typedef struct fit_stats {
+	int n, skipped, mem_misses;
+	double median, mean, max;
+	double signed_median;       /* median of the signed errors: the bias */
+} fit_stats;
+
+/* Which rows a summary counts: kind 1 train, 0 infer, -1 all; the text fields NULL or "" =
+ * any; oos 1: the out-of-sample errors instead of the in-sample ones. */
+typedef struct fit_filter {
+	int kind;
+	const char *framework, *family, *group;
+	int oos;
+} fit_filter;
+
+/* The text fields rows are grouped by. */
+typedef enum fit_field { FIT_BY_FRAMEWORK, FIT_BY_FAMILY, FIT_BY_GROUP } fit_field;
+
+/* Rows left out of a fit: those of one framework, or of one source group (NULL = none). */
+typedef struct fit_leave {
+	const char *framework;
+	const char *group;
+} fit_leave;
+
+/* What leaving one framework out does to its rows. */
+typedef struct fit_lofo {
+	char framework[FW_NAME_MAX];
+	int kind;
+	fit_stats s;                /* the framework's rows with calibrations refitted without them */
+	char refits[FIT_REFITS_MAX];/* "name=value" of each refitted calibration */
+} fit_lofo;
+
+/* 1 for a metric that is a time (a faster chip makes it smaller). */
+int fit_metric_is_time(val_metric m);
+
+/* Predicts row r with the calibrations of ks set to vals (NULL: r->sys as loaded). Returns 1
+ * with *pred set, 0 if the row cannot be predicted. */
+int fit_predict(const fit_row *r, const hw_calibs *ks, const double *vals, double *pred);
+
+/* The log error of pred against r's measurement in the sense of speed (> 0: predicted faster). */
+double fit_speed_log_err(const fit_row *r, double pred);
+
+/* 1 if row r takes part in fitting calibration k, leave aside. */
+int fit_uses(const hw_calib *k, const fit_row *r, const fit_leave *leave);
+
+/* Fits calibration i of ks (the others at vals) on its rows less those of leave. Returns the
+ * value, or its prior when no row is left; *used gets the row count. */
+double fit_value(const fit_row *rows, int n, const hw_calibs *ks, const double *vals, int i,
+		 const fit_leave *leave, int *used);
+
+/* The summary of the rows f selects. */
+fit_stats fit_summarize(const fit_row *rows, int n, const fit_filter *f);
+
+/* The distinct values of a text field over the predicted-or-not rows of one kind (-1 any), in
+ * first-seen order, into out (pointers into rows). Returns the count (at most max). */
+int fit_distinct(const fit_row *rows, int n, int kind, fit_field by, const char **out, int max);
+
+/* Leave one framework out, for every framework of every kind, into out (at most max). Returns
+ * the count. */
+int fit_lofo_all(const fit_row *rows, int n, const hw_calibs *ks, fit_lofo *out, int max);
+
+/* Leave one source out: for every source group, every calibration that any of its rows feeds
+ * is refitted without the group, and the group's rows are predicted with the refitted values
+ * (rows of a group no calibration uses keep their in-sample prediction: nothing was fitted on
+ * them). Fills oos_* of every row. Returns the number of groups. */
+int fit_loso(fit_row *rows, int n, const hw_calibs *ks);
+
+/* The q-th percentile (0..100, linear between order statistics) of v[0..n) (sorted here). */
+double fit_percentile(double *v, int n, double q);
+
+/* The 10th and 90th percentile of the out-of-sample speed errors (percent: > 0 predicted
+ * faster than measured) of the rows of kind, family and framework (NULL = any framework).
+ * Returns the row count (0: *p10 and *p90 untouched). */
+int fit_spread(const fit_row *rows, int n, int kind, const char *family, const char *framework, double *p10,
+	       double *p90);
+
+#endif

@@ -1,0 +1,222 @@
+/* cases: validation case files loaded and predicted (see cases.h). */
+#include "store/cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/csvin.h"
+#include "base/lim.h"
+#include "engine/validate.h"
+#include "model/nn.h"
+#include "model/plan.h"
+
+/* The ranges of lim.h for a case's layout and network, before val_build divides by them:
+ * "path:line: column: reason". */
+static int case_limits(const char *path, const val_case *c, err *e)
+{
+	plan p;
+	char why[160];
+	const char *key;
+	memset(&p, 0, sizeof p);
+	p.tp = c->tp;
+	p.pp = c->pp;
+	p.vpp = c->vpp;
+	p.dp = c->dp;
+	p.cp = c->cp;
+	p.ep = c->ep;
+	p.chips = c->chips;
+	p.micro_batch = c->micro_batch;
+	if (plan_limits(&p, 1, why, sizeof why) != 0)
+		return err_at(e, path, c->line, "chips: %s", why);
+	if ((long long)(c->tp > 0 ? c->tp : 1) * (c->pp > 0 ? c->pp : 1) * (c->cp > 0 ? c->cp : 1) > c->chips)
+		return err_at(e, path, c->line, "chips: %d is fewer than tp*pp*cp", c->chips);
+	{
+		const struct { const char *col; int v, hi; } n[] = {
+			{"seq_len", c->seq_len, LIM_TOKENS}, {"input_len", c->input_len, LIM_TOKENS},
+			{"output_len", c->output_len, LIM_TOKENS}, {"global_batch", c->global_batch, LIM_BATCH},
+			{"concurrency", c->concurrency, LIM_CONCURRENCY}, {"layers", c->layers, LIM_LAYERS},
+			{"hidden", c->hidden, LIM_HIDDEN}, {"heads", c->heads, LIM_HEADS},
+			{"kv_heads", c->kv_heads, LIM_HEADS}, {"head_dim", c->head_dim, LIM_HEAD_DIM},
+			{"ffn", c->ffn, LIM_WIDTH}, {"vocab", c->vocab, LIM_VOCAB},
+			{"experts", c->experts, LIM_EXPERTS}, {"experts_active", c->experts_active, LIM_EXPERTS}};
+		for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+			if (n[i].v > n[i].hi)
+				return err_at(e, path, c->line, "%s: %d is more than %d", n[i].col, n[i].v, n[i].hi);
+	}
+	{
+		/* The network as val_build makes it (empty cells: kv_heads = heads, head_dim from
+		 * hidden / heads, experts of ffn width). */
+		nn_net n;
+		memset(&n, 0, sizeof n);
+		n.layers = c->layers;
+		n.hidden = c->hidden;
+		n.heads = c->heads;
+		n.kv_heads = c->kv_heads > 0 ? c->kv_heads : c->heads;
+		n.head_dim = c->head_dim > 0 ? c->head_dim : c->hidden / c->heads;
+		n.ffn = c->ffn;
+		n.act = c->act;
+		n.vocab = c->vocab;
+		n.experts = c->experts > 0 ? c->experts : 0;
+		n.experts_active = n.experts ? c->experts_active : 0;
+		n.expert_ffn = n.experts ? c->ffn : 0;
+		if (nn_shape_check(&n, &key, why, sizeof why) != 0)
+			return err_at(e, path, c->line, "%s: %s", key, why);
+	}
+	return 0;
+}
+
+void cases_release(cases_set *s)
+{
+	for (int i = 0; i < s->nsys; i++)
+		free(s->sys[i]);
+	for (int i = 0; i < s->nfw; i++)
+		free(s->fw[i]);
+	free(s->sys);
+	free(s->fw);
+	free(s->rows);
+	free(s->ks);
+	memset(s, 0, sizeof *s);
+}
+
+int cases_find(const cases_set *s, const char *id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->rows[i].c.id, id))
+			return i;
+	return -1;
+}
+
+/* The loaded system of name (loaded on first need), or NULL with its loader's message in why. */
+static const hw_system *system_of(cases_set *s, const char *models_dir, const char *name, char **names,
+				  char (*whys)[ERR_MSG_MAX], char *why, size_t n)
+{
+	int k;
+	for (k = 0; k < s->nsys && strcmp(names[k], name) != 0; k++)
+		;
+	if (k == s->nsys) {
+		err le = {0};
+		if (!(names[k] = strdup(name))) {
+			snprintf(why, n, "out of memory");
+			return NULL;
+		}
+		s->sys[k] = malloc(sizeof *s->sys[k]);
+		whys[k][0] = '\0';
+		s->nsys++;
+		if (!s->sys[k]) {
+			snprintf(whys[k], ERR_MSG_MAX, "out of memory");
+		} else if (hw_find_system(name, models_dir, s->sys[k], &le) != 0) {
+			snprintf(whys[k], ERR_MSG_MAX, "%s", le.msg);
+			free(s->sys[k]);
+			s->sys[k] = NULL;
+		}
+	}
+	if (!s->sys[k])
+		snprintf(why, n, "%s", whys[k]);
+	return s->sys[k];
+}
+
+int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
+{
+	csvin_doc d;
+	char **sys_names = NULL;
+	char (*sys_why)[ERR_MSG_MAX] = NULL;
+	char **fw_keys = NULL;
+	char (*fw_why)[ERR_MSG_MAX] = NULL;
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	snprintf(out->path, sizeof out->path, "%s", path);
+	if (!(out->ks = malloc(sizeof *out->ks)))
+		return err_set(e, ERR_DATA, "out of memory");
+	if (hw_load_calibs(models_dir, out->ks, e) != 0) {
+		cases_release(out);
+		return ERR_DATA;
+	}
+	if (csvin_load(&d, path, e) != 0) {
+		cases_release(out);
+		return ERR_DATA;
+	}
+	if (d.nrows < 1)
+		rc = err_at(e, path, 0, "empty file");
+	if (rc == 0)
+		rc = val_check_header(path, (const char *const *)d.rows[0].fields, d.rows[0].n, e);
+	if (rc == 0) {
+		size_t n = (size_t)d.nrows;
+		out->rows = calloc(n, sizeof *out->rows);
+		out->sys = calloc(n, sizeof *out->sys);
+		out->fw = calloc(n, sizeof *out->fw);
+		sys_names = calloc(n, sizeof *sys_names);
+		sys_why = calloc(n, sizeof *sys_why);
+		fw_keys = calloc(n, sizeof *fw_keys);
+		fw_why = calloc(n, sizeof *fw_why);
+		if (!out->rows || !out->sys || !out->fw || !sys_names || !sys_why || !fw_keys || !fw_why)
+			rc = err_set(e, ERR_DATA, "out of memory");
+	}
+	/* Every row parsed first: a bad file is an error before anything is predicted. */
+	for (int i = 1; rc == 0 && i < d.nrows; i++) {
+		const csvin_row *row = &d.rows[i];
+		if (row->n != d.rows[0].n)
+			rc = err_at(e, path, row->line, "%d fields, the header has %d", row->n, d.rows[0].n);
+		else if ((rc = val_parse(path, row->line, (const char *const *)d.rows[0].fields,
+					 (const char *const *)row->fields, row->n, &out->rows[out->n].c, e)) == 0 &&
+			 (rc = case_limits(path, &out->rows[out->n].c, e)) == 0)
+			out->n++;
+	}
+	/* Systems once each; frameworks once per name and settings cell (a setting the framework
+	 * does not know is an error in the file, at the first row that has it). */
+	for (int i = 0; rc == 0 && i < out->n; i++) {
+		fit_row *r = &out->rows[i];
+		const char *name = r->c.framework[0] ? r->c.framework : "generic";
+		char key[VAL_TEXT_MAX + FW_NAME_MAX + 2];
+		int k;
+		r->sys = system_of(out, models_dir, r->c.system, sys_names, sys_why, r->reason, sizeof r->reason);
+		if (!r->sys)
+			continue;
+		snprintf(key, sizeof key, "%s;%s", name, r->c.settings);
+		for (k = 0; k < out->nfw && strcmp(fw_keys[k], key) != 0; k++)
+			;
+		if (k == out->nfw) {
+			err le = {0};
+			if (!(fw_keys[k] = strdup(key)) || !(out->fw[k] = malloc(sizeof *out->fw[k]))) {
+				rc = err_set(e, ERR_DATA, "out of memory");
+				break;
+			}
+			out->nfw++;
+			fw_why[k][0] = '\0';
+			if (fw_find(name, models_dir, out->fw[k], &le) != 0) {
+				snprintf(fw_why[k], ERR_MSG_MAX, "%s", le.msg);
+				free(out->fw[k]);
+				out->fw[k] = NULL;
+			} else if (r->c.settings[0]) {
+				char from[CASES_PATH_MAX + 32];
+				snprintf(from, sizeof from, "%s:%d: settings", path, r->c.line);
+				if ((rc = fw_set_list(out->fw[k], r->c.settings, from, e)) != 0)
+					break;
+				/* The origin of a cell shared by rows is the file's column, not this row. */
+				for (int j = 0; j < out->fw[k]->nset; j++)
+					snprintf(out->fw[k]->set[j].from, sizeof out->fw[k]->set[j].from, "%s: settings", path);
+			}
+		}
+		if (!out->fw[k]) {
+			snprintf(r->reason, sizeof r->reason, "%s", fw_why[k]);
+			continue;
+		}
+		r->fw = out->fw[k];
+		snprintf(r->family, sizeof r->family, "%s", r->sys->chip.family);
+		r->ok = val_predict(r->sys, r->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
+		if (r->ok)
+			r->err_pct = 100 * (r->pred - r->c.value) / r->c.value;
+	}
+	for (int k = 0; sys_names && k < out->nsys; k++)
+		free(sys_names[k]);
+	for (int k = 0; fw_keys && k < d.nrows; k++)
+		free(fw_keys[k]);
+	free(sys_names);
+	free(sys_why);
+	free(fw_keys);
+	free(fw_why);
+	csvin_release(&d);
+	if (rc != 0)
+		cases_release(out);
+	return rc;
+}
