@@ -85,3 +85,19 @@ check pricing-empty-json 0 '"price_note":	"no system compared has a reserved-1y 
 # The re-check of verified: the Capacity Blocks page was read at a mirror.
 check verified-mirror 0 "UNVERIFIED: a third-party mirror, not the AWS page" -- $R list prices --provider aws --all
 check trn2-newer 0 '"as_of":	"2026-05-01"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --set region=ap-southeast-4 --format json
+
+# --- the report: tokens per MW beside the cost plot, each price's age
+check_sh report-power "rm -rf $tmp/rp && $R report -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,hgx-b200 -o $tmp/rp >/dev/null &&
+	test -s $tmp/rp/plots/serving_power.gp && grep -q 'tokens/s per MW' $tmp/rp/plots/serving_power.gp &&
+	grep -q '## Tokens per megawatt against speed per user' $tmp/rp/report.md &&
+	grep -q 'No rated power in the system file of trn2.48xlarge' $tmp/rp/report.md &&
+	head -1 $tmp/rp/data/serving_load.csv | grep -q tokens_per_s_per_mw"
+check_sh report-ages "grep -q 'Price ages: days from each price' $tmp/rp/report.md && grep -q 'Warning: prices 182 days apart' $tmp/rp/report.md &&
+	grep -q '^trn2.48xlarge,on-demand,2024-12-01,182,yes' $tmp/rp/data/price_ages.csv"
+check_sh report-owned-not-catalogued "! grep -q ',owned,' $tmp/rp/inputs/catalogs/prices.csv && test -s $tmp/rp/inputs/models/cost.ini"
+# --- baseline record: a price older than price_age_days draws a warning (the record keeps it as it is)
+check baseline-price-age 0 "warning: the price frozen is" -- $R baseline record fresh-trn2 -w llama3-70b-serve -s trn2.48xlarge
+check baseline-price-age-json 0 '"price_age_days":	' -- $R baseline record fresh-trn2-json -w llama3-70b-serve -s trn2.48xlarge --format json
+# --- sweep: power and energy per layout
+check sweep-power 0 '"tokens_per_s_per_mw":	' -- $R sweep -w llama3-8b-train -s dgx-h100 --chips 64 --tp 1,2 --pp 1 --top 1 --format json
+check sweep-power-offer 0 '"provisioned_w_per_chip":	1989' -- $R sweep -w llama3-8b-train -s dgx-h100 --chips 64 --tp 1,2 --pp 1 --top 1 --format json
