@@ -17,25 +17,31 @@
  * (chunked or whole prompts), `prefill_first` runs them alone while the decodes stall, `static`
  * prefills a compiled batch together and decodes it to the end.
  *
- * A closed loop of N requests (a new one as one finishes) whose prompts the scheduler can take in
- * one pass stays synchronized: a batch that prefills together and decodes together. Otherwise the
- * requests run at spread phases: a new prompt waits one iteration for the scheduler (two with an
+ * A closed loop of N requests (a new one as one finishes) runs at spread phases when each request
+ * comes from its own client: a new prompt waits one iteration for the scheduler (two with an
  * overlap scheduler), then for a prefill slot (Pollaczek-Khinchine M/D/1 with the service the
  * prompt takes of a full prefill iteration; the closed loop sees N - 1 others), then its own
- * iterations. TPOT is the mean iteration a decoding request runs in (prefill_first: the decode
+ * iterations. Clients do not stay in step: requests that finish together reach an idle server a
+ * little apart, and it starts the first alone, so only one request (or a static scheduler's
+ * compiled batch) prefills as a batch. Requests that wait in the server's own queue (offline, and
+ * the most the server completes) are admitted by its scheduler: those it can take in one pass stay
+ * synchronized, a batch that prefills together and decodes together, and those it takes in
+ * several passes lock in groups a pass apart. TPOT is the mean iteration a decoding request runs in (prefill_first: the decode
  * iterations stretched by the prefill ones that stall them). Little's law closes the loop:
  * N = X · (TTFT + (output_len - 1) · TPOT); beyond the cap the rest wait (N - cap) / X.
  *
- * Scenarios: `single` is the closed loop at `concurrency` (over all replicas); `offline` the
- * closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
+ * Scenarios: `single` is the closed loop of clients at `concurrency` (over all replicas);
+ * `offline` the queued closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
  * Poisson arrivals at a rate λ (admission wait Erlang C over the cap, service the time in the
  * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
  * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
  * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
  * (Poisson) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
- * life, variance 2B/3); TTFT from its fixed part plus the prefill and admission waits (an atom at
- * zero with an exponential tail; the closed loop's admission wait is a sum of N - cap completion
- * gaps, taken as normal). With the workload's `length_spread = exponential` (open loop only) the
+ * life, variance 2B/3); TTFT from its fixed part, in the open loop the rest of the iteration that
+ * runs when it arrives (uniform over that iteration: a Poisson arrival lands at a random time in
+ * it), plus the prefill and admission waits (an atom at zero with an exponential tail; the closed
+ * loop's admission wait is a sum of N - cap completion gaps, taken as normal). The mean and every
+ * percentile of TTFT are those of this one law, so p50 <= p90 <= p99. With the workload's `length_spread = exponential` (open loop only) the
  * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
  * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
  * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no

@@ -31,6 +31,7 @@ typedef struct lower {
 	int serve;       /* ops belong to a serving iteration */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 	double kernel_overhead; /* s of host time per kernel */
+	double host[OPS_KIND_N]; /* s of host time per op of each kind (host_of, set by init) */
 	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
 	 * OPS_RECOMP ops of the training step (its attention kernel, host mode and share), with
 	 * the ops the policy does not re-run left out and kept_qkv of the qkv projection. */
@@ -52,7 +53,7 @@ static double host_of(const lower *c, ops_kind kind)
 /* The next op, written field by field in place (no clearing, no copy): shape 0, one instance,
  * no FLOPs or bytes yet. NULL when the list is full, or when a selective recompute does not
  * re-run ops of this kind. */
-static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
+__attribute__((always_inline)) static inline ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
 {
 	ops_op *o;
 	if (c->l->n >= OPS_MAX)
@@ -72,7 +73,7 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->attn = c->attn;
 	o->eager = c->eager;
 	o->train = c->train || c->rc;
-	o->host = host_of(c, kind);
+	o->host = c->host[kind];
 	o->serve = c->serve;
 	return o;
 }
@@ -349,6 +350,8 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+	for (int k = 0; k < OPS_KIND_N; k++)
+		c->host[k] = host_of(c, (ops_kind)k);
 	c->serve = 0;
 	c->rc = RC_NONE;
 	c->swiglu = w->net.act == NN_SWIGLU;

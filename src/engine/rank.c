@@ -620,9 +620,11 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 				 "against %.0f / %.0f ms", w->slo_percentile, r->ir.tpot_tail * 1e3, r->ir.ttft_tail * 1e3,
 				 w->tpot_slo * 1e3, w->ttft_slo * 1e3);
 			break;
-		default:
+		default: {
+			char why[TRAIN_REASON_MAX];
 			snprintf(r->verdict, sizeof r->verdict, "infeasible: %s",
-				 w->mode == WL_INFER ? r->ir.reason : r->tr.reason);
+				 w->mode == WL_INFER ? r->ir.reason : train_reason(&r->tr, r->sys, w, why, sizeof why));
+		}
 		}
 		if (r->klass == RANK_NO_PRICE && w->mode == WL_INFER && i > 0 && rows[0].klass == RANK_NO_PRICE) {
 			size_t l = strlen(r->verdict);

@@ -58,7 +58,10 @@ int plan_limits(const plan *p, int micro_batch, char *why, int len)
 	long long tp = deg(p->tp), pp = deg(p->pp), dp = deg(p->dp), cp = deg(p->cp), ep = deg(p->ep);
 	long long mb = deg(p->micro_batch > 0 ? p->micro_batch : micro_batch), chips;
 #define OUT(...) do { if (why) snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
-	{
+	/* The table below names the degree out of range; it is built only when one is (sweeps
+	 * check every layout). */
+	if (tp > LIM_CHIPS || pp > LIM_PP || dp > LIM_CHIPS || cp > LIM_CHIPS || ep > LIM_CHIPS ||
+	    deg(p->vpp) > LIM_VPP || mb > LIM_MICRO_BATCH || p->chips > LIM_CHIPS) {
 		const struct { const char *name; long long v, hi; } one[] = {
 			{"tp", tp, LIM_CHIPS}, {"pp", pp, LIM_PP}, {"dp", dp, LIM_CHIPS}, {"cp", cp, LIM_CHIPS},
 			{"ep", ep, LIM_CHIPS}, {"vpp", deg(p->vpp), LIM_VPP}, {"micro_batch", mb, LIM_MICRO_BATCH},

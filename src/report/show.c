@@ -300,7 +300,8 @@ void *show_json(const rank_view *r)
 	cJSON *o = cJSON_CreateObject();
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
 	int feasible = r->train ? r->train->feasible : r->infer->feasible;
-	const char *reason = r->train ? r->train->reason : r->infer->reason;
+	char tr_why[TRAIN_REASON_MAX];
+	const char *reason = r->train ? train_reason(r->train, r->sys, r->w, tr_why, sizeof tr_why) : r->infer->reason;
 	const mem_use *m = r->train ? &r->train->mem : &r->infer->mem;
 	hw_prec rp = r->train ? r->train->run_prec : r->infer->run_prec;
 
@@ -622,7 +623,8 @@ void show_text(const rank_view *r, FILE *fp)
 	const hw_chip *c = &s->chip;
 	const plan *p = r->train ? &r->train->plan : &r->infer->plan;
 	int feasible = r->train ? r->train->feasible : r->infer->feasible;
-	const char *reason = r->train ? r->train->reason : r->infer->reason;
+	char tr_why[TRAIN_REASON_MAX];
+	const char *reason = r->train ? train_reason(r->train, r->sys, r->w, tr_why, sizeof tr_why) : r->infer->reason;
 	const mem_use *m = r->train ? &r->train->mem : &r->infer->mem;
 	hw_prec rp = r->train ? r->train->run_prec : r->infer->run_prec;
 	char pl[128];
