@@ -550,15 +550,53 @@ void rank_bind(rank_row *r)
 	r->rep.cost = &r->cost;
 }
 
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o)
+{
+	int dom = frontier_domain_chips(s);
+	if (o->total > 0)
+		return o->total;
+	return given->chips > dom ? given->chips : dom;
+}
+
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	infer_result *ir = malloc(sizeof *ir);
+	disagg_result *d = &r->dis;
+	if (!ir)
+		return err_set(e, ERR_DATA, "out of memory");
+	r->has_disagg = 1;
+	disagg_search(r->sys, w, rank_disagg_chips(r->sys, given, o), d);
+	/* What rank_cost reads of a result, from the split. */
+	memset(ir, 0, sizeof *ir);
+	ir->feasible = d->feasible;
+	ir->plan = d->dec.plan;
+	ir->plan.chips = d->chips;
+	ir->tokens_per_s = d->tokens_per_s;
+	ir->tokens_per_s_per_chip = d->tokens_per_s_per_chip;
+	ir->ttft = d->ttft;
+	ir->tpot = d->tpot;
+	ir->ttft_tail = d->ttft_tail;
+	ir->tpot_tail = d->tpot_tail;
+	if (rank_price_and_cost(o, r->sys, w, NULL, ir, &r->dcost, e) != 0) {
+		free(ir);
+		return e->code;
+	}
+	free(ir);
+	return 0;
+}
+
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
 	int rc;
 	r->w = *w;
 	r->searched = 0;
+	r->has_disagg = 0;
 	if (w->mode == WL_INFER)
 		rc = best_serving(w, given, o, r, e);
 	else
 		rc = best_training(given, o, r, e);
+	if (rc == 0 && w->mode == WL_INFER && w->disagg.on)
+		rc = rank_disagg(w, given, o, r, e);
 	rank_bind(r);
 	return rc;
 }
