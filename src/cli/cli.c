@@ -262,6 +262,102 @@ static int parse_price(const char *arg, cli_eval_opts *o, err *e)
 	return 1;
 }
 
+/* --capex SYSTEM=USD[/CHIPS] */
+static int parse_capex(const char *arg, cli_eval_opts *o, err *e)
+{
+	const char *eq = strrchr(arg, '=');
+	rank_user_capex *u = &o->capex[o->ncapex];
+	size_t l = eq ? (size_t)(eq - arg) : 0;
+	char num[64];
+	const char *slash = eq ? strchr(eq + 1, '/') : NULL;
+	size_t nl = eq ? (slash ? (size_t)(slash - eq - 1) : strlen(eq + 1)) : 0;
+	double v = 0;
+	u->chips = 0;
+	if (eq && nl < sizeof num) {
+		memcpy(num, eq + 1, nl);
+		num[nl] = '\0';
+	}
+	if (!eq || l == 0 || l >= sizeof u->system || nl >= sizeof num || opt_number(num, &v) != 0 ||
+	    !(v >= 1 && v <= 1e10) || (slash && opt_int(slash + 1, 1, LIM_CHIPS, &u->chips) != 0)) {
+		err_set(e, ERR_USAGE, "--capex: '%s' is not SYSTEM=USD or SYSTEM=USD/CHIPS (the price of CHIPS chips "
+			"with their host, e.g. gb200-nvl72=3400000/72)", arg);
+		return -1;
+	}
+	if (o->ncapex == CLI_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--capex: at most %d systems", CLI_PRICE_MAX);
+		return -1;
+	}
+	memcpy(u->system, arg, l);
+	u->system[l] = '\0';
+	for (int i = 0; i < o->ncapex; i++)
+		if (!strcmp(o->capex[i].system, u->system)) {
+			err_set(e, ERR_USAGE, "--capex: %s has two quotes", u->system);
+			return -1;
+		}
+	u->usd = v;
+	o->ncapex++;
+	return 1;
+}
+
+/* --discount [KEY=]PCT[%][,[KEY=]PCT[%]]... */
+static int parse_discount(const char *arg, cli_eval_opts *o, err *e)
+{
+	const char *p = arg;
+	for (;;) {
+		const char *end = strchr(p, ','), *eq;
+		size_t l = end ? (size_t)(end - p) : strlen(p), kl = 0;
+		char item[96], num[32];
+		double pct = -1;
+		rank_discount *d = &o->discounts[o->ndiscounts];
+		if (l >= sizeof item)
+			l = sizeof item - 1;
+		memcpy(item, p, l);
+		item[l] = '\0';
+		eq = strchr(item, '=');
+		if (eq) {
+			kl = (size_t)(eq - item);
+			eq++;
+		} else {
+			eq = item;
+		}
+		l = strlen(eq);
+		if (l > 1 && eq[l - 1] == '%')
+			l--;    /* "20%" as well as "20" */
+		if (l < sizeof num) {
+			memcpy(num, eq, l);
+			num[l] = '\0';
+			if (opt_number(num, &pct) != 0)
+				pct = -1;
+		}
+		if (!(pct >= 0 && pct < 100) || (eq != item && (kl == 0 || kl >= sizeof d->key))) {
+			err_set(e, ERR_USAGE, "--discount: '%s' is not a percentage from 0 to below 100 (PCT for every "
+				"system, or KEY=PCT for a provider such as aws, a system or an instance)", item);
+			return -1;
+		}
+		for (size_t i = 0; i < kl; i++)
+			if (!(isalnum((unsigned char)item[i]) || strchr("._-", item[i]))) {
+				err_set(e, ERR_USAGE, "--discount: '%.*s' is not a provider, system or instance name", (int)kl,
+					item);
+				return -1;
+			}
+		if (o->ndiscounts == CLI_PRICE_MAX) {
+			err_set(e, ERR_USAGE, "--discount: at most %d discounts", CLI_PRICE_MAX);
+			return -1;
+		}
+		snprintf(d->key, sizeof d->key, "%.*s", (int)kl, item);
+		for (int i = 0; i < o->ndiscounts; i++)
+			if (!strcmp(o->discounts[i].key, d->key)) {
+				err_set(e, ERR_USAGE, "--discount: %s is given twice", d->key[0] ? d->key : "a discount for all");
+				return -1;
+			}
+		d->share = pct / 100;
+		o->ndiscounts++;
+		if (!end)
+			return 1;
+		p = end + 1;
+	}
+}
+
 int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 {
 	switch (code) {
@@ -295,12 +391,18 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 		return 1;
 	case CLI_OPT_PRICING: {
 		price_model m;
+		if (!strcmp(arg, "all")) {
+			o->pricing_all = 1;
+			o->pricing = -1;
+			return 1;
+		}
 		if (price_parse_model(arg, &m) != 0) {
 			err_set(e, ERR_USAGE, "--pricing: '%s' is not one of on-demand, capacity-block, "
-				"reserved-1y, reserved-3y, committed-1y, committed-3y, spot", arg);
+				"reserved-1y, reserved-3y, committed-1y, committed-3y, spot, owned (compare: all)", arg);
 			return -1;
 		}
 		o->pricing = (int)m;
+		o->pricing_all = 0;
 		return 1;
 	}
 	case CLI_OPT_AS_OF:
@@ -312,25 +414,10 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 		return 1;
 	case CLI_OPT_PRICE:
 		return parse_price(arg, o, e);
-	case CLI_OPT_DISCOUNT: {
-		char num[32];
-		size_t l = strlen(arg);
-		double pct = -1;
-		if (l > 1 && arg[l - 1] == '%')
-			l--;    /* "20%" as well as "20" */
-		if (l < sizeof num) {
-			memcpy(num, arg, l);
-			num[l] = '\0';
-			if (opt_number(num, &pct) != 0)
-				pct = -1;
-		}
-		if (!(pct >= 0 && pct < 100)) {
-			err_set(e, ERR_USAGE, "--discount: '%s' is not a percentage from 0 to below 100", arg);
-			return -1;
-		}
-		o->discount = pct / 100;
-		return 1;
-	}
+	case CLI_OPT_DISCOUNT:
+		return parse_discount(arg, o, e);
+	case CLI_OPT_CAPEX:
+		return parse_capex(arg, o, e);
 	case CLI_OPT_CHIPS:
 		if (opt_int(arg, 1, LIM_CHIPS, &o->chips) != 0) {
 			err_set(e, ERR_USAGE, "--chips: '%s' is not a whole number from 1 to %d", arg, LIM_CHIPS);
@@ -364,8 +451,9 @@ static int in_system_list(const char *list, const char *name)
 
 int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e)
 {
-	for (int i = 0; i < o->nprices; i++) {
-		const char *name = o->prices[i].system;
+	for (int i = 0; i < o->nprices + o->ncapex; i++) {
+		const char *name = i < o->nprices ? o->prices[i].system : o->capex[i - o->nprices].system;
+		const char *opt = i < o->nprices ? "--price" : "--capex";
 		char path[CLI_PATH_MAX + 96], dir[CLI_PATH_MAX + 32], **names = NULL, sugg[512];
 		struct stat st;
 		int n;
@@ -376,9 +464,9 @@ int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e)
 		n = cli_ini_stems(dir, &names, e);
 		names_suggest(name, (const char *const *)names, n > 0 ? n : 0, sugg, sizeof sugg);
 		if (sugg[0])
-			err_set(e, ERR_USAGE, "--price: unknown system '%s'; did you mean %s?", name, sugg);
+			err_set(e, ERR_USAGE, "%s: unknown system '%s'; did you mean %s?", opt, name, sugg);
 		else
-			err_set(e, ERR_USAGE, "--price: unknown system '%s' (see 'roofcost list systems')", name);
+			err_set(e, ERR_USAGE, "%s: unknown system '%s' (see 'roofcost list systems')", opt, name);
 		cli_free_names(names, n > 0 ? n : 0);
 		return ERR_USAGE;
 	}
@@ -392,8 +480,14 @@ void cli_price_terms(const cli_eval_opts *o, char *buf, size_t n)
 	for (int i = 0; i < o->nprices && l < n; i++)
 		l += (size_t)snprintf(buf + l, n - l, "%s%s $%.4g", i ? ", " : "user prices (--price, per chip-hour): ",
 				      o->prices[i].system, o->prices[i].usd_per_chip_hour);
-	if (o->discount > 0 && l < n)
-		snprintf(buf + l, n - l, "%scatalog prices less %.4g%% (--discount)", l ? "; " : "", 100 * o->discount);
+	for (int i = 0; i < o->ncapex && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s $%.10g for %s%.0d chip%s", i ? ", " : l ? "; capex (--capex): " :
+				      "capex (--capex): ", o->capex[i].system, o->capex[i].usd, o->capex[i].chips ? "" : "one node",
+				      o->capex[i].chips, o->capex[i].chips == 1 ? "" : o->capex[i].chips ? "s" : "'s");
+	for (int i = 0; i < o->ndiscounts && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s%s%.4g%%", i ? ", " : l ? "; catalog prices less (--discount): " :
+				      "catalog prices less (--discount): ", o->discounts[i].key,
+				      o->discounts[i].key[0] ? " " : "all ", 100 * o->discounts[i].share);
 }
 
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
@@ -401,6 +495,8 @@ int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system
 {
 	if (cli_check_prices(paths, o, e) != 0)
 		return ERR_USAGE;
+	if (o->pricing_all)
+		return err_set(e, ERR_USAGE, "--pricing all: only compare prices every pricing model (and sweep takes a list)");
 	if (!o->workload || !*o->workload)
 		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
 	if (!system || !*system)
@@ -540,7 +636,10 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 	ro->price_ctx = pr;
 	ro->user_prices = o->prices;
 	ro->nuser_prices = o->nprices;
-	ro->discount = o->discount;
+	ro->user_capex = o->capex;
+	ro->nuser_capex = o->ncapex;
+	ro->discounts = o->discounts;
+	ro->ndiscounts = o->ndiscounts;
 }
 
 static void usage(FILE *fp)

@@ -45,7 +45,11 @@ typedef struct cli_eval_opts {
 	char framework[CLI_PATH_MAX];  /* --framework NAME|PATH as the override "framework=..."; "" = none */
 	rank_user_price prices[CLI_PRICE_MAX]; /* --price SYSTEM=USD_PER_CHIP_HOUR, in order */
 	int nprices;
-	double discount;               /* --discount PCT as a share [0, 1) of catalog prices */
+	rank_user_capex capex[CLI_PRICE_MAX];  /* --capex SYSTEM=USD[/CHIPS], in order */
+	int ncapex;
+	rank_discount discounts[CLI_PRICE_MAX]; /* --discount [KEY=]PCT,..., as shares [0, 1) */
+	int ndiscounts;
+	int pricing_all;               /* --pricing all (compare: every pricing model per system) */
 	int wide;                      /* --wide: text tables keep every column */
 } cli_eval_opts;
 
@@ -77,8 +81,8 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e);
  * e (exit 2), 0 prints usage, the command's text, and exits 2. */
 int cli_option_rc(int h, const char *usage, const err *e);
 
-/* Checks that every --price names a known system: a file in models/hw/systems or one named in
- * -s. Returns 0, or ERR_USAGE with e set ("unknown system ... did you mean ..."). */
+/* Checks that every --price and --capex names a known system: a file in models/hw/systems or
+ * one named in -s. Returns 0, or ERR_USAGE with e set ("unknown system ... did you mean ..."). */
 int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e);
 
 /* The user's pricing in one line for table footers ("user prices (--price): trn3-ultraserver
@@ -134,7 +138,8 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 
 /* getopt_long codes of the shared options. */
 enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT, CLI_OPT_WIDE };
+       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT, CLI_OPT_WIDE,
+       CLI_OPT_CAPEX };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -161,15 +166,21 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	{"pricing", required_argument, NULL, CLI_OPT_PRICING}, \
 	{"as-of", required_argument, NULL, CLI_OPT_AS_OF}, \
 	{"price", required_argument, NULL, CLI_OPT_PRICE}, \
-	{"discount", required_argument, NULL, CLI_OPT_DISCOUNT}
+	{"discount", required_argument, NULL, CLI_OPT_DISCOUNT}, \
+	{"capex", required_argument, NULL, CLI_OPT_CAPEX}
 
 #define CLI_COST_USAGE \
 	"      --pricing MODEL    on-demand (default, or the workload's [cost] pricing), capacity-block,\n" \
-	"                         reserved-1y, reserved-3y, committed-1y, committed-3y, spot\n" \
+	"                         reserved-1y, reserved-3y, committed-1y, committed-3y, spot, owned\n" \
+	"                         (buying the hardware: capex, power, hosting; models/README.md)\n" \
 	"      --as-of DATE       the newest price at or before YYYY-MM-DD (default: the newest)\n" \
 	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable); it\n" \
 	"                         replaces the catalog's for every pricing model, --discount aside\n" \
-	"      --discount PCT     take PCT percent (0-99.99) off every catalog price\n"
+	"      --discount [KEY=]PCT  take PCT percent (0-99.99) off catalog prices: of every system\n" \
+	"                         (30), of a provider (aws=30,gcp=20) or of one system or instance\n" \
+	"                         (trn2.48xlarge=35); the most specific applies (repeatable)\n" \
+	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (--pricing owned): USD for\n" \
+	"                         CHIPS chips with their host, one node when not given (repeatable)\n"
 
 /* --wide, for the commands that print tables (handled by cli_eval_option). */
 #define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}

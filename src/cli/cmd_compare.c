@@ -400,6 +400,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		 * when --plan fixes the layout. */
 		if (!o.plan_text)
 			so.chips = 0;
+		so.pricing_all = 0;
 		if (cli_setup(paths, &so, names[i], r->sys, w0, &p, &e) != 0) {
 			rc = e.code;
 			break;

@@ -153,6 +153,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	echo(el, w->fw.path, "models/frameworks");
 	for (int i = 0; i < w->fw.nbases; i++)
 		echo(el, w->fw.bases[i], "models/frameworks");   /* based_on: read beside it */
+	if (w->cost_path[0])
+		echo(el, w->cost_path, "models");
 	command_text(argc, argv, command, sizeof command);
 	memset(&ro, 0, sizeof ro);
 	cli_rank_opts(&pricer, paths, &store, &o, w, &ro.rank);

@@ -157,3 +157,37 @@ void cost_interrupt_serve(const cost_interrupt_serve_in *in, cost_interrupt *out
 	out->standby_chips = out->standby_replicas * in->chips_per_replica;
 	out->standby_usd_per_hour = out->standby_chips * in->usd_per_chip_hour;
 }
+
+void cost_owned_eval(double capex_per_chip, double rated_w_per_chip, const cost_owned *t, cost_owned_rate *out)
+{
+	double kw = rated_w_per_chip / 1e3;
+	memset(out, 0, sizeof *out);
+	out->capex_per_chip = capex_per_chip;
+	out->rated_w = rated_w_per_chip;
+	out->avg_w = t->power_share * rated_w_per_chip;
+	/* Straight-line: capex x (1 + network and storage share) over the amortization hours. */
+	out->capex = capex_per_chip * (1 + t->network_storage_share) / (t->amortization / 3600);
+	/* Facility energy of one hour: drawn kW x PUE, at the meter's price. */
+	out->energy = out->avg_w / 1e3 * t->pue * t->electricity_usd_per_kwh;
+	/* Colocation and staff are billed per kW of rated IT power per month (730 h). */
+	out->hosting = kw * t->hosting_usd_per_kw_month / (COST_MONTH_S / 3600);
+	out->staff = kw * t->staff_usd_per_kw_month / (COST_MONTH_S / 3600);
+	out->total = out->capex + out->energy + out->hosting + out->staff;
+}
+
+void cost_energy_eval(double chips, double rated_w_per_chip, const cost_owned *t, const cost_result *r,
+		      double tokens_per_s, cost_energy *out)
+{
+	memset(out, 0, sizeof *out);
+	out->known = rated_w_per_chip > 0 && isfinite(rated_w_per_chip) && isfinite(t->power_share) && isfinite(t->pue);
+	if (!out->known) {
+		out->power_w = out->provisioned_w = out->energy_kwh = NAN;
+		out->energy_kwh_per_unit = out->tokens_per_s_per_mw = NAN;
+		return;
+	}
+	out->power_w = chips * rated_w_per_chip * t->power_share;
+	out->provisioned_w = chips * rated_w_per_chip * t->pue;
+	out->energy_kwh = out->power_w * t->pue / 1e3 * r->period / 3600;
+	out->energy_kwh_per_unit = r->ok && r->units > 0 ? out->energy_kwh / r->units : NAN;
+	out->tokens_per_s_per_mw = out->provisioned_w > 0 ? tokens_per_s / (out->provisioned_w / 1e6) : NAN;
+}

@@ -106,6 +106,37 @@ typedef struct cost_interrupt_serve_in {
 					 workload's latency limits; 0 = none */
 } cost_interrupt_serve_in;
 
+/* Owning the hardware, per chip-hour (--pricing owned): the capex with its network and
+ * storage share spread evenly over the amortization period (straight-line, no residual value,
+ * no cost of capital); the energy the chip and its host share draw, power_share of the rated
+ * power, times PUE, at the electricity price; hosting and staff per kW of rated IT power per
+ * 730 h month. NaN inputs give NaN figures (a missing capex or power figure). */
+typedef struct cost_owned_rate {
+	double capex_per_chip;        /* USD the chip and its host share cost */
+	double rated_w;               /* W rated per chip, host share included */
+	double avg_w;                 /* W drawn per chip while it runs: power_share x rated */
+	double capex, energy, hosting, staff;  /* USD per chip-hour */
+	double total;                 /* USD per chip-hour: their sum */
+} cost_owned_rate;
+
+void cost_owned_eval(double capex_per_chip, double rated_w_per_chip, const cost_owned *t, cost_owned_rate *out);
+
+/* Power and energy of one result: chips drawing power_share of their rated power (host share
+ * included) over the paid period r->period, facility energy with PUE, per delivered unit, and
+ * the throughput per MW of provisioned facility power (rated x PUE), InferenceMAX's
+ * tokens per provisioned megawatt. rated_w_per_chip NaN: known = 0, figures NaN. */
+typedef struct cost_energy {
+	int known;
+	double power_w;               /* W: average IT power of the chips in use and their hosts */
+	double provisioned_w;         /* W: rated IT power x PUE, the facility power they need */
+	double energy_kwh;            /* kWh of facility energy over the period */
+	double energy_kwh_per_unit;   /* kWh per delivered unit (run, Mtok, example); NaN: none */
+	double tokens_per_s_per_mw;   /* tokens/s per MW provisioned */
+} cost_energy;
+
+void cost_energy_eval(double chips, double rated_w_per_chip, const cost_owned *t, const cost_result *r,
+		      double tokens_per_s, cost_energy *out);
+
 /* One node of the training job is lost at the worst moment; run is cost_train(in)'s result. */
 void cost_interrupt_train(const cost_train_in *in, const cost_result *run, cost_interrupt *out);
 

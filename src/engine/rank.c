@@ -97,6 +97,8 @@ void rank_cost(const wl_workload *w, const train_result *tr, const infer_result 
 		snprintf(out->note + l, sizeof out->note - l, "%sno cost per %s: %s", l ? "; " : "",
 			 cost_unit_names[out->result.unit], out->result.reason);
 	}
+	cost_energy_eval(tr ? tr->plan.chips : ir->plan.chips, out->rated_w_per_chip, &w->cost.owned, &out->result,
+			 tr ? tr->tokens_per_s : ir->tokens_per_s, &out->energy);
 }
 
 /* out with the pricing model and date of o, and no price yet. */
@@ -106,6 +108,7 @@ static void cost_start(const rank_opts *o, rank_quote *out)
 	out->pricing = o->pricing;
 	snprintf(out->as_of, sizeof out->as_of, "%s", o->as_of ? o->as_of : "");
 	out->usd_per_chip_hour = NAN;
+	out->rated_w_per_chip = NAN;
 }
 
 /* The user's price of s as a price row: per chip, provider "user", no catalog date. */
@@ -131,21 +134,123 @@ static int user_price(const rank_opts *o, const hw_system *s, rank_quote *out)
 	return 0;
 }
 
+/* The first owned figure w cannot give (models/cost.ini absent and no [cost] key), or NULL. */
+static const char *owned_missing(const wl_workload *w)
+{
+	const cost_owned *t = &w->cost.owned;
+	const double v[] = {t->amortization, t->electricity_usd_per_kwh, t->hosting_usd_per_kw_month, t->pue,
+			    t->network_storage_share, t->staff_usd_per_kw_month, t->power_share};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (!isfinite(v[i]))
+			return cost_owned_keys[i];
+	return NULL;
+}
+
+/* PRICE_OWNED: what owning s costs per chip-hour, as a price row of provider "owned". */
+static void owned_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out)
+{
+	price_row *p = &out->price;
+	double capex = hw_capex_per_chip(s);
+	const char *miss = owned_missing(w);
+	char from[PRICE_SOURCE_MAX];
+	for (int i = 0; i < o->nuser_capex; i++) {
+		const rank_user_capex *u = &o->user_capex[i];
+		int chips = u->chips > 0 ? u->chips : hw_node_chips(s);
+		if (strcmp(u->system, s->name) != 0)
+			continue;
+		capex = u->usd / chips;
+		out->user_capex = 1;
+		snprintf(from, sizeof from, "--capex %s=%.10g/%d: the user's own quote", s->name, u->usd, chips);
+	}
+	if (!isfinite(capex)) {
+		if (s->no_capex[0])
+			snprintf(out->note, sizeof out->note, "no owned price: no capex for %s (%s); --capex %s=USD gives "
+				 "your own quote", s->name, s->no_capex, s->name);
+		else
+			snprintf(out->note, sizeof out->note, "no owned price: no capex for %s ([capex] in its system file); "
+				 "--capex %s=USD gives your own quote", s->name, s->name);
+		return;
+	}
+	if (!isfinite(out->rated_w_per_chip)) {
+		snprintf(out->note, sizeof out->note, "no owned price: no power figure for %s ([power] rated in its "
+			 "system file) for the energy and hosting", s->name);
+		return;
+	}
+	if (miss) {
+		snprintf(out->note, sizeof out->note, "no owned price: no %s (models/cost.ini is missing; --set %s=... "
+			 "gives yours)", miss, miss);
+		return;
+	}
+	cost_owned_eval(capex, out->rated_w_per_chip, &w->cost.owned, &out->owned);
+	snprintf(p->provider, sizeof p->provider, "owned");
+	snprintf(p->instance, sizeof p->instance, "%s", s->name);
+	p->model = PRICE_OWNED;
+	p->usd_per_hour = out->owned.total;
+	p->unit = PRICE_PER_CHIP;
+	p->accelerators = 1;
+	if (!out->user_capex) {
+		/* The capex date is the price's: the figure that ages. */
+		snprintf(p->as_of, sizeof p->as_of, "%s", s->src_capex.as_of);
+		snprintf(from, sizeof from, "%s", s->src_capex.source);
+	}
+	{
+		/* The capex's unverified mark (price.h) carries over to the owned price. */
+		price_row mark;
+		const char *text = from;
+		snprintf(mark.source, sizeof mark.source, "%s", from);
+		if (!price_verified(&mark)) {
+			text += 10;
+			text += strspn(text, " \t:;,-");
+		}
+		snprintf(p->source, sizeof p->source, "%scapex: %s", price_verified(&mark) ? "" : price_unverified_prefix,
+			 text);
+	}
+	out->have_price = 1;
+	out->usd_per_chip_hour = out->owned.total;
+}
+
+/* The discount of o for s priced by provider: system or instance name, then the provider,
+ * then one for every price; NULL when none applies. */
+static const rank_discount *discount_for(const rank_opts *o, const hw_system *s, const char *provider)
+{
+	const rank_discount *best = NULL;
+	int rank = 0;
+	for (int i = 0; i < o->ndiscounts; i++) {
+		const rank_discount *d = &o->discounts[i];
+		int r = !d->key[0] ? 1 : !strcmp(d->key, provider) ? 2 :
+			!strcmp(d->key, s->name) || (s->instance[0] && !strcmp(d->key, s->instance)) ? 3 : 0;
+		if (r > rank) {
+			rank = r;
+			best = d;
+		}
+	}
+	return best;
+}
+
 int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out, err *e)
 {
+	const rank_discount *d;
 	cost_start(o, out);
 	out->node_chips = hw_node_chips(s);
-	out->discount = o->discount;
+	out->rated_w_per_chip = hw_rated_w_per_chip(s);
 	if (user_price(o, s, out))
 		return 0;
+	if (o->pricing == PRICE_OWNED) {
+		owned_price(o, s, w, out);
+		return 0;
+	}
 	if (!o->price) {
 		snprintf(out->note, sizeof out->note, "not priced");
 		return 0;
 	}
 	if (o->price(o->price_ctx, s, w, out, e) != 0)
 		return ERR_DATA;
-	if (out->have_price)
-		out->usd_per_chip_hour *= 1 - o->discount;
+	d = out->have_price ? discount_for(o, s, out->price.provider[0] ? out->price.provider : s->provider) : NULL;
+	if (d && d->share > 0) {
+		out->discount = d->share;
+		snprintf(out->discount_from, sizeof out->discount_from, "%s", d->key[0] ? d->key : "all");
+		out->usd_per_chip_hour *= 1 - d->share;
+	}
 	return 0;
 }
 
@@ -497,7 +602,7 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 			break;
 		case RANK_NO_PRICE:
 			snprintf(r->verdict, sizeof r->verdict, "%s%s",
-				 strncmp(r->cost.note, "no public price", 15) ? "no price: " : "", r->cost.note);
+				 strncmp(r->cost.note, "no ", 3) ? "no price: " : "", r->cost.note);
 			break;
 		case RANK_OVER_BUDGET:
 			snprintf(r->verdict, sizeof r->verdict, "over the budget: $%.4g > $%.4g %s",

@@ -52,6 +52,12 @@ typedef struct rank_quote {
 					   paid as standby */
 	cost_result result;             /* money fields NaN without a price */
 	char note[RANK_NOTE_MAX];     /* why a USD figure is null, or a caveat; "" = none */
+	char discount_from[HW_NAME_MAX];/* what the discount was given for: a system, instance or
+					   provider name, "all" (--discount PCT); "" = none */
+	double rated_w_per_chip;        /* W rated per chip, host share included; NaN = not known */
+	cost_owned_rate owned;          /* PRICE_OWNED: the rate's parts (USD per chip-hour) */
+	int user_capex;                 /* PRICE_OWNED: the capex is the user's (--capex) */
+	cost_energy energy;             /* power and energy of the result (known = 0: no figure) */
 } rank_quote;
 
 typedef struct rank_view {
@@ -74,6 +80,22 @@ typedef struct rank_user_price {
 	double usd_per_chip_hour;    /* USD */
 } rank_user_price;
 
+/* A user's own capex quote for one system (--capex SYSTEM=USD[/CHIPS]): USD for `chips`
+ * chips with their host (0 = one node of the system). */
+typedef struct rank_user_capex {
+	char system[HW_NAME_MAX];
+	double usd;
+	int chips;
+} rank_user_capex;
+
+/* A contract discount (--discount): `share` off the catalog prices of `key`, a system name,
+ * an instance name or a provider; "" = every catalog price. The most specific one applies:
+ * system or instance, then provider, then "". */
+typedef struct rank_discount {
+	char key[HW_NAME_MAX];
+	double share;                /* [0, 1) */
+} rank_discount;
+
 typedef struct rank_opts {
 	int fixed_plan;          /* 1: evaluate the given layout as is (--plan) */
 	int cmin, cmax;          /* serving: chips of one replica; training: the chip counts
@@ -87,7 +109,10 @@ typedef struct rank_opts {
 	void *price_ctx;
 	const rank_user_price *user_prices; /* systems the user prices (--price), searched by name */
 	int nuser_prices;
-	double discount;         /* [0, 1): share taken off every catalog price (--discount) */
+	const rank_user_capex *user_capex;  /* systems the user gives a capex (--capex), by name */
+	int nuser_capex;
+	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
+	int ndiscounts;
 } rank_opts;
 
 enum { RANK_CHIPS_OPEN = 1 << 30 };
@@ -123,8 +148,10 @@ double rank_spot_mtbf(double chip_mtbf, double interval, int node_chips);
 void rank_cost(const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out);
 
 /* Prices system s into out (o's pricing model and date): the user's price when o has one for
- * s, else o->price with o->discount taken off its price per chip-hour. Returns 0, or nonzero
- * with e set. */
+ * s; for PRICE_OWNED the cost of owning it (cost_owned_eval: the user's capex or the system
+ * file's, its [power], w's owned terms), or out->note naming the missing figure; else o->price
+ * with the most specific of o->discounts taken off its price per chip-hour. Returns 0, or
+ * nonzero with e set. */
 int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, rank_quote *out, err *e);
 
 /* Prices (rank_price) and costs one evaluation into out. Returns 0, or nonzero with e

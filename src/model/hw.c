@@ -279,7 +279,14 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "instance", sys_raw, s.instance, 0),
 	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
 	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
+	F_STR("system", "no_capex", sys_raw, s.no_capex, 0),
 	F_SRC("system", sys_raw, s.src),
+	F_NUM("power", "rated", sys_raw, s.power_rated, UNITS_POWER, 1, 1, 1e8),
+	F_INT("power", "chips", sys_raw, s.power_chips, 0, 1, LIM_CHIPS),
+	F_SRC("power", sys_raw, s.src_power),
+	F_NUM("capex", "usd", sys_raw, s.capex_usd, UNITS_NONE, 1, 1, 1e10),
+	F_INT("capex", "chips", sys_raw, s.capex_chips, 0, 1, LIM_CHIPS),
+	F_SRC("capex", sys_raw, s.src_capex),
 	LEVEL_FIELDS("node", 0),
 	LEVEL_FIELDS("domain", 1),
 	LEVEL_FIELDS("scaleout", 2),
@@ -377,6 +384,17 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		rc = check_name(&d, "system", r->s.name, e);
 	if (rc == 0)
 		rc = check_levels(&d, r, e);
+	if (rc == 0) {
+		/* [power] and [capex] price `chips` chips, one node when not said. */
+		if (cfg_has_section(&d, "power", NULL) && !r->s.power_chips)
+			r->s.power_chips = hw_node_chips(&r->s);
+		if (cfg_has_section(&d, "capex", NULL) && !r->s.capex_chips)
+			r->s.capex_chips = hw_node_chips(&r->s);
+		if (r->s.capex_usd > 0 && r->s.no_capex[0]) {
+			const cfg_entry *en = cfg_find(&d, "system", "no_capex");
+			rc = err_at(e, d.path, en ? en->line : 0, "no_capex: the file has a [capex] section");
+		}
+	}
 	if (rc == 0) {
 		size_t cl = strlen(r->s.chip_name);
 		/* A path in the file is taken from the file's folder; a name from models/hw/chips. */
@@ -674,4 +692,14 @@ int hw_node_chips(const hw_system *s)
 int hw_max_chips(const hw_system *s)
 {
 	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
+}
+
+double hw_rated_w_per_chip(const hw_system *s)
+{
+	return s->power_rated > 0 && s->power_chips > 0 ? s->power_rated / s->power_chips : NAN;
+}
+
+double hw_capex_per_chip(const hw_system *s)
+{
+	return s->capex_usd > 0 && s->capex_chips > 0 ? s->capex_usd / s->capex_chips : NAN;
 }

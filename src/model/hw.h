@@ -167,6 +167,14 @@ typedef struct hw_system {
 	char instance[HW_NAME_MAX];  /* price-catalog name of one node; "" if none */
 	char no_public_price[HW_TEXT_MAX]; /* why the provider publishes no hourly price; "" = not said */
 	double power_limit;          /* W each chip is capped at; 0 = the chip's tdp */
+	/* [power] (optional): the rated input power of power_chips chips with their share of the
+	 * host, in-node switches and fans (one node, or a rack for rack-scale systems). */
+	double power_rated;          /* W; 0 = not known */
+	int power_chips;             /* chips that power feeds; one node when not given */
+	/* [capex] (optional): what buying capex_chips chips with their host costs. */
+	double capex_usd;            /* USD; 0 = not known */
+	int capex_chips;             /* chips that price buys; one node when not given */
+	char no_capex[HW_TEXT_MAX];  /* [system] no_capex: why it cannot be bought; "" = not said */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;
@@ -174,6 +182,7 @@ typedef struct hw_system {
 	char calib[HW_TEXT_MAX];     /* calibrations applied to its chip, "name=value, ..."; "" = none */
 	char calib_path[HW_TEXT_MAX];/* the calibration file read; "" = none */
 	hw_sourced src;
+	hw_sourced src_power, src_capex;
 } hw_system;
 
 /* A calibrated value (models/calibration.ini): one engine parameter of every chip of a family,
@@ -233,6 +242,13 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 /* Chips one node holds; chips of the largest group the system can form (0 = unbounded). */
 int hw_node_chips(const hw_system *s);
 int hw_max_chips(const hw_system *s);
+
+/* Rated input power per chip, host share included (W): [power] rated / chips; NaN when the
+ * system file gives none. */
+double hw_rated_w_per_chip(const hw_system *s);
+
+/* Capex per chip, host share included (USD): [capex] usd / chips; NaN when not given. */
+double hw_capex_per_chip(const hw_system *s);
 
 /* Precision the chip runs p at: p itself if supported, else the next wider supported one
  * (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32). Returns HW_PREC_N if none. */

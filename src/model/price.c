@@ -14,7 +14,7 @@
 #include "base/opt.h"
 
 const char *const price_model_names[] = {"on-demand", "capacity-block", "reserved-1y",
-					 "reserved-3y", "committed-1y", "committed-3y", "spot", NULL};
+					 "reserved-3y", "committed-1y", "committed-3y", "spot", "owned", NULL};
 const char *const price_unit_names[] = {"instance", "chip", NULL};
 const char price_unverified_prefix[] = "UNVERIFIED: ";
 
@@ -218,11 +218,16 @@ static int set_field(price_row *r, int c, const char *v, char *why, size_t wl)
 	case C_REGION:
 		return copy_name(r->region, v, 0, "-", "a region name (a-z, 0-9, -)", why, wl);
 	case C_MODEL:
-		if (price_parse_model(v, &r->model) == 0)
+		if (price_parse_model(v, &r->model) == 0 && (int)r->model < PRICE_CATALOG_N)
 			return 0;
+		if (price_parse_model(v, &r->model) == 0) {
+			snprintf(why, wl, "'%s' is not catalogued: roofcost computes it from the system's capex and "
+				 "power (models/README.md)", v);
+			return -1;
+		}
 		{
 			int k = snprintf(why, wl, "'%s' is not one of", v);
-			for (int i = 0; price_model_names[i] && k > 0 && (size_t)k < wl; i++)
+			for (int i = 0; i < PRICE_CATALOG_N && k > 0 && (size_t)k < wl; i++)
 				k += snprintf(why + k, wl - (size_t)k, "%s %s", i ? "," : "", price_model_names[i]);
 		}
 		return -1;

@@ -22,12 +22,17 @@ enum { PRICE_NAME_MAX = 64, PRICE_DATE_MAX = 11, PRICE_SOURCE_MAX = 1024, PRICE_
 #define PRICE_USD_MAX 1e5
 enum { PRICE_DIGITS_MAX = 12 };
 
+/* How a system is paid for. The catalog models come first; PRICE_OWNED (buying the hardware
+ * and running it: capex, power and hosting, models/README.md) is computed, never catalogued. */
 typedef enum price_model {
 	PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED_1Y, PRICE_RESERVED_3Y,
-	PRICE_COMMITTED_1Y, PRICE_COMMITTED_3Y, PRICE_SPOT, PRICE_MODEL_N
+	PRICE_COMMITTED_1Y, PRICE_COMMITTED_3Y, PRICE_SPOT, PRICE_OWNED, PRICE_MODEL_N
 } price_model;
 
-/* "on-demand" ... "spot", NULL-terminated (usable as cfg enum choices). */
+/* The pricing models a catalog row may name: those before PRICE_OWNED. */
+enum { PRICE_CATALOG_N = PRICE_OWNED };
+
+/* "on-demand" ... "spot", "owned", NULL-terminated (usable as cfg enum choices). */
 extern const char *const price_model_names[];
 
 typedef enum price_unit { PRICE_PER_INSTANCE, PRICE_PER_CHIP, PRICE_UNIT_N } price_unit;

@@ -27,6 +27,25 @@ typedef struct cost_terms {
 	double engineering_usd_per_hour;
 } cost_terms;
 
+/* What owning the hardware costs besides its purchase (--pricing owned), how much power it
+ * draws, and when compared prices are too far apart in time. Each is a workload [cost] key
+ * whose default, with its source, is models/cost.ini (models/README.md). */
+typedef struct cost_owned {
+	double amortization;              /* s the capex is spread over ([cost] amortization_years) */
+	double electricity_usd_per_kwh;   /* USD per kWh at the meter (facility energy) */
+	double hosting_usd_per_kw_month;  /* USD per kW of rated IT power per 730 h (colocation) */
+	double pue;                       /* >= 1: facility energy / IT energy (cooling, power losses) */
+	double network_storage_share;     /* >= 0: the cluster network and storage, a share added to the
+					     system capex */
+	double staff_usd_per_kw_month;    /* USD per kW of rated IT power per 730 h beyond hosting */
+	double power_share;               /* (0, 1]: share of the rated power drawn while running */
+	double price_age_days;            /* days apart at which compared prices draw a warning */
+} cost_owned;
+
+/* The keys of cost_owned in the workload's [cost] section, in field order, NULL-terminated. */
+enum { COST_OWNED_N = 8 };
+extern const char *const cost_owned_keys[];
+
 /* Failures and checkpoints of a training job. */
 typedef struct cost_failures {
 	double chip_mtbf;         /* s between failures of one chip (with its share of host and

@@ -1,10 +1,12 @@
 /* wl: workloads (see wl.h). */
 #include "model/wl.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cfg.h"
 #include "base/lim.h"
@@ -97,7 +99,40 @@ static const cfg_field wl_fields[] = {
 	NUM("cost", "checkpoint_size", cost.failures.checkpoint_bytes, UNITS_BYTES, 0, 1, 1e18),
 	NUM("cost", "restart_time", cost.failures.restart, UNITS_TIME, 0, 0, 1e7),
 	NUM("cost", "spot_interruption_interval", cost.spot_interval, UNITS_TIME, 0, 60, 1e14),
+	NUM("cost", "amortization_years", cost.owned.amortization, UNITS_NONE, 0, 0.1, 50),
+	NUM("cost", "electricity_usd_per_kwh", cost.owned.electricity_usd_per_kwh, UNITS_NONE, 0, 0, 10),
+	NUM("cost", "hosting_usd_per_kw_month", cost.owned.hosting_usd_per_kw_month, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "pue", cost.owned.pue, UNITS_NONE, 0, 1, 5),
+	NUM("cost", "network_storage_share", cost.owned.network_storage_share, UNITS_NONE, 0, 0, 10),
+	NUM("cost", "staff_usd_per_kw_month", cost.owned.staff_usd_per_kw_month, UNITS_NONE, 0, 0, 1e5),
+	NUM("cost", "power_share", cost.owned.power_share, UNITS_NONE, 0, 0.01, 1),
+	NUM("cost", "price_age_days", cost.owned.price_age_days, UNITS_NONE, 0, 0, 36500),
 };
+
+/* models/cost.ini: the default of each cost_owned key, one section per key (named as the key)
+ * with value, source, as_of and an optional note (models/README.md). Same ranges as the
+ * workload's keys. */
+typedef struct cost_def {
+	double value[COST_OWNED_N];
+	char source[COST_OWNED_N][WL_TEXT_MAX];
+	char as_of[COST_OWNED_N][16];
+	char note[COST_OWNED_N][WL_TEXT_MAX];
+} cost_def;
+
+#define DEF(i, key, lo, hi) \
+	{key, "value", CFG_NUM, UNITS_NONE, 1, lo, hi, offsetof(cost_def, value[i]), 0, NULL}, \
+	{key, "source", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(cost_def, source[i]), WL_TEXT_MAX, NULL}, \
+	{key, "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(cost_def, as_of[i]), 16, NULL}, \
+	{key, "note", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(cost_def, note[i]), WL_TEXT_MAX, NULL}
+
+static const cfg_field def_fields[] = {
+	DEF(0, "amortization_years", 0.1, 50), DEF(1, "electricity_usd_per_kwh", 0, 10),
+	DEF(2, "hosting_usd_per_kw_month", 0, 1e5), DEF(3, "pue", 1, 5), DEF(4, "network_storage_share", 0, 10),
+	DEF(5, "staff_usd_per_kw_month", 0, 1e5), DEF(6, "power_share", 0.01, 1), DEF(7, "price_age_days", 0, 36500),
+};
+
+/* Seconds in the year amortization_years counts: 8,760 h, twelve of the 730 h months. */
+static const double year_s = 8760.0 * 3600;
 
 /* Defaults of [cost] for training. Llama 3 405B pre-training (Dubey et al. 2024, §3.3.4):
  * 419 unexpected interruptions in 54 days on 16,384 H100 = 16,384 × 1,296 h / 419 = 50,700
@@ -112,6 +147,55 @@ static const double default_restart = 600;                /* s */
 enum { NFIELDS = (int)(sizeof wl_fields / sizeof wl_fields[0]) };
 
 static const char *const wl_sections[] = {"workload", NULL};
+
+static double *owned_field(cost_owned *o, int i)
+{
+	double *f[COST_OWNED_N] = {&o->amortization, &o->electricity_usd_per_kwh, &o->hosting_usd_per_kw_month,
+				   &o->pue, &o->network_storage_share, &o->staff_usd_per_kw_month, &o->power_share,
+				   &o->price_age_days};
+	return f[i];
+}
+
+/* Fills every cost_owned key the workload does not give from models_dir/cost.ini (absent: the
+ * key stays NaN and owned_source says nothing), and says where each came from. */
+static int owned_defaults(const cfg_doc *wd, const char *models_dir, wl_workload *w, err *e)
+{
+	char path[WL_TEXT_MAX + 16];
+	cost_def *def = NULL;
+	cfg_doc d;
+	int have = 0, rc = 0;
+	snprintf(path, sizeof path, "%s/cost.ini", models_dir);
+	if (access(path, F_OK) == 0) {
+		if (!(def = calloc(1, sizeof *def)))
+			return err_set(e, ERR_DATA, "out of memory");
+		if (cfg_load(&d, path, e) != 0) {
+			free(def);
+			return ERR_DATA;
+		}
+		rc = cfg_extract(&d, def_fields, (int)(sizeof def_fields / sizeof def_fields[0]), cost_owned_keys, def, e);
+		cfg_release(&d);
+		have = rc == 0;
+		if (have)
+			snprintf(w->cost_path, sizeof w->cost_path, "%s", path);
+	}
+	for (int i = 0; i < COST_OWNED_N && rc == 0; i++) {
+		const cfg_entry *en = cfg_find(wd, "cost", cost_owned_keys[i]);
+		double *f = owned_field(&w->cost.owned, i);
+		if (en)
+			snprintf(w->owned_source[i], WL_SOURCE_MAX, "%s", en->line ? "workload [cost]" : "--set");
+		else if (have) {
+			*f = def->value[i];
+			snprintf(w->owned_source[i], WL_SOURCE_MAX, "models/cost.ini: %s (%s)", def->source[i], def->as_of[i]);
+		} else {
+			*f = NAN;
+			w->owned_source[i][0] = '\0';
+		}
+	}
+	if (rc == 0)
+		w->cost.owned.amortization *= year_s;
+	free(def);
+	return rc;
+}
 
 int wl_schema_key(int i, const char **section, const char **key, int *required)
 {
@@ -433,6 +517,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (rc == 0)
 		rc = validate(&d, &r->w, e);
+	if (rc == 0)
+		rc = owned_defaults(&d, models_dir, &r->w, e);
 	if (rc == 0) {
 		if (r->w.kv_prec == HW_PREC_N)
 			r->w.kv_prec = (r->w.prec == HW_FP8 || r->w.prec == HW_FP4) ? HW_FP8 : HW_BF16;

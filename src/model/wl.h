@@ -40,7 +40,11 @@ typedef struct wl_cost {
 				     checkpoint_bytes 0 = 16 B per parameter; restart_time 10 min
 				     (both modes: it also replaces an interrupted spot instance) */
 	double spot_interval;     /* s between interruptions of one spot instance; 0 = not given */
+	cost_owned owned;         /* owned hardware, power and price age: the workload's keys, else
+				     models/cost.ini; NaN where neither gives one */
 } wl_cost;
+
+enum { WL_SOURCE_MAX = 512 };
 
 typedef struct wl_workload {
 	char name[WL_NAME_MAX];
@@ -75,6 +79,10 @@ typedef struct wl_workload {
 	double iter_overhead;     /* s of host work per serving iteration */
 	plan plan;                /* as given in [plan]; zeros where absent */
 	wl_cost cost;
+	/* Where each cost_owned figure came from (cost_owned_keys order): "workload [cost]",
+	 * "--set", or "models/cost.ini: SOURCE (AS_OF)"; "" = nowhere (the figure is NaN). */
+	char owned_source[COST_OWNED_N][WL_SOURCE_MAX];
+	char cost_path[WL_TEXT_MAX];  /* the defaults file read (models/cost.ini); "" = none */
 	nn_net net;
 	fw_framework fw;          /* the software stack (models/frameworks/) */
 } wl_workload;

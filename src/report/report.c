@@ -391,8 +391,8 @@ static void date_range(char *lo, char *hi, const char *d)
 /* Records a catalog row used (the user's own prices are in the command, not a catalog). */
 static void add_price(rep *r, const rank_quote *c)
 {
-	if (!c->have_price || c->user_price)
-		return;
+	if (!c->have_price || c->user_price || c->pricing == PRICE_OWNED)
+		return;   /* a user's or an owned price is no catalog row */
 	for (int i = 0; i < r->nprices; i++) {
 		const price_row *p = &r->prices[i];
 		if (!strcmp(p->provider, c->price.provider) && !strcmp(p->instance, c->price.instance) &&

@@ -143,6 +143,52 @@ static cJSON *goodput_json(const rank_quote *c, int chips)
 	return o;
 }
 
+/* The figures behind power_w, energy_kwh_per_unit and tokens_per_s_per_mw. */
+static cJSON *power_json(const rank_quote *c, const wl_workload *w)
+{
+	const cost_owned *t = &c->terms.owned;
+	cJSON *o = cJSON_CreateObject();
+	num_or_null(o, "rated_w_per_chip", c->rated_w_per_chip);
+	num_or_null(o, "power_share", t->power_share);
+	num_or_null(o, "pue", t->pue);
+	num_or_null(o, "provisioned_w", c->energy.provisioned_w);
+	num_or_null(o, "energy_kwh", c->energy.energy_kwh);
+	cJSON_AddStringToObject(o, "model", "power_w = chips x rated W per chip (host share included) x power_share; "
+				"energy = power_w x PUE over the paid period, per delivered unit; per MW = tokens/s over "
+				"chips x rated W x PUE (provisioned facility power)");
+	cJSON_AddStringToObject(o, "power_share_source", w->owned_source[6]);
+	cJSON_AddStringToObject(o, "pue_source", w->owned_source[3]);
+	if (!c->energy.known)
+		cJSON_AddStringToObject(o, "note", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
+					"the system file gives no rated power ([power] rated)");
+	return o;
+}
+
+/* The parts of an owned price and where each input came from. */
+static cJSON *owned_json(const rank_quote *c, const wl_workload *w)
+{
+	const cost_owned *t = &c->terms.owned;
+	const cost_owned_rate *x = &c->owned;
+	cJSON *o = cJSON_CreateObject(), *src = cJSON_CreateObject();
+	const double v[] = {t->amortization / (8760.0 * 3600), t->electricity_usd_per_kwh, t->hosting_usd_per_kw_month,
+			    t->pue, t->network_storage_share, t->staff_usd_per_kw_month, t->power_share, t->price_age_days};
+	cJSON_AddStringToObject(o, "model", "USD per chip-hour = capex per chip x (1 + network_storage_share) / "
+				"(amortization_years x 8760 h) + rated kW x power_share x PUE x electricity + rated kW x "
+				"(hosting + staff) / 730 h");
+	num_or_null(o, "capex_usd_per_chip", c->have_price ? x->capex_per_chip : NAN);
+	cJSON_AddBoolToObject(o, "capex_user", c->user_capex);
+	num_or_null(o, "capex_usd_per_chip_hour", c->have_price ? x->capex : NAN);
+	num_or_null(o, "energy_usd_per_chip_hour", c->have_price ? x->energy : NAN);
+	num_or_null(o, "hosting_usd_per_chip_hour", c->have_price ? x->hosting : NAN);
+	num_or_null(o, "staff_usd_per_chip_hour", c->have_price ? x->staff : NAN);
+	for (int i = 0; i < COST_OWNED_N; i++) {
+		num_or_null(o, cost_owned_keys[i], v[i]);
+		cJSON_AddStringToObject(src, cost_owned_keys[i], w->owned_source[i]);
+	}
+	cJSON_AddItemToObject(o, "sources", src);
+	return o;
+}
+
 static cJSON *assumptions_json(const rank_quote *c, const wl_workload *w, int chips)
 {
 	const cost_terms *t = &c->terms.terms;
@@ -154,8 +200,13 @@ static cJSON *assumptions_json(const rank_quote *c, const wl_workload *w, int ch
 		cJSON_AddStringToObject(o, "as_of", "newest");
 	cJSON_AddStringToObject(o, "region", c->terms.region[0] ? c->terms.region : "cheapest per chip-hour");
 	cJSON_AddItemToObject(o, "price", price_json(c));
-	cJSON_AddStringToObject(o, "price_from", !c->have_price ? "none" : c->user_price ? "user (--price)" : "catalog");
+	cJSON_AddStringToObject(o, "price_from", !c->have_price ? "none" : c->user_price ? "user (--price)" :
+				c->pricing == PRICE_OWNED ? (c->user_capex ? "owned (--capex)" : "owned") : "catalog");
 	cJSON_AddNumberToObject(o, "discount_pct", 100 * c->discount);
+	if (c->discount_from[0])
+		cJSON_AddStringToObject(o, "discount_from", c->discount_from);
+	else
+		cJSON_AddNullToObject(o, "discount_from");
 	num_or_null(o, "usd_per_chip_hour", c->usd_per_chip_hour);
 	cJSON_AddStringToObject(o, "billing", billing_note);
 	cJSON_AddNumberToObject(o, "utilization", t->utilization);
@@ -167,6 +218,9 @@ static cJSON *assumptions_json(const rank_quote *c, const wl_workload *w, int ch
 	cJSON_AddNumberToObject(o, "egress_usd_per_gb", t->egress_usd_per_gb);
 	cJSON_AddNumberToObject(o, "engineering_hours", t->engineering_hours);
 	cJSON_AddNumberToObject(o, "engineering_usd_per_hour", t->engineering_usd_per_hour);
+	cJSON_AddItemToObject(o, "power", power_json(c, w));
+	if (c->pricing == PRICE_OWNED)
+		cJSON_AddItemToObject(o, "owned", owned_json(c, w));
 	if (c->pricing == PRICE_SPOT) {
 		cJSON *sp = cJSON_CreateObject();
 		char txt[RANK_NOTE_MAX];
@@ -203,6 +257,9 @@ static void cost_json(cJSON *o, const rank_quote *c, const wl_workload *w, int c
 	cJSON_AddStringToObject(o, "unit", cost_unit_names[x->unit]);
 	if (c->note[0])
 		cJSON_AddStringToObject(o, "price_note", c->note);
+	num_or_null(o, "power_w", c->energy.power_w);
+	num_or_null(o, "energy_kwh_per_unit", c->energy.energy_kwh_per_unit);
+	num_or_null(o, "tokens_per_s_per_mw", c->energy.tokens_per_s_per_mw);
 	num_or_null(b, "compute_usd", x->compute_usd);
 	num_or_null(b, "storage_usd", x->storage_usd);
 	num_or_null(b, "egress_usd", x->egress_usd);
@@ -414,7 +471,16 @@ void show_terms_text(const rank_quote *c, int train, char *buf, size_t n)
 			 100 * t->idle_headroom, 100 * t->retries, t->storage / 1e12, t->egress / 1e12,
 			 t->engineering_hours, train ? "over the run" : "per month of serving (730 h)");
 	if (c->discount > 0 && l > 0 && (size_t)l < n)
-		snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount)", 100 * c->discount);
+		l += snprintf(buf + l, n - (size_t)l, "; catalog prices less %.4g%% (--discount %s)", 100 * c->discount,
+			      c->discount_from);
+	if (c->pricing == PRICE_OWNED && l > 0 && (size_t)l < n) {
+		const cost_owned *o = &c->terms.owned;
+		snprintf(buf + l, n - (size_t)l, "; owned: capex over %.3g years, +%.0f%% network and storage, %.4g USD/kWh, "
+			 "PUE %.3g, hosting %.4g and staff %.4g USD per kW-month, power %.0f%% of rated (models/cost.ini, or "
+			 "the workload's [cost])", o->amortization / (8760.0 * 3600), 100 * o->network_storage_share,
+			 o->electricity_usd_per_kwh, o->pue, o->hosting_usd_per_kw_month, o->staff_usd_per_kw_month,
+			 100 * o->power_share);
+	}
 }
 
 void show_spot_text(const rank_quote *c, int train, char *buf, size_t n)
@@ -444,6 +510,14 @@ static void cost_text(const rank_view *r, FILE *fp)
 	if (c->user_price) {
 		line(fp, "price", "%s per chip-hour of %s: the user's own price (--price), not a catalog's",
 		     usd(a, sizeof a, c->usd_per_chip_hour), r->sys->name);
+	} else if (c->have_price && c->pricing == PRICE_OWNED) {
+		const cost_owned_rate *o = &c->owned;
+		line(fp, "price", "%s per chip-hour owned: capex %s, energy %s, hosting %s, staff %s%s",
+		     usd(a, sizeof a, c->usd_per_chip_hour), usd(b, sizeof b, o->capex), usd(d, sizeof d, o->energy),
+		     usd(f, sizeof f, o->hosting), usd(g, sizeof g, o->staff), price_verified(&c->price) ? "" : " (unverified)");
+		line(fp, "", "%s per chip with its host%s; %.0f W rated per chip", usd(h, sizeof h, o->capex_per_chip),
+		     c->user_capex ? " (--capex)" : "", o->rated_w);
+		line(fp, "", "source: %s", c->price.source);
 	} else if (c->have_price) {
 		const price_row *pr = &c->price;
 		line(fp, "price", "%s/h per %s %s = %s per chip-hour: %s %s %s, as_of %s%s", usd(a, sizeof a, pr->usd_per_hour),
@@ -488,6 +562,17 @@ static void cost_text(const rank_view *r, FILE *fp)
 		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
 		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
 	}
+	if (c->energy.known)
+		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s kWh per %s at PUE %.3g; "
+		     "%s tokens/s per provisioned MW", grouped(a, sizeof a, round(c->energy.power_w), ""), p->chips,
+		     p->chips == 1 ? "" : "s", 100 * c->terms.owned.power_share,
+		     grouped(b, sizeof b, round(p->chips * c->rated_w_per_chip), ""),
+		     grouped(d, sizeof d, c->energy.energy_kwh_per_unit, ""),
+		     x->unit == COST_MTOK ? "million output tokens" : cost_unit_names[x->unit], c->terms.owned.pue,
+		     grouped(f, sizeof f, round(c->energy.tokens_per_s_per_mw), ""));
+	else
+		line(fp, "power", "unknown: %s", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
+		     "the system file gives no rated power ([power] rated)");
 	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
 	show_spot_text(c, r->train != NULL, a, sizeof a);

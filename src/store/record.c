@@ -56,6 +56,7 @@ static int list_inputs(const record_eval *ev, record_input *in)
 		{"framework base", "models/frameworks", READ(ev->w.fw.bases[0])},   /* based_on, beside it */
 		{"framework base 2", "models/frameworks", READ(ev->w.fw.bases[1])},
 		{"calibration", "models", READ(ev->sys.calib_path)},
+		{"cost", "models", READ(ev->w.cost_path)},   /* models/cost.ini: the [cost] defaults */
 	};
 #undef READ
 	int n = 0;

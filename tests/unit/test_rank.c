@@ -46,16 +46,21 @@ static void serving(wl_workload *w, infer_result *ir)
 	ir->tpot = 0.02;
 }
 
-/* Ranking options over ten_dollars with the user pricing up (one system) and a discount. */
+/* Ranking options over ten_dollars with the user pricing up (one system) and a discount on
+ * every catalog price. */
 static rank_opts opts(const rank_user_price *up, double discount)
 {
+	static rank_discount all;
 	rank_opts o;
 	memset(&o, 0, sizeof o);
 	o.pricing = PRICE_ON_DEMAND;
 	o.price = ten_dollars;
 	o.user_prices = up;
 	o.nuser_prices = up ? 1 : 0;
-	o.discount = discount;
+	all.key[0] = '\0';
+	all.share = discount;
+	o.discounts = &all;
+	o.ndiscounts = discount > 0;
 	return o;
 }
 
@@ -168,4 +173,131 @@ Test(rank, spot_standby_for_serving)
 	cr_assert_float_eq(c.spot_interval, 0, 1e-15);
 	free(w);
 	free(ir);
+}
+
+Test(rank, the_most_specific_discount_applies)
+{
+	/* --discount 10,test=30,round-sys=35: the system's own 35 % beats its provider's ("test", the
+	 * pricer's provider) 30 %, which beats 10 % for all; $10 less 35 % = $6.50 per chip-hour.
+	 * Without the system's own, the provider's: $7; with neither, $9. */
+	rank_discount d[3] = {{"", 0.10}, {"test", 0.30}, {"round-sys", 0.35}};
+	rank_opts o = opts(NULL, 0);
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	rank_quote c;
+	err e = {0};
+	serving(&w, &ir);
+	o.discounts = d;
+	for (int n = 3; n >= 1; n--) {
+		const double want[] = {9, 7, 6.5};
+		const char *from[] = {"all", "test", "round-sys"};
+		o.ndiscounts = n;
+		cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
+		cr_assert_float_eq(c.usd_per_chip_hour, want[n - 1], 1e-12, "%d discounts", n);
+		cr_assert_str_eq(c.discount_from, from[n - 1]);
+	}
+	/* A discount for another provider leaves the price alone. */
+	strcpy(d[0].key, "gcp");
+	o.ndiscounts = 1;
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0);
+	cr_assert_float_eq(c.usd_per_chip_hour, 10, 1e-12);
+	cr_assert_str_eq(c.discount_from, "");
+}
+
+/* The owned terms of models/cost.ini as this commit ships them. */
+static void owned_terms(wl_workload *w)
+{
+	cost_owned *t = &w->cost.owned;
+	t->amortization = 5 * 8760.0 * 3600;
+	t->electricity_usd_per_kwh = 0.0895;
+	t->hosting_usd_per_kw_month = 184.06;
+	t->pue = 1.56;
+	t->network_storage_share = 0.25;
+	t->staff_usd_per_kw_month = 0;
+	t->power_share = 0.76;
+	t->price_age_days = 90;
+}
+
+Test(rank, an_owned_price_by_hand)
+{
+	/* An 8-GPU system bought for $270,000 and rated 10.2 kW (the DGX H100 of
+	 * models/hw/systems): per chip $33,750 and 1,275 W.
+	 *   capex   33,750 x 1.25 / (5 x 8,760 h)          = $0.963185 per chip-hour
+	 *   energy  1.275 kW x 0.76 x 1.56 PUE x $0.0895   = $0.135292
+	 *   hosting 1.275 kW x $184.06 / 730 h             = $0.321475
+	 *   total                                          = $1.419951
+	 * Serving 1000 tokens/s on 8 chips: $11.3596 per hour over 3.6 Mtok = $3.15545 per Mtok.
+	 * Power: 8 x 1,275 W x 0.76 = 7,752 W; a Mtok takes 1000 s: 7.752 kW x 1.56 x 1000/3600 h
+	 * = 3.3592 kWh; provisioned 8 x 1,275 x 1.56 = 15,912 W, so 1000 / 0.015912 = 62,846.9
+	 * tokens/s per MW. */
+	rank_opts o = opts(NULL, 0.5);  /* no discount on an owned price */
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	rank_quote c;
+	err e = {0};
+	serving(&w, &ir);
+	owned_terms(&w);
+	s.capex_usd = 270000;
+	s.capex_chips = 8;
+	s.power_rated = 10200;
+	s.power_chips = 8;
+	strcpy(s.src_capex.source, "UNVERIFIED: an estimate");
+	strcpy(s.src_capex.as_of, "2023-05");
+	o.pricing = PRICE_OWNED;
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0, "%s", e.msg);
+	cr_assert(c.have_price, "%s", c.note);
+	cr_assert_float_eq(c.owned.capex, 33750 * 1.25 / 43800, 1e-9);
+	cr_assert_float_eq(c.owned.energy, 1.275 * 0.76 * 1.56 * 0.0895, 1e-12);
+	cr_assert_float_eq(c.owned.hosting, 1.275 * 184.06 / 730, 1e-12);
+	cr_assert_float_eq(c.usd_per_chip_hour, 1.419951, 1e-6);
+	cr_assert_float_eq(c.discount, 0, 1e-12);
+	cr_assert_float_eq(c.result.usd_per_unit, 8 * 1.419951 / 3.6, 1e-5);
+	cr_assert(!price_verified(&c.price), "the capex estimate's mark carries over");
+	cr_assert_str_eq(c.price.as_of, "2023-05");
+	cr_assert(c.energy.known);
+	cr_assert_float_eq(c.energy.power_w, 7752, 1e-9);
+	cr_assert_float_eq(c.energy.energy_kwh_per_unit, 7.752 * 1.56 * 1000 / 3600, 1e-9);
+	cr_assert_float_eq(c.energy.tokens_per_s_per_mw, 1000 / 0.015912, 1e-6);
+	/* --capex round-sys=200000/4: $50,000 per chip instead. */
+	{
+		rank_user_capex q = {"round-sys", 200000, 4};
+		o.user_capex = &q;
+		o.nuser_capex = 1;
+		cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0);
+		cr_assert(c.user_capex);
+		cr_assert_float_eq(c.owned.capex, 50000 * 1.25 / 43800, 1e-9);
+	}
+}
+
+Test(rank, an_owned_price_names_the_missing_figure)
+{
+	rank_opts o = opts(NULL, 0);
+	hw_system s = fx_round_system(8);
+	wl_workload w;
+	infer_result ir;
+	rank_quote c;
+	err e = {0};
+	serving(&w, &ir);
+	owned_terms(&w);
+	o.pricing = PRICE_OWNED;
+	s.power_rated = 10200;
+	s.power_chips = 8;
+	cr_assert_eq(rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e), 0);
+	cr_assert(!c.have_price && strstr(c.note, "no owned price: no capex for round-sys ([capex]"), "%s", c.note);
+	strcpy(s.no_capex, "not sold");
+	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
+	cr_assert(strstr(c.note, "no owned price: no capex for round-sys (not sold)"), "%s", c.note);
+	s.no_capex[0] = '\0';
+	s.capex_usd = 1e5;
+	s.capex_chips = 8;
+	s.power_rated = 0;
+	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
+	cr_assert(!c.have_price && strstr(c.note, "no power figure"), "%s", c.note);
+	cr_assert(!c.energy.known && isnan(c.energy.power_w));
+	s.power_rated = 10200;
+	w.cost.owned.pue = NAN;
+	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
+	cr_assert(!c.have_price && strstr(c.note, "no pue"), "%s", c.note);
 }

@@ -25,10 +25,12 @@ do for [fmt in 'svg png'] {
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.08, 0
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
-	plot 'serving_cost.dat' index 0 using ($1-0.2000):2:(0.3800) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#0072b2' title 'on-demand', \
-	     'serving_cost.dat' index 0 using ($1-0.2000):2:(sprintf('%.2f', $2)) with labels offset 0,0.6 font ',8' notitle, \
-	     'serving_cost.dat' index 1 using ($1+0.2000):2:(0.3800) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#e69f00' title 'spot', \
-	     'serving_cost.dat' index 1 using ($1+0.2000):2:(sprintf('%.2f', $2)) with labels offset 0,0.6 font ',8' notitle
+	plot 'serving_cost.dat' index 0 using ($1-0.2667):2:(0.2533) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#0072b2' title 'on-demand', \
+	     'serving_cost.dat' index 0 using ($1-0.2667):2:(sprintf('%.2f', $2)) with labels offset 0,0.6 font ',8' notitle, \
+	     'serving_cost.dat' index 1 using ($1+0.0000):2:(0.2533) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#e69f00' title 'spot', \
+	     'serving_cost.dat' index 1 using ($1+0.0000):2:(sprintf('%.2f', $2)) with labels offset 0,0.6 font ',8' notitle, \
+	     'serving_cost.dat' index 2 using ($1+0.2667):2:(0.2533) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#009e73' title 'owned', \
+	     'serving_cost.dat' index 2 using ($1+0.2667):2:(sprintf('%.2f', $2)) with labels offset 0,0.6 font ',8' notitle
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot
