@@ -331,6 +331,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	rank_view rep;
 	train_result tr;
 	infer_result ir;
+	interval_status cal;
 
 	cli_eval_init(&o);
 	if (!sys || !w) {
@@ -398,6 +399,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	rep.cost = &cost;
+	rep.cal = cli_calibration(paths, sys, w, &cal);
 	if (o.format == OUT_TABLE) {
 		show_text(&rep, stdout);
 		if (nloads > 0)

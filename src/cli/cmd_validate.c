@@ -256,7 +256,7 @@ static void print_fit(const cases_set *cs, int wide)
 	free(vals);
 }
 
-static cJSON *case_json(const fit_row *r)
+static cJSON *case_json(const fit_row *r, const interval_table *iv)
 {
 	cJSON *o = cJSON_CreateObject(), *x;
 	cJSON_AddStringToObject(o, "case_id", r->c.id);
@@ -270,6 +270,14 @@ static cJSON *case_json(const fit_row *r)
 	x = cJSON_AddObjectToObject(o, "out_of_sample");
 	add_prediction(x, r->oos_ok, r->oos_pred, r->oos_err_pct);
 	cJSON_AddStringToObject(x, "refitted", r->oos_refits);
+	if (iv && r->ok) {
+		/* DESIGN §6: the case's prediction with its calibration group's interval. */
+		interval_status st;
+		interval_lookup(iv, r->c.train, r->family, r->c.framework, &st);
+		show_interval_add(cJSON_AddObjectToObject(o, "interval"), val_metric_names[r->c.metric], &st, r->pred,
+				  fit_metric_is_time(r->c.metric));
+		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &st);
+	}
 	cJSON_AddStringToObject(o, "reason", r->reason);
 	return o;
 }
@@ -306,7 +314,8 @@ static void print_intervals(const cases_set *cs)
 	       "; [R / (1 + p90), R / (1 + p10)], a time T in [T (1 + p10), T (1 + p90)]. Groups: kind x chip family x\n"
 	       "; framework (%d rows or more), the family's stacks together, the kind's rows as a whole (*), and each\n"
 	       "; family with no rows that borrows a nearer family's calibration (kind = prior in calibration.ini):\n"
-	       "; uncalibrated, that family's spread widened in log space by its median out-of-sample error.\n"
+	       "; uncalibrated, that family's spread widened in log space by its median out-of-sample error\n"
+	       "; (rows: the rows its spread comes from, the borrowed family's).\n"
 	       ";\n"
 	       "; Written by: roofcost validate tests/validation/public.csv --intervals > models/intervals.ini\n"
 	       "; make test fails when this file differs from what that prints: regenerate it, never edit it.\n",
@@ -319,7 +328,7 @@ static void print_intervals(const cases_set *cs)
 		if (x->framework[0])
 			printf("framework = %s\n", x->framework);
 		printf("status = %s\nrows = %d\np10 = %.2f\np90 = %.2f\n", x->calibrated ? "calibrated" : "uncalibrated",
-		       x->calibrated ? x->rows : 0, x->p10, x->p90);
+		       x->rows, x->p10, x->p90);
 		if (!x->calibrated)
 			printf("from = %s\n", x->from);
 		if (!x->calibrated || !strcmp(x->family, "*"))
@@ -354,13 +363,14 @@ static int run_checks(const fit_row *rows, int n, double chk[2][2][2])
 	return rc;
 }
 
-static void print_json(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups)
+static void print_json(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups,
+		       const interval_table *iv)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "cases"), *sum, *oos;
 	fit_filter all = {-1, NULL, NULL, NULL, 0}, tr = {1, NULL, NULL, NULL, 0}, in = {0, NULL, NULL, NULL, 0};
 	char *s;
 	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, case_json(&rows[i]));
+		cJSON_AddItemToArray(arr, case_json(&rows[i], iv));
 	sum = stats_json(fit_summarize(rows, n, &all));
 	cJSON_AddItemToObject(sum, "train", stats_json(fit_summarize(rows, n, &tr)));
 	cJSON_AddItemToObject(sum, "infer", stats_json(fit_summarize(rows, n, &in)));
@@ -590,7 +600,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		if (lf)
 			nlf = fit_lofo_all(cs.rows, cs.n, cs.ks, lf, 2 * FIT_GROUPS_MAX);
 		if (f == OUT_JSON)
-			print_json(cs.rows, cs.n, lf, nlf, ngroups);
+			print_json(cs.rows, cs.n, lf, nlf, ngroups, paths->intervals);
 		else
 			print_table(cs.rows, cs.n, lf, nlf, ngroups, f, wide);
 		free(lf);

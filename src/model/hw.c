@@ -434,8 +434,11 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
 					size_t l = strlen(r->s.calib);
 					hw_calib_apply(&cs->c[i], cs->c[i].value, &r->s.chip);
-					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g", l ? ", " : "",
-						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value);
+					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g%s%s%s", l ? ", " : "",
+						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value,
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? " (uncalibrated: borrowed from " : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? cs->c[i].from : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? ")" : "");
 				}
 		}
 		free(cs);

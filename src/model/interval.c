@@ -51,6 +51,8 @@ int interval_load(const char *models_dir, interval_table *t, err *e)
 		memset(g, 0, sizeof *g);
 		snprintf(g->name, sizeof g->name, "%s", d.sections[s].name);
 		rc = cfg_extract_section(&d, s, fields, (int)(sizeof fields / sizeof fields[0]), g, e);
+		g->p10 = interval_round(g->p10);
+		g->p90 = interval_round(g->p90);
 		if (rc == 0 && !(g->p10 <= g->p90))
 			rc = err_at(e, t->path, d.sections[s].line, "[%s]: p10 is above p90", g->name);
 		if (rc == 0 && !g->calibrated && !g->from[0] && strcmp(g->family, "*") != 0)
@@ -91,13 +93,13 @@ void interval_lookup(const interval_table *t, int train, const char *family, con
 		snprintf(out->group, sizeof out->group, "%s (from %s)", family, g->from);
 		snprintf(out->note, sizeof out->note, "no published %s row on %s: its calibrated values are borrowed "
 			 "from %s (models/calibration.ini), and the interval is %s's spread (%d rows) widened by its "
-			 "out-of-sample error (x%.2f)", what, family, g->from, g->from, g->rows, exp(g->widen));
+			 "out-of-sample error (x%.2f either way)", what, family, g->from, g->from, g->rows, exp(g->widen));
 	} else if ((g = find(t, train, "*", ""))) {
 		double w = g->widen;
 		snprintf(out->group, sizeof out->group, "%s (no rows)", family);
 		snprintf(out->note, sizeof out->note, "no published %s row on %s and no nearer family in "
 			 "models/calibration.ini: the model's priors alone; the interval is the spread of all %d %s rows "
-			 "widened by their median out-of-sample error (x%.2f)", what, family, g->rows, what, exp(w));
+			 "widened by their median out-of-sample error (x%.2f either way)", what, family, g->rows, what, exp(w));
 		out->have = 1;
 		out->rows = 0;
 		out->p10 = 100 * (exp(log1p(g->p10 / 100) - w) - 1);
@@ -115,9 +117,16 @@ void interval_lookup(const interval_table *t, int train, const char *family, con
 	out->p90 = g->p90;
 }
 
+double interval_round(double pct)
+{
+	return round(pct * 100) / 100;
+}
+
 void interval_apply(const interval_status *s, double v, int time, double *lo, double *hi)
 {
-	double a = 1 + (s->have ? s->p10 : 0) / 100, b = 1 + (s->have ? s->p90 : 0) / 100;
+	/* The interval holds the prediction itself: a group whose rows were all too fast out of
+	 * sample (one source, the prior's error) still reaches up to the value fitted on them. */
+	double a = 1 + (s->have && s->p10 < 0 ? s->p10 : 0) / 100, b = 1 + (s->have && s->p90 > 0 ? s->p90 : 0) / 100;
 	if (time) {
 		*lo = v * a;
 		*hi = v * b;

@@ -61,8 +61,13 @@ int interval_load(const char *models_dir, interval_table *t, err *e);
 void interval_lookup(const interval_table *t, int train, const char *family, const char *framework,
 		     interval_status *out);
 
+/* A spread in percent as the file writes it, to 0.01: the same double whichever text it was
+ * read from (the file, or the JSON of a sweep shard read back). */
+double interval_round(double pct);
+
 /* The interval of a predicted figure v (time 1: smaller is faster, a time or a cost; 0: a
- * rate). Without a spread (s->have 0): [v, v]. */
+ * rate), with p10 taken as at most 0 and p90 as at least 0, so that it holds v itself. Without a
+ * spread (s->have 0): [v, v]. */
 void interval_apply(const interval_status *s, double v, int time, double *lo, double *hi);
 
 #endif
