@@ -182,3 +182,20 @@ size_t text_escaped_len(const char *src)
 	}
 	return k;
 }
+
+char *text_clip(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src), keep;
+	char tail[40];
+	if (len < n) {
+		memcpy(dst, src, len + 1);
+		return dst;
+	}
+	snprintf(tail, sizeof tail, "... (%zu bytes)", len);
+	keep = n > strlen(tail) + 1 ? n - strlen(tail) - 1 : 0;
+	while (keep > 0 && ((unsigned char)src[keep] & 0xC0) == 0x80)
+		keep--;   /* not inside a UTF-8 sequence */
+	memcpy(dst, src, keep);
+	snprintf(dst + keep, n - keep, "%s", tail);
+	return dst;
+}

@@ -43,6 +43,11 @@ int text_scan_end(text_scan *s);
  * \xNN too. Truncates to fit. Returns dst. */
 char *text_escape(char *dst, size_t n, const char *src);
 
+/* src into dst (n bytes) for a message that quotes it: whole when it fits, else its start (cut
+ * at a character boundary) and "... (N bytes)", so that a huge argument is not echoed whole.
+ * Returns dst. */
+char *text_clip(char *dst, size_t n, const char *src);
+
 /* Bytes text_escape needs for src, terminator included. */
 size_t text_escaped_len(const char *src);
 

@@ -190,6 +190,12 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (--pricing owned): USD for\n" \
 	"                         CHIPS chips with their host, one node when not given (repeatable)\n"
 
+/* --disagg SPLIT (eval, compare, report): the workload key disagg, as --set disagg=SPLIT. */
+#define CLI_DISAGG_USAGE \
+	"      --disagg SPLIT     disaggregated prefill and decode pools beside the aggregated result:\n" \
+	"                         auto (search the layouts and the split), XpYd (X prefill and Y decode\n" \
+	"                         replicas, layouts searched) or XpYd:PLAN:PLAN (14p2d:tp=4:tp=8)\n"
+
 /* --wide, for the commands that print tables (handled by cli_eval_option). */
 #define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}
 

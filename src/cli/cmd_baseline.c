@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/opt.h"
 #include "base/os.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "store/baseline.h"
 #include "store/record.h"
@@ -23,8 +25,9 @@
 const char baseline_usage[] =
 	"usage: roofcost baseline record NAME -s SYSTEM -w WORKLOAD [eval options] [--criteria RULES]\n"
 	"                                [--tolerance RULES]\n"
-	"       roofcost baseline check NAME|--all [--frozen]\n"
-	"       roofcost baseline list | show NAME [--text ROLE] | diff A B | verify\n"
+	"       roofcost baseline check NAME|--all [--frozen | --as-of DATE] [--fail-on regressed|any]\n"
+	"                                [--expect N]\n"
+	"       roofcost baseline list | show NAME [--text ROLE] | diff A B | verify [--expect-head HASH]\n"
 	"       roofcost baseline export NAME [-o FILE] | import FILE\n"
 	"       (every verb takes --format table|csv|json|md; export writes JSON)\n\n"
 	"Frozen release records. `record` evaluates once, as `roofcost eval` would with the same\n"
@@ -48,19 +51,37 @@ const char baseline_usage[] =
 	"  --tolerance RULES  drift allowed from the recorded figures, per figure or * for every\n"
 	"                     other, as a percentage or an absolute amount in the figure's unit,\n"
 	"                     e.g. 'tokens_per_s=5%,tpot_ms=0.5,*=2%'. Default: *=1%, which also\n"
-	"                     applies when RULES give no *. Text and true/false figures must not move\n\n"
-	"`check` evaluates again with today's tool and data and prints, per figure: recorded, now,\n"
-	"change, tolerance and criteria, verdict, and for each figure that moved why: the frozen\n"
-	"input that changed (file, key, old and new value), the price row, or the tool. --frozen\n"
-	"evaluates from the frozen texts instead (and the frozen price): what still moves is the\n"
-	"tool. --all checks every record. Each check is logged; `list` shows the last. Exit 0 all\n"
-	"pass, 3 a figure fell short or drifted, 1 a record or the store is unreadable.\n\n"
-	"`verify` recomputes every record's hash and the chain and names each record changed\n"
-	"behind the tool's back (exit 3). `export` writes a record as one schema-versioned JSON\n"
-	"document that `import` reads into any store (refusing a name that exists or a broken\n"
-	"hash). `show --text ROLE` prints one frozen input file. The store: $ROOFCOST_DB.\n\n";
+	"                     applies when RULES give no *. Text and true/false figures must not move\n\n";
 
-const char baseline_options_usage[] = "eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
+/* The rest of the help: check, verify and the eval options (split for the length of a C string). */
+const char baseline_options_usage[] =
+	"`check` evaluates again with today's tool and data and prints, per figure: recorded, now,\n"
+	"change, tolerance and criteria, verdict (pass; improved or regressed beyond the tolerance,\n"
+	"each figure knowing which way is better; changed; fell short of a criterion), and for each\n"
+	"figure that moved why: the frozen input that changed (file, key, old and new value), the\n"
+	"price row, or the tool. --frozen evaluates from the frozen texts instead (and the frozen\n"
+	"price): what still moves is the tool. --as-of DATE pins prices to the newest at or before\n"
+	"DATE and evaluates with today's tool and data. --all checks every record (none is an\n"
+	"error); --expect N also fails unless the store holds N records. Each check is logged\n"
+	"(skipped, with a warning, in a store this user cannot write); `list` shows the last.\n"
+	"  --fail-on WHAT     regressed (default): a figure fails when it falls short of a criterion\n"
+	"                     or moves beyond its tolerance the worse way (or a figure with no better\n"
+	"                     way moves); any: when it moves beyond its tolerance either way\n"
+	"Exit 0 all pass, 3 a figure failed or records are missing, 1 a record or the store is\n"
+	"unreadable or was changed behind the tool's back.\n\n"
+	"Every verb that uses a record first checks it: its hash, its columns (a renamed record\n"
+	"fails) and its link to the record before. `verify` checks every record, the chain's head\n"
+	"(how many records and checks, and the newest links: a deleted newest record fails), the\n"
+	"hashed check log and every catalog's price rows, prints the mode and the head, and exits 3\n"
+	"when anything was changed behind the tool's back or --expect-head HASH (a head kept\n"
+	"outside the store) differs. With ROOFCOST_RECORD_KEY set (16 bytes or more) a new store's\n"
+	"links and head are HMAC-SHA256 under that key, which nobody without it can recompute; every\n"
+	"verb then needs it. `export` writes a record as one schema-versioned JSON document (with\n"
+	"hmac_sha256 in a keyed store) that `import` reads into any store (refusing a name that\n"
+	"exists, a broken hash, or a keyed document without the key). `show --text ROLE` prints one\n"
+	"frozen input file. Reading verbs work in a store this user can only read. The store:\n"
+	"$ROOFCOST_DB.\n\n"
+	"eval options:\n" CLI_EVAL_USAGE CLI_COST_USAGE;
 
 static void usage(FILE *fp)
 {
@@ -164,7 +185,49 @@ static int evaluate(void *ctx, const record_paths *rp, int argc, char **argv, db
 	return rc;
 }
 
-static const record_tool roofcost_tool = {evaluate, NULL, cli_version, cli_build};
+/* The tool: this evaluation, version and build, and ROOFCOST_RECORD_KEY. Returns 0, or 2 with
+ * the usage error printed for a key shorter than BASELINE_KEY_MIN. */
+static int tool_init(record_tool *t)
+{
+	const char *key = getenv("ROOFCOST_RECORD_KEY");
+	memset(t, 0, sizeof *t);
+	t->fn = evaluate;
+	t->version = cli_version;
+	t->build = cli_build;
+	if (key && *key) {
+		if (strlen(key) < BASELINE_KEY_MIN) {
+			fprintf(stderr, "roofcost: ROOFCOST_RECORD_KEY: %zu bytes; a key has at least %d (32 random "
+				"characters, kept as a CI secret)\n", strlen(key), BASELINE_KEY_MIN);
+			return 2;
+		}
+		t->key.bytes = key;
+		t->key.len = strlen(key);
+	}
+	return 0;
+}
+
+/* A record-reading verb's store (record_store_open) and its records, checked. Returns -1 to
+ * go on, else the exit code with the error printed. */
+static int open_audit(const cli_paths *paths, const record_tool *t, db **store, record_audit *a, char *note,
+		      size_t n)
+{
+	err e = {0};
+	*store = NULL;
+	memset(a, 0, sizeof *a);
+	if (record_store_open(paths->db, store, note, n, &e) != 0 || record_audit_open(*store, t, a, &e) != 0) {
+		db_close(*store);
+		*store = NULL;
+		return cli_fail(&e);
+	}
+	if (a->head_state == 2) {
+		fprintf(stderr, "roofcost: %s: %s\n", paths->db, a->head_why);
+		record_audit_release(a);
+		db_close(*store);
+		*store = NULL;
+		return 1;
+	}
+	return -1;
+}
 
 /* ---- printing */
 
@@ -198,9 +261,10 @@ static void check_rows(const db_baseline *row, const record_check *c, out_table 
 static void check_print(const db_baseline *row, const record_check *c, FILE *fp)
 {
 	out_table t;
-	fprintf(fp, "baseline %s: %s on %s, recorded %s by %s; checked %s\n", row->name, row->workload,
+	fprintf(fp, "baseline %s: %s on %s, recorded %s by %s; checked %s%s%s\n", row->name, row->workload,
 		row->system, row->created_at, c->tool_rec,
-		c->frozen ? "from the frozen inputs and price with today's tool" : "with today's data and tool");
+		c->frozen ? "from the frozen inputs and price with today's tool" : "with today's data and tool",
+		c->as_of[0] ? ", prices as at " : "", c->as_of);
 	check_table(&t, 0);
 	check_rows(row, c, &t, 0);
 	out_print(&t, OUT_TABLE, fp);
@@ -219,10 +283,19 @@ static void check_print(const db_baseline *row, const record_check *c, FILE *fp)
 				fprintf(fp, "%s %s", n++ ? "," : "", c->names[f]);
 		fprintf(fp, "\n");
 	}
-	if (c->failed)
-		fprintf(fp, "%s: fell short: %d of %d figures\n", row->name, c->failed, c->nfig);
+	if (c->failed && c->regressed && c->improved)
+		fprintf(fp, "%s: regressed: %d of %d figures (%d improved)\n", row->name, c->regressed, c->nfig,
+			c->improved);
+	else if (c->failed && c->regressed)
+		fprintf(fp, "%s: regressed: %d of %d figures\n", row->name, c->regressed, c->nfig);
+	else if (c->failed)
+		fprintf(fp, "%s: moved beyond tolerance: %d of %d figures improved (--fail-on any)\n", row->name,
+			c->improved, c->nfig);
+	else if (c->improved)
+		fprintf(fp, "%s: pass: %d of %d figures improved beyond tolerance\n", row->name, c->improved, c->nfig);
 	else
 		fprintf(fp, "%s: pass (%d figures)\n", row->name, c->nfig);
+
 }
 
 /* ---- verbs */
@@ -230,13 +303,14 @@ static void check_print(const db_baseline *row, const record_check *c, FILE *fp)
 typedef struct verb_opts {
 	out_format format;
 	int format_given;
-	int all, frozen;
-	const char *out, *text;
+	int all, frozen, fail_any, expect;  /* expect: --expect N, -1 none */
+	const char *out, *text, *as_of, *expect_head;
 	const char *args[4];
 	int nargs;
 } verb_opts;
 
-enum { OPT_ALL = 2000, OPT_FROZEN, OPT_TEXT, OPT_CRITERIA, OPT_TOLERANCE };
+enum { OPT_ALL = 2000, OPT_FROZEN, OPT_TEXT, OPT_CRITERIA, OPT_TOLERANCE, OPT_FAIL_ON, OPT_AS_OF, OPT_EXPECT,
+       OPT_EXPECT_HEAD };
 
 /* 1 if name is one of the space-separated words of allowed. */
 static int allows(const char *allowed, const char *name)
@@ -248,29 +322,37 @@ static int allows(const char *allowed, const char *name)
 	return 0;
 }
 
-/* Options of every verb but record: --format, --all, --frozen, -o, --text, and arguments. */
+/* Options of every verb but record, and arguments. */
 static int verb_parse(int argc, char **argv, const char *verb, const char *allowed, verb_opts *v)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT}, {"all", no_argument, NULL, OPT_ALL},
 		{"frozen", no_argument, NULL, OPT_FROZEN}, {"output", required_argument, NULL, 'o'},
-		{"text", required_argument, NULL, OPT_TEXT}, {"help", no_argument, NULL, 'h'},
+		{"text", required_argument, NULL, OPT_TEXT}, {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+		{"as-of", required_argument, NULL, OPT_AS_OF}, {"expect", required_argument, NULL, OPT_EXPECT},
+		{"expect-head", required_argument, NULL, OPT_EXPECT_HEAD}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	int c;
+	char arg[80];
 	memset(v, 0, sizeof *v);
+	v->expect = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		const char *name = c == 'o' ? "o" : c == OPT_ALL ? "all" : c == OPT_FROZEN ? "frozen"
-			: c == OPT_TEXT ? "text" : "";
+		const char *name = "";
+		for (const struct option *o = longopts; o->name; o++)
+			if (o->val == c)
+				name = c == 'o' ? "o" : o->name;
 		if (c == 'h') {
 			usage(stdout);
 			return -1;
 		}
 		if (c == '?')
 			return 2;
+		if (optarg)
+			text_clip(arg, sizeof arg, optarg);
 		if (c == CLI_OPT_FORMAT) {
 			if (out_parse_format(optarg, &v->format) != 0)
-				return usage_error("--format: '%s' is not one of table, csv, json, md", optarg);
+				return usage_error("--format: '%s' is not one of table, csv, json, md", arg);
 			v->format_given = 1;
 			continue;
 		}
@@ -279,18 +361,39 @@ static int verb_parse(int argc, char **argv, const char *verb, const char *allow
 				verb, c == 'o' ? "-" : "--", name);
 			return 2;
 		}
-		if (c == OPT_ALL)
+		if (c == OPT_ALL) {
 			v->all = 1;
-		else if (c == OPT_FROZEN)
+		} else if (c == OPT_FROZEN) {
 			v->frozen = 1;
-		else if (c == 'o')
+		} else if (c == 'o') {
 			v->out = optarg;
-		else if (c == OPT_TEXT)
+		} else if (c == OPT_TEXT) {
 			v->text = optarg;
+		} else if (c == OPT_FAIL_ON) {
+			if (strcmp(optarg, "regressed") && strcmp(optarg, "any"))
+				return usage_error("--fail-on: '%s' is not one of regressed, any", arg);
+			v->fail_any = !strcmp(optarg, "any");
+		} else if (c == OPT_AS_OF) {
+			if (!price_is_date(optarg))
+				return usage_error("--as-of: '%s' is not a date (YYYY-MM-DD)", arg);
+			v->as_of = optarg;
+		} else if (c == OPT_EXPECT) {
+			if (opt_int(optarg, 0, 1000000000, &v->expect) != 0)
+				return usage_error("--expect: '%s' is not a count of records (0 or more)", arg);
+		} else if (c == OPT_EXPECT_HEAD) {
+			size_t n = strlen(optarg);
+			if (n != 64 || strspn(optarg, "0123456789abcdef") != n)
+				return usage_error("--expect-head: '%s' is not a chain head (64 hex digits, as verify "
+						   "prints it)", arg);
+			v->expect_head = optarg;
+		}
 	}
+	if (v->frozen && v->as_of)
+		return usage_error("%s", "check: --frozen pins prices already (to the record's); --as-of goes without it");
 	for (int i = optind; i < argc; i++) {
 		if (v->nargs == 4) {
-			fprintf(stderr, "roofcost: baseline %s: unexpected argument '%s'\n", verb, argv[i]);
+			text_clip(arg, sizeof arg, argv[i]);
+			fprintf(stderr, "roofcost: baseline %s: unexpected argument '%s'\n", verb, arg);
 			return 2;
 		}
 		v->args[v->nargs++] = argv[i];
@@ -306,36 +409,46 @@ static int want_args(const char *verb, const verb_opts *v, int n, const char *wh
 	return 2;
 }
 
-/* The start of every verb but record and check: its options and n arguments (what names
- * them), then the store. Returns -1 to go on, else the exit code (0 after --help). */
-static int verb_begin(int argc, char **argv, const char *verb, const char *allowed, int n,
-		      const char *what, const cli_paths *paths, verb_opts *v, db **store)
+/* The start of every verb that reads records: its options and n arguments (what names them),
+ * the tool, then the store opened for reading and its records checked. Returns -1 to go on,
+ * else the exit code (0 after --help). */
+static int verb_begin(int argc, char **argv, const char *verb, const char *allowed, int n, const char *what,
+		      const cli_paths *paths, verb_opts *v, record_tool *t, db **store, record_audit *a, char *note,
+		      size_t nn)
 {
-	err e = {0};
 	int rc = verb_parse(argc, argv, verb, allowed, v);
 	*store = NULL;
+	memset(a, 0, sizeof *a);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
-	if ((rc = want_args(verb, v, n, what)) != 0)
+	if ((rc = want_args(verb, v, n, what)) != 0 || (rc = tool_init(t)) != 0)
 		return rc;
-	if (cli_open_db(paths, store, &e) != 0)
-		return cli_fail(&e);
-	return -1;
+	return open_audit(paths, t, store, a, note, nn);
 }
 
-/* The named record, or 1 with the error printed. */
-static int get_record(db *store, const cli_paths *paths, const char *name, db_baseline *row)
+static void verb_end(db *store, record_audit *a)
 {
-	int found;
+	record_audit_release(a);
+	db_close(store);
+}
+
+/* The index of the named record, usable, or -1 with the error printed. */
+static int get_record(const record_audit *a, const cli_paths *paths, const char *name, const char *note)
+{
+	int i = record_audit_find(a, name);
+	char clipped[80];
 	err e = {0};
-	if (db_baseline_get(store, name, row, &found, &e) != 0)
-		return cli_fail(&e);
-	if (!found) {
-		fprintf(stderr, "roofcost: baseline: no record '%s' in %s (see 'roofcost baseline list')\n", name,
-			paths->db);
-		return 1;
+	if (i < 0) {
+		text_clip(clipped, sizeof clipped, name);
+		fprintf(stderr, "roofcost: baseline: no record '%s' in %s%s%s (see 'roofcost baseline list')\n", clipped,
+			paths->db, note[0] ? ": " : "", note);
+		return -1;
 	}
-	return 0;
+	if (record_usable(a, i, &e) != 0) {
+		cli_fail(&e);
+		return -1;
+	}
+	return i;
 }
 
 /* The figures of a record or an evaluation against its criteria; fp NULL only counts. Returns
@@ -379,11 +492,13 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	cli_eval_opts o;
 	baseline_rules rules;
 	record_paths rp;
+	record_tool t;
 	const char *criteria = "", *tolerance = "", *name = NULL;
 	cJSON *options = cJSON_CreateArray();
 	record_eval *ev = NULL;
 	db *store = NULL;
 	db_baseline row;
+	char clipped[80];
 	err e = {0};
 	int c, rc = 0;
 
@@ -426,13 +541,16 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	}
 	name = argv[optind];
 	if (!record_valid_name(name)) {
+		text_clip(clipped, sizeof clipped, name);
 		rc = usage_error("record: '%s' is not a record name (letters, digits, '.', '_', '-', at most 100)",
-				 name);
+				 clipped);
 		goto done;
 	}
+	if ((rc = tool_init(&t)) != 0)
+		goto done;
 	if (baseline_parse_criteria(criteria, &rules, &e) != 0 || baseline_parse_tolerance(tolerance, &rules, &e) != 0 ||
 	    cli_open_db(paths, &store, &e) != 0 || record_name_free(store, name, &e) != 0 ||
-	    record_evaluate(&rp, options, &roofcost_tool, &store, &ev, &e) != 0 || record_rules_known(ev, &rules, &e) != 0) {
+	    record_evaluate(&rp, options, &t, &store, &ev, &e) != 0 || record_rules_known(ev, &rules, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
@@ -443,7 +561,7 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 		rc = 3;
 		goto done;
 	}
-	rc = record_freeze(store, &roofcost_tool, name, ev, options, &rules, &row, &e);
+	rc = record_freeze(store, &t, name, ev, options, &rules, &row, &e);
 	options = NULL;
 	if (rc != 0) {
 		rc = cli_fail(&e);
@@ -463,8 +581,8 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	} else {
 		print_figure_table(wl_mode_names[ev->w.mode], &rules, ev->results, o.format, stdout);
 		if (o.format == OUT_TABLE)
-			printf("recorded %s in %s as record %d: %d inputs, sha256 %.12s, chained to %.12s\n", name,
-			       paths->db, row.id, ev->nin, row.sha256, row.prev_sha256);
+			printf("recorded %s in %s as record %d: %d inputs, sha256 %.12s, chained to %.12s%s\n", name,
+			       paths->db, row.id, ev->nin, row.sha256, row.prev_sha256, t.key.len ? " (keyed)" : "");
 	}
 done:
 	cJSON_Delete(options);
@@ -474,90 +592,139 @@ done:
 	return rc;
 }
 
+/* Logs one check in the store, opened for writing on first use; a store this user cannot
+ * write is left as it is, with a warning. */
+static void log_check(const cli_paths *paths, const record_tool *t, db **w, int *tried, const db_baseline *row,
+		      const record_check *c)
+{
+	db_check_row k;
+	err e = {0};
+	if (!*w && !*tried) {
+		*tried = 1;
+		if (cli_open_db(paths, w, &e) != 0) {
+			err_prefix(&e, "warning: the checks were not logged");
+			fprintf(stderr, "roofcost: %s\n", e.msg);
+			return;
+		}
+	}
+	if (!*w)
+		return;
+	memset(&k, 0, sizeof k);
+	k.baseline_id = row->id;
+	k.frozen = c->frozen;
+	k.passed = c->failed == 0;
+	k.failed = c->failed;
+	snprintf(k.tool, sizeof k.tool, "%s", c->tool_now);
+	if (db_baseline_check_add(*w, &k, &t->key, &e) != 0) {
+		err_prefix(&e, "warning: the check was not logged");
+		fprintf(stderr, "roofcost: %s\n", e.msg);
+	}
+}
+
 static int verb_check(int argc, char **argv, const cli_paths *paths)
 {
 	verb_opts v;
-	db *store = NULL;
-	db_baseline *rows = NULL, one;
-	record_check *c = calloc(1, sizeof *c);
+	db *store = NULL, *w = NULL;
+	record_audit a;
+	record_tool t;
+	record_check *c = NULL;
+	record_check_opts co;
 	record_paths rp;
 	cJSON *all = NULL;
 	out_table flat;
-	err e = {0};
-	int n = 0, rc = verb_parse(argc, argv, "check", "all frozen", &v), unreadable = 0, short_ = 0;
-	memset(&one, 0, sizeof one);
-	to_record_paths(paths, &rp);
-	if (rc != 0 || !c) {
-		free(c);
-		return rc < 0 ? 0 : rc ? rc : 1;
-	}
-	if (v.all ? v.nargs != 0 : v.nargs != 1) {
-		free(c);
+	char note[RECORD_PATH_MAX + 128];
+	int idx[1], *which = idx, n = 0, rc, unreadable = 0, short_ = 0, tried = 0, missing = 0;
+	int parsed = verb_parse(argc, argv, "check", "all frozen fail-on as-of expect", &v);
+	if (parsed != 0)
+		return parsed < 0 ? 0 : parsed;
+	if (v.all ? v.nargs != 0 : v.nargs != 1)
 		return want_args("check", &v, v.all ? 0 : 1, "NAME or --all");
+	if (v.expect >= 0 && !v.all)
+		return usage_error("%s", "check: --expect N counts the records of --all");
+	if ((rc = tool_init(&t)) != 0 || (rc = open_audit(paths, &t, &store, &a, note, sizeof note)) >= 0)
+		return rc;
+	to_record_paths(paths, &rp);
+	if (!(c = calloc(1, sizeof *c))) {
+		verb_end(store, &a);
+		return 1;
 	}
-	if (cli_open_db(paths, &store, &e) != 0) {
-		free(c);
-		return cli_fail(&e);
-	}
+	co.frozen = v.frozen;
+	co.fail_any = v.fail_any;
+	co.as_of = v.as_of;
 	if (v.all) {
-		if (db_baseline_list(store, &rows, &n, &e) != 0) {
-			rc = cli_fail(&e);
-			goto done;
+		if (!a.counts_ok || (a.head_state == 1)) {
+			/* Records lost, added or rewritten, or a head rewritten: no pass can stand on it. */
+			fprintf(stderr, "roofcost: %s: %s (see 'roofcost baseline verify')\n", paths->db,
+				!a.counts_ok ? a.counts_why : a.head_why);
+			unreadable++;
 		}
+		if (a.n == 0) {
+			fprintf(stderr, "roofcost: baseline check --all: no records in %s%s%s: nothing was checked, which "
+				"is no pass\n", paths->db, note[0] ? ": " : "", note);
+			missing = 1;
+		}
+		if (v.expect >= 0 && a.n != v.expect) {
+			fprintf(stderr, "roofcost: baseline check --all --expect %d: the store holds %d record%s: records "
+				"were %s\n", v.expect, a.n, a.n == 1 ? "" : "s", a.n < v.expect ? "lost (a store replaced, "
+				"truncated or cut)" : "added that the expectation does not know");
+			missing = 1;
+		}
+		n = a.n;
+		which = NULL;
 	} else {
-		if ((rc = get_record(store, paths, v.args[0], &one)) != 0)
-			goto done;
-		rows = &one;
+		if ((idx[0] = get_record(&a, paths, v.args[0], note)) < 0) {
+			free(c);
+			verb_end(store, &a);
+			return 1;
+		}
 		n = 1;
 	}
 	if (v.format == OUT_JSON)
 		all = cJSON_CreateArray();
 	check_table(&flat, 1);
-	for (int i = 0; i < n; i++) {
-		if (record_check_one(&rows[i], &rp, &roofcost_tool, &store, v.frozen, c, &e) != 0) {
+	for (int k = 0; k < n; k++) {
+		int i = which ? which[k] : k;
+		err e = {0};
+		if (record_check_one(&a, i, &rp, &t, &store, &co, c, &e) != 0) {
 			unreadable++;
 			cli_fail(&e);
 			continue;
 		}
 		short_ += c->failed > 0;
 		if (all) {
-			cJSON_AddItemToArray(all, record_check_json(&rows[i], c));
+			cJSON_AddItemToArray(all, record_check_json(&a.rows[i], c));
 		} else if (v.format == OUT_TABLE) {
-			if (i)
+			if (k)
 				printf("\n");
-			check_print(&rows[i], c, stdout);
+			check_print(&a.rows[i], c, stdout);
 		} else {
-			check_rows(&rows[i], c, &flat, 1);
+			check_rows(&a.rows[i], c, &flat, 1);
 		}
-		if (db_baseline_check_add(store, rows[i].id, v.frozen, c->failed == 0, c->failed,
-					  c->tool_now, &e) != 0) {
-			err_prefix(&e, "warning: the check was not logged");
-			fprintf(stderr, "roofcost: %s\n", e.msg);
-		}
+		log_check(paths, &t, &w, &tried, &a.rows[i], c);
 	}
 	if (all) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddItemToObject(o, "records", all);
-		cJSON_AddNumberToObject(o, "passed", n - short_ - unreadable);
+		cJSON_AddNumberToObject(o, "passed", n - short_ - unreadable > 0 ? n - short_ - unreadable : 0);
 		cJSON_AddNumberToObject(o, "fell_short", short_);
 		cJSON_AddNumberToObject(o, "unreadable", unreadable);
+		if (v.all)
+			cJSON_AddNumberToObject(o, "records_in_store", a.n);
+		if (v.expect >= 0)
+			cJSON_AddNumberToObject(o, "expected", v.expect);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else if (v.format != OUT_TABLE) {
 		out_print(&flat, v.format, stdout);
 	} else if (v.all) {
-		printf("\n%d records: %d pass, %d fell short, %d unreadable\n", n, n - short_ - unreadable, short_,
-		       unreadable);
+		printf("%s%d records: %d pass, %d fell short, %d unreadable\n", n ? "\n" : "", n,
+		       n - short_ - unreadable > 0 ? n - short_ - unreadable : 0, short_, unreadable);
 	}
 	out_release(&flat);
-	rc = unreadable ? 1 : short_ ? 3 : 0;
-done:
-	if (rows == &one)
-		db_baseline_release(&one);
-	else
-		db_baseline_free(rows, n);
-	db_close(store);
+	rc = unreadable ? 1 : short_ || missing ? 3 : 0;
 	free(c);
+	verb_end(store, &a);
+	db_close(w);   /* last: the writer's close folds the log into the store file */
 	return rc;
 }
 
@@ -571,23 +738,23 @@ static void last_check(const db_baseline *b, char *buf, size_t n)
 		snprintf(buf, n, "%s fell short (%d)%s", b->checked_at, b->check_failed,
 			 b->check_frozen ? " (frozen)" : "");
 }
+
 static int verb_list(int argc, char **argv, const cli_paths *paths)
 {
 	static const char *const hdr[] = {"name", "workload", "system", "created", "criteria", "tolerance",
 					  "last_check"};
 	verb_opts v;
-	db *store = NULL;
-	db_baseline *rows;
-	err e = {0};
-	int n, rc = verb_begin(argc, argv, "list", "", 0, "no arguments", paths, &v, &store);
+	db *store;
+	record_audit a;
+	record_tool tl;
+	char note[RECORD_PATH_MAX + 128];
+	int rc = verb_begin(argc, argv, "list", "", 0, "no arguments", paths, &v, &tl, &store, &a, note, sizeof note);
+	const db_baseline *rows = a.rows;
+	int n = a.n;
 	if (rc >= 0)
 		return rc;
-	if (db_baseline_list(store, &rows, &n, &e) != 0) {
-		db_close(store);
-		return cli_fail(&e);
-	}
 	if (v.format == OUT_JSON) {
-		cJSON *a = cJSON_CreateArray();
+		cJSON *arr = cJSON_CreateArray();
 		for (int i = 0; i < n; i++) {
 			cJSON *o = cJSON_CreateObject(), *k;
 			cJSON_AddStringToObject(o, "name", rows[i].name);
@@ -598,6 +765,9 @@ static int verb_list(int argc, char **argv, const cli_paths *paths)
 			cJSON_AddStringToObject(o, "tolerance", rows[i].tolerance);
 			cJSON_AddStringToObject(o, "sha256", rows[i].sha256);
 			cJSON_AddNumberToObject(o, "checks", rows[i].checks);
+			cJSON_AddBoolToObject(o, "verified", !a.why[i][0]);
+			if (a.why[i][0])
+				cJSON_AddStringToObject(o, "problem", a.why[i]);
 			if (rows[i].checks) {
 				k = cJSON_CreateObject();
 				cJSON_AddStringToObject(k, "checked_at", rows[i].checked_at);
@@ -608,10 +778,10 @@ static int verb_list(int argc, char **argv, const cli_paths *paths)
 			} else {
 				cJSON_AddNullToObject(o, "last_check");
 			}
-			cJSON_AddItemToArray(a, o);
+			cJSON_AddItemToArray(arr, o);
 		}
-		json_print(a, stdout);
-		cJSON_Delete(a);
+		json_print(arr, stdout);
+		cJSON_Delete(arr);
 	} else {
 		out_table t;
 		out_init(&t, 7, hdr);
@@ -632,11 +802,19 @@ static int verb_list(int argc, char **argv, const cli_paths *paths)
 		out_print(&t, v.format, stdout);
 		out_release(&t);
 		if (n == 0 && v.format == OUT_TABLE)
-			printf("(no records in %s: see 'roofcost baseline record --help')\n", paths->db);
+			printf("(no records in %s%s%s: see 'roofcost baseline record --help')\n", paths->db, note[0] ? "; " : "",
+			       note);
 	}
-	db_baseline_free(rows, n);
-	db_close(store);
-	return 0;
+	for (int i = 0; i < n; i++)
+		if (a.why[i][0])
+			fprintf(stderr, "roofcost: baseline list: %s: %s: the record changed behind the tool's back (see "
+				"'roofcost baseline verify')\n", rows[i].name, a.why[i]);
+	if (!a.counts_ok || a.head_state == 1)
+		fprintf(stderr, "roofcost: %s: %s (see 'roofcost baseline verify')\n", paths->db,
+			!a.counts_ok ? a.counts_why : a.head_why);
+	rc = a.bad || !a.counts_ok || a.head_state ? 1 : 0;
+	verb_end(store, &a);
+	return rc;
 }
 
 static void kv(out_table *t, const char *k, const char *v)
@@ -649,19 +827,24 @@ static int verb_show(int argc, char **argv, const cli_paths *paths)
 {
 	static const char *const hdr[] = {"field", "value"};
 	verb_opts v;
-	db *store = NULL;
-	db_baseline row;
+	db *store;
+	record_audit a;
+	record_tool tl;
+	const db_baseline *rowp;
 	cJSON *rec = NULL;
 	const cJSON *it;
 	err e = {0};
-	char buf[4096];
-	int rc = verb_begin(argc, argv, "show", "text", 1, "one NAME", paths, &v, &store);
+	char buf[4096], note[RECORD_PATH_MAX + 128];
+	int i, rc = verb_begin(argc, argv, "show", "text", 1, "one NAME", paths, &v, &tl, &store, &a, note, sizeof note);
 	if (rc >= 0)
 		return rc;
-	if ((rc = get_record(store, paths, v.args[0], &row)) != 0) {
-		db_close(store);
-		return rc;
+	rc = 0;
+	if ((i = get_record(&a, paths, v.args[0], note)) < 0) {
+		verb_end(store, &a);
+		return 1;
 	}
+	rowp = &a.rows[i];
+#define row (*rowp)
 	if (!(rec = cJSON_Parse(row.record))) {
 		fprintf(stderr, "roofcost: baseline show: %s: the record is not JSON (see 'roofcost baseline verify')\n",
 			row.name);
@@ -752,10 +935,10 @@ static int verb_show(int argc, char **argv, const cli_paths *paths)
 		out_print(&t, v.format, stdout);
 		out_release(&t);
 	}
+#undef row
 done:
 	cJSON_Delete(rec);
-	db_baseline_release(&row);
-	db_close(store);
+	verb_end(store, &a);
 	return rc;
 }
 
@@ -763,23 +946,28 @@ static int verb_diff(int argc, char **argv, const cli_paths *paths)
 {
 	static const char *const hdr[] = {"figure", "a", "b", "change"};
 	verb_opts v;
-	db *store = NULL;
+	db *store;
+	record_audit au;
+	record_tool tl;
 	db_baseline a, b;
-	cJSON *ra = NULL, *rb = NULL, *lines = cJSON_CreateArray();
+	cJSON *ra = NULL, *rb = NULL, *lines = NULL;
 	const cJSON *it;
 	baseline_rules rules;
 	const char *names[RECORD_FIGURES_MAX];
 	out_table t;
 	err e = {0};
-	int n, rc = verb_begin(argc, argv, "diff", "", 2, "two NAMEs", paths, &v, &store);
-	if (rc >= 0) {
-		cJSON_Delete(lines);
+	char note[RECORD_PATH_MAX + 128];
+	int ia, ib, n, rc = verb_begin(argc, argv, "diff", "", 2, "two NAMEs", paths, &v, &tl, &store, &au, note,
+				      sizeof note);
+	if (rc >= 0)
 		return rc;
+	rc = 0;
+	if ((ia = get_record(&au, paths, v.args[0], note)) < 0 || (ib = get_record(&au, paths, v.args[1], note)) < 0) {
+		verb_end(store, &au);
+		return 1;
 	}
-	memset(&a, 0, sizeof a);
-	memset(&b, 0, sizeof b);
-	if ((rc = get_record(store, paths, v.args[0], &a)) != 0 || (rc = get_record(store, paths, v.args[1], &b)) != 0)
-		goto done;
+	a = au.rows[ia];
+	b = au.rows[ib];
 	ra = cJSON_Parse(a.record);
 	rb = cJSON_Parse(b.record);
 	if (!ra || !rb || record_rules(ra, &rules, &e) != 0) {
@@ -854,55 +1042,54 @@ done:
 	cJSON_Delete(lines);
 	cJSON_Delete(ra);
 	cJSON_Delete(rb);
-	db_baseline_release(&a);
-	db_baseline_release(&b);
-	db_close(store);
+	verb_end(store, &au);
 	return rc;
 }
 
 static int verb_export(int argc, char **argv, const cli_paths *paths)
 {
 	verb_opts v;
-	db *store = NULL;
-	db_baseline row;
-	char *doc;
+	db *store;
+	record_audit a;
+	record_tool t;
+	const db_baseline *row;
+	char *doc, note[RECORD_PATH_MAX + 128];
 	err e = {0};
-	int rc = verb_begin(argc, argv, "export", "o", 1, "one NAME", paths, &v, &store);
+	int i, rc = verb_begin(argc, argv, "export", "o", 1, "one NAME", paths, &v, &t, &store, &a, note, sizeof note);
 	if (rc >= 0)
 		return rc;
+	rc = 0;
 	if (!v.out && v.format_given && v.format != OUT_JSON) {
-		db_close(store);
+		verb_end(store, &a);
 		return usage_error("export: %s", "the document is JSON: --format table|csv|md need -o FILE");
 	}
-	if ((rc = get_record(store, paths, v.args[0], &row)) != 0) {
-		db_close(store);
-		return rc;
+	if ((i = get_record(&a, paths, v.args[0], note)) < 0) {
+		verb_end(store, &a);
+		return 1;
 	}
-	if (!(doc = baseline_export(row.record, row.sha256))) {
+	row = &a.rows[i];
+	if (!(doc = record_export(&t, row))) {
 		fprintf(stderr, "roofcost: baseline export: %s: the record cannot be read (see 'roofcost baseline "
-			"verify')\n", row.name);
+			"verify')\n", row->name);
 		rc = 1;
 	} else if (!v.out) {
 		fputs(doc, stdout);
-	} else {
+	} else if (os_write_file_whole(v.out, doc, &e) != 0) {
 		/* Written whole beside the target, then renamed: never half a document. */
-		if (os_write_file_whole(v.out, doc, &e) != 0) {
-			rc = cli_fail(&e);
-		} else if (v.format == OUT_JSON) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", row.name);
-			cJSON_AddStringToObject(o, "file", v.out);
-			cJSON_AddStringToObject(o, "sha256", row.sha256);
-			json_print(o, stdout);
-			cJSON_Delete(o);
-		} else {
-			printf("exported %s to %s: sha256 %.12s, schema %s %d\n", row.name, v.out, row.sha256,
-			       baseline_schema, BASELINE_SCHEMA_VERSION);
-		}
+		rc = cli_fail(&e);
+	} else if (v.format == OUT_JSON) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", row->name);
+		cJSON_AddStringToObject(o, "file", v.out);
+		cJSON_AddStringToObject(o, "sha256", row->sha256);
+		json_print(o, stdout);
+		cJSON_Delete(o);
+	} else {
+		printf("exported %s to %s: sha256 %.12s, schema %s %d%s\n", row->name, v.out, row->sha256,
+		       baseline_schema, BASELINE_SCHEMA_VERSION, t.key.len ? ", keyed (hmac_sha256)" : "");
 	}
 	free(doc);
-	db_baseline_release(&row);
-	db_close(store);
+	verb_end(store, &a);
 	return rc;
 }
 
@@ -911,11 +1098,14 @@ static int verb_import(int argc, char **argv, const cli_paths *paths)
 	verb_opts v;
 	db *store = NULL;
 	db_baseline row;
+	record_tool t;
 	err e = {0};
-	int rc = verb_begin(argc, argv, "import", "", 1, "one FILE", paths, &v, &store);
-	if (rc >= 0)
+	int rc = verb_parse(argc, argv, "import", "", &v);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if ((rc = want_args("import", &v, 1, "one FILE")) != 0 || (rc = tool_init(&t)) != 0)
 		return rc;
-	if (record_import(store, v.args[0], &row, &e) != 0) {
+	if (cli_open_db(paths, &store, &e) != 0 || record_import(store, &t, v.args[0], &row, &e) != 0) {
 		db_close(store);
 		return cli_fail(&e);
 	}
@@ -940,60 +1130,110 @@ static int verb_verify(int argc, char **argv, const cli_paths *paths)
 {
 	static const char *const hdr[] = {"name", "created", "sha256", "verdict"};
 	verb_opts v;
-	db *store = NULL;
-	db_baseline *rows;
-	cJSON *a = NULL;
-	out_table t;
+	db *store;
+	record_audit a;
+	record_tool t;
+	record_log_audit log;
+	record_price_audit pr;
+	cJSON *recs = NULL, *problems = NULL;
+	out_table tb;
 	err e = {0};
-	int n, bad = 0, rc = verb_begin(argc, argv, "verify", "", 0, "no arguments", paths, &v, &store);
+	char note[RECORD_PATH_MAX + 128], mode[160], line[1024];
+	int bad, rc = verb_begin(argc, argv, "verify", "expect-head", 0, "no arguments", paths, &v, &t, &store, &a, note,
+				 sizeof note);
 	if (rc >= 0)
 		return rc;
-	if (db_baseline_list(store, &rows, &n, &e) != 0) {
-		db_close(store);
+	if (record_audit_log(store, &t, &a, &log, &e) != 0 || record_audit_prices(store, &pr, &e) != 0) {
+		verb_end(store, &a);
 		return cli_fail(&e);
 	}
-	out_init(&t, 4, hdr);
+	if (!strcmp(a.head.mode, db_seal_modes[1]))
+		snprintf(mode, sizeof mode, "keyed: HMAC-SHA256 under ROOFCOST_RECORD_KEY, key id %s", a.head.key_id);
+	else
+		snprintf(mode, sizeof mode, "unkeyed: SHA-256, which anyone who can write the store can recompute; pin "
+			 "the head with --expect-head, or key a new store with ROOFCOST_RECORD_KEY");
+	problems = cJSON_CreateArray();
+	if (a.head_state == 1)
+		cJSON_AddItemToArray(problems, cJSON_CreateString(a.head_why));
+	if (!a.counts_ok)
+		cJSON_AddItemToArray(problems, cJSON_CreateString(a.counts_why));
+	if (log.bad)
+		cJSON_AddItemToArray(problems, cJSON_CreateString(log.why));
+	for (int i = 0; i < pr.nwhy; i++)
+		cJSON_AddItemToArray(problems, cJSON_CreateString(pr.why[i]));
+	if (v.expect_head && strcmp(v.expect_head, a.chain_head) != 0) {
+		snprintf(line, sizeof line, "the chain head is %s (%d records), not the expected %s: records were "
+			 "rewritten, added or lost", a.chain_head, a.n, v.expect_head);
+		cJSON_AddItemToArray(problems, cJSON_CreateString(line));
+	}
+	bad = a.bad + cJSON_GetArraySize(problems);
+	for (int i = 0; i < a.n; i++)
+		if (a.why[i][0])
+			fprintf(stderr, "roofcost: baseline verify: %s: %s\n", a.rows[i].name, a.why[i]);
+	cJSON_ArrayForEach(recs, problems) {
+		fprintf(stderr, "roofcost: baseline verify: %s\n", recs->valuestring);
+	}
+	recs = NULL;
+	out_init(&tb, 4, hdr);
 	if (v.format == OUT_JSON)
-		a = cJSON_CreateArray();
-	for (int i = 0; i < n; i++) {
-		char why[512], sha[16];
+		recs = cJSON_CreateArray();
+	for (int i = 0; i < a.n; i++) {
+		char sha[16];
 		const char *cells[4];
-		record_verify_one(rows, i, why, sizeof why);
-		if (why[0]) {
-			bad++;
-			fprintf(stderr, "roofcost: baseline verify: %s: %s\n", rows[i].name, why);
-		}
-		snprintf(sha, sizeof sha, "%.12s", rows[i].sha256);
-		cells[0] = rows[i].name;
-		cells[1] = rows[i].created_at;
+		snprintf(sha, sizeof sha, "%.12s", a.rows[i].sha256);
+		cells[0] = a.rows[i].name;
+		cells[1] = a.rows[i].created_at;
 		cells[2] = sha;
-		cells[3] = why[0] ? why : "ok";
-		out_row(&t, cells);
-		if (a) {
+		cells[3] = a.why[i][0] ? a.why[i] : "ok";
+		out_row(&tb, cells);
+		if (recs) {
 			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", rows[i].name);
-			cJSON_AddStringToObject(o, "sha256", rows[i].sha256);
-			cJSON_AddBoolToObject(o, "ok", !why[0]);
-			if (why[0])
-				cJSON_AddStringToObject(o, "problem", why);
-			cJSON_AddItemToArray(a, o);
+			cJSON_AddStringToObject(o, "name", a.rows[i].name);
+			cJSON_AddStringToObject(o, "sha256", a.rows[i].sha256);
+			cJSON_AddBoolToObject(o, "ok", !a.why[i][0]);
+			if (a.why[i][0])
+				cJSON_AddStringToObject(o, "problem", a.why[i]);
+			cJSON_AddItemToArray(recs, o);
 		}
 	}
-	if (a) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "records", a);
-		cJSON_AddNumberToObject(o, "changed", bad);
+	if (recs) {
+		cJSON *o = cJSON_CreateObject(), *h = cJSON_CreateObject(), *l = cJSON_CreateObject();
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddItemToObject(o, "records", recs);
+		cJSON_AddNumberToObject(o, "changed", a.bad);
+		cJSON_AddNumberToObject(h, "records", a.n);
+		cJSON_AddStringToObject(h, "sha256", a.chain_head);
+		cJSON_AddStringToObject(h, "mode", a.head.mode);
+		cJSON_AddStringToObject(h, "key_id", a.head.key_id);
+		cJSON_AddItemToObject(o, "head", h);
+		cJSON_AddNumberToObject(l, "checks", log.checks);
+		cJSON_AddStringToObject(l, "head", log.head);
+		cJSON_AddBoolToObject(l, "ok", !log.bad);
+		cJSON_AddItemToObject(o, "check_log", l);
+		cJSON_AddNumberToObject(p, "catalogs", pr.catalogs);
+		cJSON_AddNumberToObject(p, "rows", pr.rows);
+		cJSON_AddBoolToObject(p, "ok", !pr.bad);
+		cJSON_AddItemToObject(o, "prices", p);
+		cJSON_AddItemToObject(o, "problems", problems);
+		problems = NULL;
+		cJSON_AddBoolToObject(o, "ok", bad == 0);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else {
-		out_print(&t, v.format, stdout);
-		if (v.format == OUT_TABLE)
-			printf("%d records: %s\n", n, bad ? "some changed behind the tool's back" :
+		out_print(&tb, v.format, stdout);
+		if (v.format == OUT_TABLE) {
+			printf("%d records: %s\n", a.n, bad ? "some changed behind the tool's back" :
 			       "every hash and the chain hold");
+			printf("chain head: %s (%d records; %s)\n", a.chain_head, a.n, mode);
+			printf("check log: %d checks, head %.12s: %s\n", log.checks, log.head, log.bad ? "broken" : "holds");
+			printf("prices: %d catalogs, %d rows: %s\n", pr.catalogs, pr.rows, pr.bad ? "changed" : "hold");
+			if (note[0])
+				printf("(%s)\n", note);
+		}
 	}
-	out_release(&t);
-	db_baseline_free(rows, n);
-	db_close(store);
+	out_release(&tb);
+	cJSON_Delete(problems);
+	verb_end(store, &a);
 	return bad ? 3 : 0;
 }
 
@@ -1003,6 +1243,7 @@ int cmd_baseline(int argc, char **argv, const cli_paths *paths)
 		{"record", verb_record}, {"check", verb_check}, {"list", verb_list}, {"show", verb_show},
 		{"diff", verb_diff}, {"export", verb_export}, {"import", verb_import}, {"verify", verb_verify},
 	};
+	char clipped[80];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -1014,5 +1255,6 @@ int cmd_baseline(int argc, char **argv, const cli_paths *paths)
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		if (!strcmp(argv[1], verbs[i].name))
 			return verbs[i].run(argc - 1, argv + 1, paths);
-	return usage_error("unknown verb '%s': record, check, list, show, diff, export, import or verify", argv[1]);
+	text_clip(clipped, sizeof clipped, argv[1]);
+	return usage_error("unknown verb '%s': record, check, list, show, diff, export, import or verify", clipped);
 }

@@ -21,7 +21,7 @@ const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
 	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
-	"                        [--format table|csv|json|md] [--wide]\n\n"
+	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
 	"then by throughput where a system has no price. The limits it ranks at come first (serving:\n"
@@ -38,7 +38,8 @@ const char compare_usage[] =
 	"--chips MIN-MAX.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE
 	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n"
-	"      --deadline DAYS    training: drop runs that take longer, failures included\n";
+	"      --deadline DAYS    training: drop runs that take longer, failures included\n"
+	CLI_DISAGG_USAGE;
 
 /* A positive number of optarg into *v, else a usage error naming opt. */
 static int positive(const char *opt, const char *arg, const char *what, double *v, err *e)
@@ -57,7 +58,7 @@ static int capped(const rank_row *r)
 }
 
 /* The line above the table: what the systems are ranked at. */
-static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, size_t n)
+static void limits_text(const wl_workload *w, const rank_opts *ro, int fill, char *buf, size_t n)
 {
 	if (w->mode == WL_INFER) {
 		char lim[160] = "";
@@ -82,7 +83,7 @@ static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, si
 		if (ro->fixed_plan)
 			snprintf(buf + strlen(buf), n - strlen(buf), "; the --plan layout as given");
 		else
-			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", ro->total);
+			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", fill);
 		if (!ro->fixed_plan && (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1))
 			snprintf(buf + strlen(buf), n - strlen(buf), ", %d-%d chips per replica", ro->cmin, ro->cmax);
 	} else {
@@ -178,12 +179,68 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 		cJSON_AddNumberToObject(j, "layouts_searched", (double)rows[i].searched);
 		if (w0->mode == WL_INFER)
 			cJSON_AddBoolToObject(j, "capped_by_concurrency", capped(&rows[i]));
+		if (rows[i].has_disagg)
+			cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(&rows[i].w, &rows[i].dis, &rows[i].dcost));
 		cJSON_AddItemToArray(arr, j);
 	}
 	s = cJSON_Print(root);
 	puts(s);
 	free(s);
 	cJSON_Delete(root);
+}
+
+/* --disagg: each system's best disaggregated split beside its aggregated result, at the limits. */
+static void print_disagg(const rank_row *rows, int nrows, const cli_eval_opts *o)
+{
+	static const char *const hdr[] = {"system", "split", "chips", "prefill", "decode", "tokens_per_s_per_chip",
+					  "vs_aggregated_pct", "ttft_tail_ms", "tpot_tail_ms", "kv_transfer_ms", "kv_link",
+					  "usd_per_unit", "note"};
+	out_table t;
+	out_init(&t, 13, hdr);
+	for (int k = 2; k < 12; k++)
+		if (k != 3 && k != 4 && k != 10)
+			out_right(&t, k);
+	out_wide(&t, o->wide);
+	out_fit_col(&t, 12, OUT_FIT_BELOW);
+	for (int i = 0; i < nrows; i++) {
+		const disagg_result *d = &rows[i].dis;
+		const rank_quote *c = &rows[i].dcost;
+		char v[10][48];
+		const char *cells[13];
+		snprintf(v[0], 48, "%dP%dD", d->pre.count, d->dec.count);
+		snprintf(v[1], 48, "%d", d->chips);
+		plan_format(&d->pre.plan, v[2], 48);
+		plan_format(&d->dec.plan, v[3], 48);
+		snprintf(v[4], 48, d->feasible ? "%.0f" : "-", d->tokens_per_s_per_chip);
+		if (d->feasible && rows[i].ir.feasible && rows[i].ir.tokens_per_s_per_chip > 0)
+			snprintf(v[5], 48, "%+.0f", 100 * (d->tokens_per_s_per_chip / rows[i].ir.tokens_per_s_per_chip - 1));
+		else
+			snprintf(v[5], 48, "-");
+		snprintf(v[6], 48, d->feasible ? "%.0f" : "-", d->ttft_tail * 1e3);
+		snprintf(v[7], 48, d->feasible ? "%.1f" : "-", d->tpot_tail * 1e3);
+		snprintf(v[8], 48, "%.3g", d->t_transfer * 1e3);
+		if (c->have_price && c->result.ok && d->feasible)
+			snprintf(v[9], 48, c->result.usd_per_unit < 100 ? "%.3f" : "%.0f", c->result.usd_per_unit);
+		else
+			snprintf(v[9], 48, "-");
+		cells[0] = rows[i].sys->name;
+		for (int k = 0; k < 8; k++)
+			cells[k + 1] = v[k];
+		cells[9] = v[8];
+		cells[10] = hw_level_names[d->link];
+		cells[11] = v[9];
+		cells[12] = d->feasible ? "" : d->reason;
+		out_row(&t, cells);
+	}
+	if (o->format != OUT_CSV) {
+		char split[160];
+		plan_disagg_format(&rows[0].w.disagg, split, sizeof split);
+		printf("\ndisaggregated prefill and decode pools (--disagg %s, within the scale-up domain or --chips N), at "
+		       "the same limits, beside each system's aggregated best above:%s\n", split,
+		       o->format == OUT_MD ? "\n" : "");
+	}
+	out_print(&t, o->format, stdout);
+	out_release(&t);
 }
 
 /* Table, CSV and Markdown. CSV carries the assumptions in columns of every row; the table and
@@ -288,6 +345,8 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 			printf("\n");
 	}
 	out_print(&t, o->format, stdout);
+	if (nrows > 0 && rows[0].has_disagg)
+		print_disagg(rows, nrows, o);
 	if (o->format != OUT_CSV && nrows > 0) {
 		char terms[RANK_NOTE_MAX];
 		const char *nl = o->format == OUT_MD ? "\n" : "";
@@ -311,10 +370,12 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 
 int cmd_compare(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_BUDGET = 4000, O_DEADLINE };
+	enum { O_BUDGET = 4000, O_DEADLINE, O_DISAGG };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
 						 {"budget", required_argument, NULL, O_BUDGET},
-						 {"deadline", required_argument, NULL, O_DEADLINE}, {NULL, 0, NULL, 0}};
+						 {"deadline", required_argument, NULL, O_DEADLINE},
+						 {"disagg", required_argument, NULL, O_DISAGG}, {NULL, 0, NULL, 0}};
+	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
 	cli_eval_opts o;
 	err e = {0};
 	db *store = NULL;
@@ -323,7 +384,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	cli_pricer pricer;
 	rank_opts ro;
 	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "";
-	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0;
+	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0, fill = 0;
 	double budget = 0, deadline = 0;
 
 	cli_eval_init(&o);
@@ -337,6 +398,14 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		if (c == O_BUDGET || c == O_DEADLINE) {
 			if (positive(c == O_BUDGET ? "--budget" : "--deadline", optarg, c == O_BUDGET ? "USD" : "days",
 				     c == O_BUDGET ? &budget : &deadline, &e) != 0) {
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		}
+		if (c == O_DISAGG) {
+			snprintf(disagg, sizeof disagg, "disagg=%s", optarg);
+			if (cli_eval_option(CLI_OPT_SET, disagg, &o, &e) <= 0) {
 				rc = cli_fail(&e);
 				goto done;
 			}
@@ -422,10 +491,11 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
 		ro.cmin = cmin;
 		ro.cmax = cmax;
-		ro.total = p.chips;
+		ro.total = 0;
+		fill = p.chips;
 		if (w0->mode == WL_INFER && !o.plan_text && o.chips && !range) {
 			/* Serving: N chips in all, filled by replicas that divide it. */
-			ro.total = o.chips;
+			ro.total = fill = o.chips;
 			ro.cmin = 1;
 		}
 		ro.budget = budget;
@@ -441,7 +511,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	rank_verdicts(rows, nrows, budget);
 	if (nrows > 0) {
 		char spot[RANK_NOTE_MAX];
-		limits_text(&rows[0].w, &ro, limits, sizeof limits);
+		limits_text(&rows[0].w, &ro, fill, limits, sizeof limits);
 		cap_note(rows, nrows, note, sizeof note);
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
 		if (spot[0])

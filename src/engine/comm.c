@@ -91,23 +91,28 @@ static double level_time(const hw_system *s, int li, hw_coll op, double bytes, i
 			 int p2p, int *algo)
 {
 	const hw_level *l = &s->levels[li];
-	double best = INFINITY;
+	double best = INFINITY, group_bw, torus_steps = 0;
+	int torus = l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D;
 	*algo = -1;
 	if (n <= 1)
 		return 0;
+	/* What does not depend on the algorithm, once. */
+	group_bw = comm_group_bw(l, n, stride);
+	if (torus)
+		torus_steps = torus_nm1(l, n);
 	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
 		int ai = s->algos.topo[l->topo][k];
 		const hw_algo *a = &s->algos.algo[ai];
 		double steps, factor, bw, t;
-		int inr = !strcmp(a->name, "switch_reduce");
+		int inr = a->in_network;
 		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
 			continue;
-		steps = hw_form_eval(a->steps[op], n);
-		if ((l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D) &&
-		    a->steps[op].kind == HW_F_NM1)
-			steps = a->steps[op].a * torus_nm1(l, n);
+		if (torus && a->steps[op].kind == HW_F_NM1)
+			steps = a->steps[op].a * torus_steps;
+		else
+			steps = hw_form_eval(a->steps[op], n);
 		factor = hw_form_eval(a->bw[op], n);
-		bw = comm_group_bw(l, n, stride) * (inr ? l->inr_eff : l->bw_eff);
+		bw = group_bw * (inr ? l->inr_eff : l->bw_eff);
 		t = steps * l->latency + factor * bytes / bw;
 		if (t < best) {
 			best = t;
@@ -120,7 +125,7 @@ static double level_time(const hw_system *s, int li, hw_coll op, double bytes, i
 		if (p2p)
 			return best;
 		best = (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency +
-		       f * bytes / (comm_group_bw(l, n, stride) * l->bw_eff);
+		       f * bytes / (group_bw * l->bw_eff);
 	}
 	return best;
 }
@@ -135,37 +140,132 @@ static int level_stride(const hw_system *s, int li, int stride, const int ranks[
 	return stride * inner;
 }
 
-comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride)
+/* The candidates of one level and collective into c (level_time's choice, before the size):
+ * each algorithm the topology allows, and after them, in c[count], the ring that is always
+ * possible, taken when none of them gives a finite time. Returns the count. */
+static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride, comm_cand *c)
+{
+	const hw_level *l = &s->levels[li];
+	double group_bw = comm_group_bw(l, n, stride), torus_steps = 0;
+	int torus = l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D, nc = 0;
+	if (torus)
+		torus_steps = torus_nm1(l, n);
+	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
+		int ai = s->algos.topo[l->topo][k];
+		const hw_algo *a = &s->algos.algo[ai];
+		int inr = a->in_network;
+		double steps;
+		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p)
+			continue;
+		if (torus && a->steps[op].kind == HW_F_NM1)
+			steps = a->steps[op].a * torus_steps;
+		else
+			steps = hw_form_eval(a->steps[op], n);
+		c[nc].a = steps * l->latency;
+		c[nc].f = hw_form_eval(a->bw[op], n);
+		c[nc].bw = group_bw * (inr ? l->inr_eff : l->bw_eff);
+		c[nc].algo = ai;
+		nc++;
+	}
+	/* No listed algorithm has this collective: a ring is always possible. */
+	c[nc].a = (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency;
+	c[nc].f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
+	c[nc].bw = group_bw * l->bw_eff;
+	c[nc].algo = -1;
+	return nc;
+}
+
+/* The cheapest candidate at `bytes` (level_time's loop: the first of equal times wins), or
+ * the ring after them when none is finite. */
+static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
+{
+	double best = INFINITY;
+	*algo = -1;
+	for (int k = 0; k < nc; k++) {
+		double t = c[k].a + c[k].f * bytes / c[k].bw;
+		if (t < best) {
+			best = t;
+			*algo = c[k].algo;
+		}
+	}
+	if (!isfinite(best))
+		best = c[nc].a + c[nc].f * bytes / c[nc].bw;
+	return best;
+}
+
+void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride)
+{
+	memset(cp->nc, 0, sizeof cp->nc);
+	memset(cp->two, 0, sizeof cp->two);
+	cp->s = s;
+	cp->op = op;
+	cp->n = n;
+	cp->stride = stride;
+	cp->outer = -1;
+	cp->floor = 0;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		cp->ranks[l] = 0;
+	if (n <= 1 || s->nlevels == 0)
+		return;
+	cp->outer = comm_place(s, n, stride, cp->ranks);
+	if (cp->outer < 0)
+		return;
+	cp->floor = s->levels[cp->outer].call_floor;
+	if (op == COMM_SEND_RECV) {
+		/* One message between neighbours `stride` apart: the level that joins them. */
+		const hw_level *l = &s->levels[cp->outer];
+		comm_cand *c = &cp->c[cp->outer][0][0];
+		c->a = l->latency;
+		c->f = 1;
+		c->bw = comm_group_bw(l, 2, stride) * l->bw_eff;
+		c->algo = -1;
+		cp->nc[cp->outer][0] = 1;
+		return;
+	}
+	for (int l = 0; l <= cp->outer; l++) {
+		int st = level_stride(s, l, stride, cp->ranks);
+		if (cp->ranks[l] <= 1)
+			continue;
+		if (op == COMM_ALL_TO_ALL) {
+			cp->nc[l][0] = level_cands(s, l, HW_ALL_TO_ALL, cp->ranks[l], st, cp->c[l][0]);
+		} else if (l < cp->outer && op == COMM_ALL_REDUCE) {
+			/* Hierarchical: reduce-scatter in, all-gather out, the all-reduce outermost. */
+			cp->nc[l][0] = level_cands(s, l, HW_REDUCE_SCATTER, cp->ranks[l], st, cp->c[l][0]);
+			cp->nc[l][1] = level_cands(s, l, HW_ALL_GATHER, cp->ranks[l], st, cp->c[l][1]);
+			cp->two[l] = 1;
+		} else {
+			cp->nc[l][0] = level_cands(s, l, (hw_coll)op, cp->ranks[l], st, cp->c[l][0]);
+		}
+	}
+}
+
+comm_cost comm_plan_time(const comm_plan *cp, double bytes)
 {
 	comm_cost c;
-	int ranks[HW_LEVELS_MAX];
 	memset(&c, 0, sizeof c);
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		c.algo[l] = -1;
 	c.outer = -1;
-	if (n <= 1 || bytes <= 0 || s->nlevels == 0)
+	if (cp->n <= 1 || bytes <= 0 || cp->s->nlevels == 0)
 		return c;
-	c.outer = comm_place(s, n, stride, ranks);
-	memcpy(c.ranks, ranks, sizeof ranks);
+	c.outer = cp->outer;
+	memcpy(c.ranks, cp->ranks, sizeof c.ranks);
 	if (c.outer < 0)
 		return c;
-
-	if (op == COMM_SEND_RECV) {
-		/* One message between neighbours `stride` apart: the level that joins them. */
-		const hw_level *l = &s->levels[c.outer];
-		c.t_level[c.outer] = l->latency + bytes / (comm_group_bw(l, 2, stride) * l->bw_eff);
+	if (cp->op == COMM_SEND_RECV) {
+		const comm_cand *k = &cp->c[c.outer][0][0];
+		c.t_level[c.outer] = k->a + bytes / k->bw;
 		c.t = c.t_level[c.outer];
-	} else if (op == COMM_ALL_TO_ALL) {
+	} else if (cp->op == COMM_ALL_TO_ALL) {
 		/* Every rank sends (n-1)/n of S. Of it, (reach - inner)/n leaves its inner unit over
 		 * level l, where inner and reach are the ranks below and up to l: an all-to-all among
 		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m.
 		 * Levels move their shares at once: the slowest sets the time. */
 		int inner = 1;
 		for (int l = 0; l <= c.outer; l++) {
-			int reach = inner * ranks[l];
-			if (ranks[l] > 1) {
-				double t = level_time(s, l, HW_ALL_TO_ALL, bytes * reach / n, ranks[l],
-						      level_stride(s, l, stride, ranks), 0, &c.algo[l]);
+			int reach = inner * cp->ranks[l];
+			if (cp->ranks[l] > 1) {
+				double t = cands_time(cp->c[l][0], cp->nc[l][0], bytes * reach / cp->n, &c.algo[l]);
 				c.t_level[l] = t;
 				if (t > c.t)
 					c.t = t;
@@ -176,25 +276,33 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 		/* Hierarchical: reduce-scatter (or its mirror) on inner levels, op on the outermost. */
 		double part = bytes;
 		for (int l = 0; l <= c.outer; l++) {
-			int st = level_stride(s, l, stride, ranks);
-			if (ranks[l] <= 1)
+			if (cp->ranks[l] <= 1)
 				continue;
-			if (l < c.outer && (op == COMM_ALL_REDUCE)) {
-				/* reduce-scatter in, all-gather out */
-				c.t_level[l] = level_time(s, l, HW_REDUCE_SCATTER, part, ranks[l], st, 0, &c.algo[l]) +
-					       level_time(s, l, HW_ALL_GATHER, part, ranks[l], st, 0, &c.algo[l]);
-			} else if (l < c.outer) {
-				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, 0, &c.algo[l]);
-			} else {
-				c.t_level[l] = level_time(s, l, (hw_coll)op, part, ranks[l], st, 0, &c.algo[l]);
-			}
+			c.t_level[l] = cands_time(cp->c[l][0], cp->nc[l][0], part, &c.algo[l]);
+			if (cp->two[l])
+				c.t_level[l] += cands_time(cp->c[l][1], cp->nc[l][1], part, &c.algo[l]);
 			c.t += c.t_level[l];
-			part /= ranks[l];
+			part /= cp->ranks[l];
 		}
 	}
-	if (c.t < s->levels[c.outer].call_floor)
-		c.t = s->levels[c.outer].call_floor;
+	if (c.t < cp->floor)
+		c.t = cp->floor;
 	return c;
+}
+
+comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride)
+{
+	comm_plan cp;
+	if (n <= 1 || bytes <= 0 || s->nlevels == 0) {
+		comm_cost c;
+		memset(&c, 0, sizeof c);
+		for (int l = 0; l < HW_LEVELS_MAX; l++)
+			c.algo[l] = -1;
+		c.outer = -1;
+		return c;
+	}
+	comm_plan_init(&cp, s, op, n, stride);
+	return comm_plan_time(&cp, bytes);
 }
 
 comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride)

@@ -32,6 +32,38 @@ typedef struct comm_cost {
 	int algo[HW_LEVELS_MAX];           /* algorithm index per level, -1 if unused */
 } comm_cost;
 
+/* A collective of one kind, group size and stride on one system, worked out up to its size:
+ * the group's placement on the levels and, per level, each algorithm's latency term and
+ * bandwidth factor. comm_plan_time then costs any buffer size in a few operations, exactly as
+ * comm_time does (comm_time is comm_plan_init then comm_plan_time). A plain value: a sweep keeps
+ * plans of the collectives its layouts repeat, whatever their sizes. */
+typedef struct comm_cand {
+	double a;                          /* s: latency steps × the level's latency */
+	double f;                          /* the bandwidth factor (× S / bw) */
+	double bw;                         /* B/s the group gets at the algorithm's efficiency */
+	int algo;                          /* index into the system's algorithms; -1 the ring fallback */
+} comm_cand;
+
+typedef struct comm_plan {
+	const hw_system *s;
+	comm_op op;
+	int n, stride;
+	int outer;                         /* comm_cost.outer; -1: the collective costs nothing */
+	int ranks[HW_LEVELS_MAX];
+	int nc[HW_LEVELS_MAX][2];          /* candidates per level: [0] op (reduce-scatter of an inner
+					      all-reduce), [1] the all-gather after it; the ring
+					      fallback follows them (c[l][i][nc]) */
+	int two[HW_LEVELS_MAX];            /* 1: the level runs [0] then [1] (an inner all-reduce) */
+	comm_cand c[HW_LEVELS_MAX][2][HW_ALGOS_MAX + 1];
+	double floor;                      /* s: the outermost level's call floor */
+} comm_plan;
+
+/* Works out op in a group of n ranks stride apart on s (see comm_time). s must outlive it. */
+void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride);
+
+/* comm_time(cp->s, cp->op, bytes, cp->n, cp->stride), figure for figure. */
+comm_cost comm_plan_time(const comm_plan *cp, double bytes);
+
 /* Time of op over S bytes per rank (the buffer each rank holds: all-reduce input, all-gather
  * output, reduce-scatter input, all-to-all send buffer, point-to-point message) in a group of
  * n ranks `stride` chips apart. n <= 1 costs 0. */

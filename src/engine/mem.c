@@ -58,10 +58,31 @@ double mem_act_layer(const wl_workload *w, const plan *p, double b)
 
 mem_use mem_train(const wl_workload *w, const plan *p)
 {
+	nn_counts c = nn_params(&w->net);
+	return mem_train_c(w, &c, p);
+}
+
+double mem_train_logits(const wl_workload *w, const plan *p)
+{
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	return b * ((double)w->seq_len / p->cp) * w->net.vocab / p->tp *
+	       (w->fw.train.logits_bytes > 0 ? w->fw.train.logits_bytes : 4);
+}
+
+mem_use mem_train_c(const wl_workload *w, const nn_counts *cnt, const plan *p)
+{
+	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
+	return mem_train_parts(w, cnt, p, w->fw.train.offload_remat ? 0 : mem_act_layer(w, p, b),
+			       mem_train_logits(w, p));
+}
+
+mem_use mem_train_parts(const wl_workload *w, const nn_counts *cnt, const plan *p, double act_layer,
+			double logits)
+{
 	mem_use m;
 	const nn_net *n = &w->net;
 	double b = p->micro_batch > 0 ? p->micro_batch : w->micro_batch;
-	double P = shard_params_local(n, p);
+	double P = shard_params_local_c(n, cnt, p);
 	double shard = (double)p->dp * p->cp;
 	double micro = (double)w->global_batch / (p->dp * b);
 	double inflight = fmin((double)p->pp, micro);
@@ -73,7 +94,7 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 	if (w->prec == HW_FP32 || w->prec == HW_TF32)
 		wb = gb = 4;
 	{
-		double E = shard_params_expert_local(n, p), D = P - E, se = shard_zero(p, 1);
+		double E = shard_params_expert_local_c(n, cnt, p), D = P - E, se = shard_zero(p, 1);
 		m.params_expert = E;
 		m.weights = D * wb / (w->zero >= 3 ? shard : 1) + E * wb / (w->zero >= 3 ? se : 1);
 		m.grads = D * gb / (w->zero >= 2 ? shard : 1) + E * gb / (w->zero >= 2 ? se : 1);
@@ -88,13 +109,12 @@ mem_use mem_train(const wl_workload *w, const plan *p)
 	}
 	/* What recompute keeps goes to host memory when the framework offloads it (MaxText's
 	 * offloading remat policies); the live working set of one layer is not counted here. */
-	m.activations = w->fw.train.offload_remat ? 0 : mem_act_layer(w, p, b) * L * inflight;
+	m.activations = w->fw.train.offload_remat ? 0 : act_layer * L * inflight;
 	if (p->pp > 1 && p->vpp > 1)
 		m.activations *= 1 + (p->pp - 1.0) / (p->pp * (double)p->vpp);
 	/* The logits the loss keeps for its backward on the last stage: fp32 unless the framework
 	 * keeps them in 16 bits ([memory] logits_bytes). */
-	m.activations += b * ((double)w->seq_len / p->cp) * n->vocab / p->tp *
-			 (w->fw.train.logits_bytes > 0 ? w->fw.train.logits_bytes : 4);
+	m.activations += logits;
 	m.total = m.weights + m.grads + m.optimizer + m.activations;
 	return m;
 }

@@ -27,6 +27,18 @@ double mem_act_layer(const wl_workload *w, const plan *p, double micro_batch);
 /* Training memory per chip on the most loaded pipeline stage. */
 mem_use mem_train(const wl_workload *w, const plan *p);
 
+/* mem_train with the network's counts given (c = nn_params(&w->net)). */
+mem_use mem_train_c(const wl_workload *w, const nn_counts *c, const plan *p);
+
+/* The fp32 (or [memory] logits_bytes) logits the loss keeps on the last stage, B per chip. */
+double mem_train_logits(const wl_workload *w, const plan *p);
+
+/* mem_train with the parts that depend on tp, cp, sp and the micro-batch only given, for
+ * searches that hold them: c = nn_params(&w->net), act_layer = mem_act_layer(w, p, micro
+ * batch), logits = mem_train_logits(w, p). Figure for figure mem_train's result. */
+mem_use mem_train_parts(const wl_workload *w, const nn_counts *c, const plan *p, double act_layer,
+			double logits);
+
 /* Inference memory per chip for `batch` sequences of up to ctx tokens, with prefill_tokens
  * processed in one forward pass (the activation workspace). */
 mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,

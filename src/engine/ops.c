@@ -31,6 +31,7 @@ typedef struct lower {
 	int serve;       /* ops belong to a serving iteration */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 	double kernel_overhead; /* s of host time per kernel */
+	double host[OPS_KIND_N]; /* s of host time per op of each kind (host_of, set by init) */
 	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
 	 * OPS_RECOMP ops of the training step (its attention kernel, host mode and share), with
 	 * the ops the policy does not re-run left out and kept_qkv of the qkv projection. */
@@ -52,7 +53,7 @@ static double host_of(const lower *c, ops_kind kind)
 /* The next op, written field by field in place (no clearing, no copy): shape 0, one instance,
  * no FLOPs or bytes yet. NULL when the list is full, or when a selective recompute does not
  * re-run ops of this kind. */
-static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
+__attribute__((always_inline)) static inline ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
 {
 	ops_op *o;
 	if (c->l->n >= OPS_MAX)
@@ -72,7 +73,7 @@ static ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, d
 	o->attn = c->attn;
 	o->eager = c->eager;
 	o->train = c->train || c->rc;
-	o->host = host_of(c, kind);
+	o->host = c->host[kind];
 	o->serve = c->serve;
 	return o;
 }
@@ -212,7 +213,7 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
 		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
 		o->k = dc + dr;
-		o->flops = 2 * sh.seqs * heads_l * sh.s_kv * ((dc + dr) + dc);
+		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
 	} else {
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
 	}
@@ -349,6 +350,8 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+	for (int k = 0; k < OPS_KIND_N; k++)
+		c->host[k] = host_of(c, (ops_kind)k);
 	c->serve = 0;
 	c->rc = RC_NONE;
 	c->swiglu = w->net.act == NN_SWIGLU;
@@ -453,10 +456,12 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 {
 	lower c;
 	const nn_net *n = &w->net;
-	shape dec = {batch, 1, ctx, 1.0, 1};
+	/* Speculative decoding verifies the draft's tokens and one more per sequence in one pass. */
+	double q = w->spec_kind != WL_SPEC_NONE ? 1.0 + w->spec_tokens : 1.0;
+	shape dec = {batch, q, ctx, 1.0, 1};
 	shape pre = {prefill_tokens / w->input_len, w->input_len, w->input_len, 0.5, 0};
 	double L = shard_layers_per_stage(n, p->pp);
-	double T = batch + prefill_tokens;
+	double T = batch * q + prefill_tokens;
 	init(&c, out, w, 0);
 	c.serve = 1; /* serving rates (roof_op: [decode] curves, paged attention) */
 	out->layers_stage = L;
@@ -468,7 +473,7 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	else
 		layer(&c, w, p, pre, L, moe_share(n), NULL);
 	/* Logits for the decoded tokens and the last position of each new prompt. */
-	gemm(&c, GR_OTHER, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	gemm(&c, GR_OTHER, "lm_head", batch * q + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
 		/* Writing the prompts' K/V into the cache. */
 		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);

@@ -551,6 +551,41 @@ void rank_bind(rank_row *r)
 	r->rep.cal = r->cal.group[0] ? &r->cal : NULL;
 }
 
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o)
+{
+	int dom = frontier_domain_chips(s);
+	if (o->total > 0)
+		return o->total;
+	return given->chips > dom ? given->chips : dom;
+}
+
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	infer_result *ir = malloc(sizeof *ir);
+	disagg_result *d = &r->dis;
+	if (!ir)
+		return err_set(e, ERR_DATA, "out of memory");
+	r->has_disagg = 1;
+	disagg_search(r->sys, w, rank_disagg_chips(r->sys, given, o), d);
+	/* What rank_cost reads of a result, from the split. */
+	memset(ir, 0, sizeof *ir);
+	ir->feasible = d->feasible;
+	ir->plan = d->dec.plan;
+	ir->plan.chips = d->chips;
+	ir->tokens_per_s = d->tokens_per_s;
+	ir->tokens_per_s_per_chip = d->tokens_per_s_per_chip;
+	ir->ttft = d->ttft;
+	ir->tpot = d->tpot;
+	ir->ttft_tail = d->ttft_tail;
+	ir->tpot_tail = d->tpot_tail;
+	if (rank_price_and_cost(o, r->sys, w, NULL, ir, &r->dcost, e) != 0) {
+		free(ir);
+		return e->code;
+	}
+	free(ir);
+	return 0;
+}
+
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
 	int rc;
@@ -559,10 +594,13 @@ int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, ran
 	memset(&r->cal, 0, sizeof r->cal);
 	if (o->intervals)
 		interval_lookup(o->intervals, w->mode == WL_TRAIN, r->sys->chip.family, w->fw.name, &r->cal);
+	r->has_disagg = 0;
 	if (w->mode == WL_INFER)
 		rc = best_serving(w, given, o, r, e);
 	else
 		rc = best_training(given, o, r, e);
+	if (rc == 0 && w->mode == WL_INFER && w->disagg.on)
+		rc = rank_disagg(w, given, o, r, e);
 	rank_bind(r);
 	return rc;
 }
@@ -624,9 +662,11 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 				 "against %.0f / %.0f ms", w->slo_percentile, r->ir.tpot_tail * 1e3, r->ir.ttft_tail * 1e3,
 				 w->tpot_slo * 1e3, w->ttft_slo * 1e3);
 			break;
-		default:
+		default: {
+			char why[TRAIN_REASON_MAX];
 			snprintf(r->verdict, sizeof r->verdict, "infeasible: %s",
-				 w->mode == WL_INFER ? r->ir.reason : r->tr.reason);
+				 w->mode == WL_INFER ? r->ir.reason : train_reason(&r->tr, r->sys, w, why, sizeof why));
+		}
 		}
 		if (r->klass == RANK_NO_PRICE && w->mode == WL_INFER && i > 0 && rows[0].klass == RANK_NO_PRICE) {
 			size_t l = strlen(r->verdict);

@@ -21,6 +21,7 @@
 #include "base/err.h"
 #include "model/hw.h"
 #include "model/interval.h"
+#include "engine/disagg.h"
 #include "engine/frontier.h"
 #include "engine/infer.h"
 #include "model/plan.h"
@@ -137,6 +138,9 @@ typedef struct rank_row {
 	char bound[48];
 	char verdict[320];
 	long long searched;      /* layouts tried */
+	int has_disagg;          /* serving with w.disagg on: dis and dcost hold the best split */
+	disagg_result dis;
+	rank_quote dcost;
 	double deadline;         /* training: the deadline it was ranked at (s; 0 = none) */
 } rank_row;
 
@@ -212,6 +216,14 @@ void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
  * o->fixed_plan) into r. Returns 0, or nonzero with e set (the store failed, out of memory,
  * or no serving layout within o->cmin..o->cmax). */
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
+
+/* The chips a disaggregated split may take: o->total when given, else the larger of the given
+ * plan's chips and s's scale-up domain (where the KV cache moves over the fastest link). */
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o);
+
+/* The best disaggregated split of s for w (w->disagg) into r->dis, priced into r->dcost like an
+ * aggregated result (rank_cost). Returns 0, or nonzero with e set. */
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
 
 /* Sorts rows best first (class, key, system name) and re-binds their reports. */
 void rank_sort(rank_row *rows, int n);

@@ -6,29 +6,81 @@
 
 const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
 
+/* ceil and floor of the positive dimensions, tile and wave counts below: for 0 <= x < 2^52
+ * the integer part converts exactly, so these equal libm's, which they call beyond. */
+static double ceil_pos(double x)
+{
+	if (x >= 0 && x < 4503599627370496.0) {
+		double t = (double)(long long)x;
+		return t < x ? t + 1 : t;
+	}
+	return ceil(x);
+}
+
+static double floor_pos(double x)
+{
+	if (x >= 0 && x < 4503599627370496.0)
+		return (double)(long long)x;
+	return floor(x);
+}
+
 static double round_up(double x, double g)
 {
-	return g <= 1 ? ceil(x) : ceil(x / g) * g;
+	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
+}
+
+/* Useful work over the capacity the engines spend on an m x n x k GEMM (`b` of them) in output
+ * tiles of th x tw, K padded to kp: whole tiles (a partial one, the last row or column of the
+ * output, takes as long as a full one) in waves over `units` engines, K split into equal shares
+ * per engine where may_split and the tiles leave engines idle. The time is waves x one tile's
+ * share of the K loop: for a fixed tile it never falls as the GEMM grows. */
+static double tiled_eff(const hw_chip *c, double th, double tw, double kp, double m, double n, double k,
+			double b, int may_split)
+{
+	double tiles = fmax(1, ceil_pos(m / th)) * fmax(1, ceil_pos(n / tw)) * ceil_pos(b), split = 1, waves;
+	if (may_split && tiles < c->units)
+		split = fmin(c->units / tiles, fmax(1, floor_pos(k / (4.0 * c->pad_k))));
+	waves = ceil_pos(fmax(0, tiles * split / c->units - 1e-9));
+	return (m * n * k * b) / (waves * c->units * th * tw * kp / split);
 }
 
 double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
 {
-	double pad, tiles, waves, wave;
+	double th, tw, kp, b, e;
+	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
-	/* A fractional m (expert tokens below one) pads to a whole row. */
-	pad = (m * n * k) / (round_up(m, c->pad_m) * round_up(n, c->pad_n) * round_up(k, c->pad_k));
-	/* Wave quantization: whole output tiles over `units` engines. A skinny GEMM (one row of
-	 * tiles, as in decode) is split along K by the libraries (split-K / stream-K / GEMV
-	 * kernels) until the engines are busy or the K chunks get short (4 x pad_k). */
-	tiles = ceil(m / c->tile_m) * ceil(n / c->tile_n) * ceil(batch > 1 ? batch : 1);
-	if (m <= c->tile_m && tiles < c->units) {
-		double split = fmin(floor(c->units / tiles), fmax(1, floor(k / (4.0 * c->pad_k))));
-		tiles *= split;
-	}
-	waves = ceil(tiles / c->units);
-	wave = tiles / (waves * c->units);
-	return pad * wave;
+	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
+	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
+	 * fractional m (expert tokens below one) pads to a whole row. */
+	th = fmin(c->tile_m, round_up(m, c->pad_m));
+	tw = fmin(c->tile_n, round_up(n, c->pad_n));
+	kp = round_up(k, c->pad_k);
+	b = batch > 1 ? batch : 1;
+	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
+	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
+	 * busy or the K chunks get short (4 x pad_k), when the GEMM is skinny (one row of tiles, as
+	 * in decode) or its reduction is the long dimension (K > M: CUTLASS's split-K case,
+	 * NVIDIA/cutlass@0e137486 examples/06_splitK_gemm/splitk_gemm.cu "M = 128, N = 128,
+	 * K = 4096 ... a single thread-block ... split-k"). A square GEMM below one wave is not
+	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
+	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
+	split = m <= c->tile_m || k > m;
+	e = tiled_eff(c, th, tw, kp, m, n, k, b, split);
+	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
+	 * the engines best: the chip's, or half of it in either dimension (cuBLAS and hipBLASLt pick
+	 * a kernel per shape from tiles of 64 to 256 rows and columns). The set does not change with
+	 * the rows, so neither does the rule that time never falls as the GEMM grows; and a larger
+	 * batch does not cost a whole extra wave of the chip's tile. */
+	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units)
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 2; j++) {
+				double h = i ? round_up(c->tile_m * (4 - i) / 4.0, c->pad_m) : th;
+				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
+				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
+					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));
+			}
+	return e;
 }
 
 double roof_curve(const hw_curve *c, double x)
@@ -62,17 +114,57 @@ static double paged_attn_time(const hw_chip *c, const ops_op *o)
 	return c->decode_attn_floor + o->bytes / (c->hbm_bw * c->decode_attn_bw);
 }
 
-roof_time roof_op(const hw_chip *c, const ops_op *o)
+/* The last GEMM shape timed and its efficiency: a backward GEMM or attention repeats its
+ * forward's shape, so roof_ops computes roof_shape_eff once for the pair. */
+typedef struct shape_memo {
+	int valid;
+	double m, n, k, batch, eff;
+} shape_memo;
+
+static double shape_eff(const hw_chip *c, const ops_op *o, shape_memo *sm)
 {
-	double serve_eff, paged;
-	roof_time r;
-	memset(&r, 0, sizeof r);
-	r.run_prec = hw_run_prec(c, o->prec);
-	if (r.run_prec == HW_PREC_N)
-		r.run_prec = HW_FP32;
-	r.peak = c->peak[r.run_prec];
+	if (!sm)
+		return roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+	if (!sm->valid || sm->m != o->m || sm->n != o->n || sm->k != o->k || sm->batch != o->batch) {
+		sm->valid = 1;
+		sm->m = o->m;
+		sm->n = o->n;
+		sm->k = o->k;
+		sm->batch = o->batch;
+		sm->eff = roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+	}
+	return sm->eff;
+}
+
+/* What roof_op reads of a chip for every op, once per list. */
+typedef struct chip_k {
+	double clock;       /* clock_scale, 1 when not given */
+	double sustained;   /* train_sustained, 1 when not given */
+	double hbm;         /* hbm_bw × hbm_eff */
+} chip_k;
+
+static void chip_k_init(const hw_chip *c, chip_k *k)
+{
+	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
+	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
+	k->hbm = c->hbm_bw * c->hbm_eff;
+}
+
+/* roof_op into *out, every field written (sm: the shape memo, may be NULL). */
+__attribute__((always_inline)) static inline void time_op(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm,
+			   roof_time *out)
+{
+	double t_compute = 0, t_memory, eff = 0, peak, t, paged;
+	hw_prec run = o->prec;
+	roof_bound bound;
+	if (!(c->peak[run] > 0)) {
+		run = hw_run_prec(c, run);
+		if (run == HW_PREC_N)
+			run = HW_FP32;
+	}
+	peak = c->peak[run];
 	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
-		double base = c->gemm_eff[r.run_prec];
+		double base = c->gemm_eff[run], serve_eff = 0;
 		if (o->kind == OPS_ATTN) {
 			/* The kernel class's forward or backward fraction at this key length
 			 * (calibration notes: FlashAttention-3 paper figures, FA issues). */
@@ -83,52 +175,84 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 				base = fmin(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
-		serve_eff = serve_gemm_eff(c, o, r.run_prec);
-		r.eff = (serve_eff > 0 ? serve_eff : base * roof_shape_eff(c, o->m, o->n, o->k, o->batch)) *
-			(c->clock_scale > 0 ? c->clock_scale : 1) *
-			(o->train && c->train_sustained > 0 ? c->train_sustained : 1);
-		r.t_compute = r.peak > 0 && r.eff > 0 ? o->flops / (r.peak * r.eff) : 0;
+		if (o->serve)
+			serve_eff = serve_gemm_eff(c, o, run);
+		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, o, sm)) * ck->clock *
+		      (o->train ? ck->sustained : 1);
+		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
 	} else if (c->vector > 0) {
-		r.eff = 1;
-		r.peak = c->vector;
-		r.t_compute = o->flops / c->vector;
+		eff = 1;
+		peak = c->vector;
+		t_compute = o->flops / c->vector;
 	}
-	paged = paged_attn_time(c, o);
+	paged = o->serve ? paged_attn_time(c, o) : 0;
 	if (paged > 0)
-		r.t_memory = paged;
+		t_memory = paged;
 	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
-		r.t_memory = o->bytes / (c->hbm_bw * c->hbm_eff);
+		t_memory = o->bytes / ck->hbm;
 	else {
 		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
 		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
 		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
-		r.t_memory = o->bytes / (c->hbm_bw * (e > 0 ? e : c->hbm_eff));
+		t_memory = o->bytes / (e > 0 ? c->hbm_bw * e : ck->hbm);
 	}
-	r.t = r.t_compute;
-	r.bound = ROOF_COMPUTE;
-	if (r.t_memory > r.t) {
-		r.t = r.t_memory;
-		r.bound = ROOF_MEMORY;
+	t = t_compute;
+	bound = ROOF_COMPUTE;
+	if (t_memory > t) {
+		t = t_memory;
+		bound = ROOF_MEMORY;
 	}
-	if (c->op_overhead > r.t) {
-		r.t = c->op_overhead;
-		r.bound = ROOF_OVERHEAD;
+	if (c->op_overhead > t) {
+		t = c->op_overhead;
+		bound = ROOF_OVERHEAD;
 	}
-	if (o->host > r.t) {
+	if (o->host > t) {
 		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
-		r.t = o->host;
-		r.bound = ROOF_OVERHEAD;
+		t = o->host;
+		bound = ROOF_OVERHEAD;
 	}
+	out->t_compute = t_compute;
+	out->t_memory = t_memory;
+	out->t = t;
+	out->eff = eff;
+	out->peak = peak;
+	out->run_prec = run;
+	out->bound = bound;
+}
+
+roof_time roof_op(const hw_chip *c, const ops_op *o)
+{
+	roof_time r;
+	chip_k ck;
+	chip_k_init(c, &ck);
+	time_op(c, &ck, o, NULL, &r);
 	return r;
+}
+
+void roof_ops(const hw_chip *c, const ops_list *l, roof_time *out)
+{
+	shape_memo sm;
+	chip_k ck;
+	chip_k_init(c, &ck);
+	sm.valid = 0;
+	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
+	for (int i = 0; i < l->n; i++)
+		time_op(c, &ck, &l->op[i], &sm, &out[i]);
 }
 
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 {
 	roof_sum s;
+	shape_memo sm;
+	chip_k ck;
+	chip_k_init(c, &ck);
+	sm.valid = 0;
+	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
 	memset(&s, 0, sizeof s);
 	for (int i = 0; i < l->n; i++) {
 		const ops_op *o = &l->op[i];
-		roof_time r = roof_op(c, o);
+		roof_time r;
+		time_op(c, &ck, o, &sm, &r);
 		double t = r.t * o->count;
 		if (per_op)
 			per_op[i] = r;

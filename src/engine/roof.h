@@ -47,6 +47,10 @@ double roof_curve(const hw_curve *c, double x);
  * KV cache at the bandwidth such kernels reach, where the chip file gives them. */
 roof_time roof_op(const hw_chip *c, const ops_op *o);
 
+/* Times every op of l into out[0 .. l->n-1], as roof_op would (a shape repeated by the next op,
+ * as a backward GEMM repeats its forward's, is not worked out twice). */
+void roof_ops(const hw_chip *c, const ops_list *l, roof_time *out);
+
 /* Times every op of l; per_op (may be NULL) receives l->n entries. */
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op);
 

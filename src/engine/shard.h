@@ -23,11 +23,29 @@ double shard_params_local(const nn_net *n, const plan *p);
 /* Routed-expert parameters among them (0 for a dense network). */
 double shard_params_expert_local(const nn_net *n, const plan *p);
 
+/* The same two with n's counts given (c = nn_params(n)), for callers that hold them. */
+double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p);
+double shard_params_expert_local_c(const nn_net *n, const nn_counts *c, const plan *p);
+
 /* Ranks that ZeRO shards over: dp·cp for dense parameters, dp·cp/ep for routed experts. */
 double shard_zero(const plan *p, int expert);
 
-/* Checks that p divides the workload and fits the system (not memory: see mem). Returns 1 if
- * valid, else 0 with a reason such as "tp 16 does not divide 24 heads". p must be filled. */
+/* The rule a layout breaks (SHARD_OK: none). SHARD_MEMORY is not shard_rule's: train and
+ * infer use it for a layout that divides but does not fit the chip's memory. */
+typedef enum shard_code {
+	SHARD_OK, SHARD_LIMITS, SHARD_CHIPS, SHARD_MAX_CHIPS, SHARD_HEADS_DIVIDE, SHARD_HEADS_EXCEED,
+	SHARD_LAYERS, SHARD_VPP_NEEDS_PP, SHARD_VPP_LAYERS, SHARD_EP_DENSE, SHARD_EP_EXPERTS,
+	SHARD_BATCH, SHARD_CP_SEQ, SHARD_EP_DPCP, SHARD_VPP_MICRO, SHARD_CP_SERVE, SHARD_EP_DP,
+	SHARD_MEMORY
+} shard_code;
+
+/* Checks that p divides the workload and fits the system (not memory: see mem). Returns
+ * SHARD_OK, or the rule it breaks with, when reason is not NULL, its text in reason (such as
+ * "tp 16 does not divide 24 heads"): the text is formatted only when asked for, so a search
+ * that only counts failures formats nothing. p must be filled. */
+shard_code shard_rule(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len);
+
+/* shard_rule(...) == SHARD_OK: 1 if valid, else 0 with the reason (reason may be NULL). */
 int shard_check(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len);
 
 #endif

@@ -21,6 +21,9 @@ typedef struct kslot {
 typedef struct worker {
 	const sweep_job *job;
 	const wl_workload *wv;   /* [3][4] variants: recompute × zero */
+	const int *max_chips;    /* per offer: hw_max_chips */
+	double checkpoint_bytes; /* 16 B per parameter: the checkpoint when [cost] gives none */
+	int within_limits;       /* 1: every layout of the space passes plan_limits */
 	uint64_t lo, hi;         /* global indices */
 	sweep_result *res;
 	kslot *cache;
@@ -125,26 +128,63 @@ static const train_kernel *kernel(worker *wk, const hw_system *s, int sys, const
 	return &slot->k;
 }
 
-static void eval_one(worker *wk, uint64_t idx, train_result *tr)
+/* The index's digits, fastest first (chips, then ZeRO, ...), and the offer above them. A worker
+ * walks its slice by counting them up: no division per layout. */
+enum { NDIMS = 10, DIM_MB = 4 };
+
+typedef struct cursor {
+	const sweep_list *dims[NDIMS];
+	int d[NDIMS];
+	uint64_t offer;
+	int changed;             /* the slowest digit the last step moved (NDIMS: the offer) */
+} cursor;
+
+static void cursor_init(cursor *c, const sweep_job *job, uint64_t idx)
+{
+	const sweep_space *sp = job->space;
+	const sweep_list *dims[NDIMS] = {&sp->chips, &sp->zero, &sp->vpp, &sp->pp, &sp->mb, &sp->sp,
+					 &sp->ep, &sp->cp, &sp->tp, &sp->recompute};
+	for (int i = 0; i < NDIMS; i++) {
+		c->dims[i] = dims[i];
+		c->d[i] = (int)(idx % (uint64_t)dims[i]->n);
+		idx /= (uint64_t)dims[i]->n;
+	}
+	c->offer = idx;
+	c->changed = NDIMS;
+}
+
+static void cursor_next(cursor *c)
+{
+	for (int i = 0; i < NDIMS; i++) {
+		if (++c->d[i] < c->dims[i]->n) {
+			c->changed = i;
+			return;
+		}
+		c->d[i] = 0;
+	}
+	c->offer++;
+	c->changed = NDIMS;
+}
+
+/* What the layouts of one kernel share: the kernel is looked up once for them. */
+typedef struct walk {
+	const train_kernel *k;   /* NULL: not looked up since the slower digits moved */
+} walk;
+
+static void eval_one(worker *wk, const cursor *cu, uint64_t idx, walk *wa, train_result *tr)
 {
 	const sweep_job *job = wk->job;
 	const sweep_space *sp = job->space;
-	uint64_t x = idx;
-	int d[11];
-	const sweep_list *dims[11] = {&sp->chips, &sp->zero, &sp->vpp, &sp->pp, &sp->mb, &sp->sp,
-				      &sp->ep, &sp->cp, &sp->tp, &sp->recompute, NULL};
+	const int *d = cu->d;
 	sweep_result *r = wk->res;
 	const sweep_offer *of;
 	const wl_workload *w;
 	const nn_net *n;
 	plan p;
-	int chips, tp, pp, cp, zero, rc, inner;
+	mem_use mem;
+	int chips, tp, pp, cp, zero, rc, inner, maxc;
 
-	for (int i = 0; i < 10; i++) {
-		d[i] = (int)(x % (uint64_t)dims[i]->n);
-		x /= (uint64_t)dims[i]->n;
-	}
-	of = &job->offers[x];
+	of = &job->offers[cu->offer];
 	chips = sp->chips.v[d[0]];
 	zero = sp->zero.v[d[1]];
 	rc = sp->recompute.v[d[9]];
@@ -153,6 +193,7 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	pp = sp->pp.v[d[3]];
 	w = &wk->wv[rc * 4 + zero];
 	n = &w->net;
+	maxc = wk->max_chips[cu->offer];
 	memset(&p, 0, sizeof p);
 	p.tp = tp;
 	p.pp = pp;
@@ -177,17 +218,31 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	}
 	p.dp = chips / inner;
 	p.chips = chips;
-	if (plan_limits(&p, w->micro_batch, NULL, 0) != 0 || w->global_batch % (p.dp * p.micro_batch) ||
+	if ((!wk->within_limits && plan_limits(&p, w->micro_batch, NULL, 0) != 0) ||
+	    w->global_batch % (p.dp * p.micro_batch) ||
 	    (p.dp * cp) % p.ep ||
-	    (hw_max_chips(of->sys) > 0 && chips > hw_max_chips(of->sys)) ||
+	    (maxc > 0 && chips > maxc) ||
 	    (p.vpp > 1 && (pp * p.vpp > n->layers || (w->global_batch / (p.dp * p.micro_batch)) % pp))) {
 		r->pruned++;
 		return;
 	}
-	train_compose(of->sys, w, kernel(wk, of->sys, of->system, w, &p), &p, wk->memo, tr);
-	if (!tr->feasible) {
-		r->infeasible++;
-		return;
+	if (!wa->k)
+		wa->k = kernel(wk, of->sys, of->system, w, &p);
+	if (w->mode != WL_TRAIN) {
+		/* Not a sweep's workload (sweep.h), but the general composition answers it. */
+		train_compose(of->sys, w, wa->k, &p, wk->memo, tr);
+		if (!tr->feasible) {
+			r->infeasible++;
+			return;
+		}
+	} else {
+		/* What survives the pruning divides the workload and fits the system (shard_rule)
+		 * but for the experts that ep must divide; it fits the memory or is infeasible. */
+		if ((p.ep > 1 && n->experts % p.ep != 0) || !train_fits(of->sys, w, wa->k, &p, &mem)) {
+			r->infeasible++;
+			return;
+		}
+		train_compose_fit(of->sys, w, wa->k, &p, wk->memo, &mem, tr);
 	}
 	r->evaluated++;
 	{
@@ -203,14 +258,14 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 		if (of->chip_mtbf > 0)
 			in.failures.chip_mtbf = of->chip_mtbf;
 		if (in.failures.checkpoint_bytes <= 0)
-			in.failures.checkpoint_bytes = 16 * nn_params(n).total;
+			in.failures.checkpoint_bytes = wk->checkpoint_bytes;
 		in.terms = w->cost.terms;
 		cost_train(&in, &cr);
 		if (!cr.goodput.finishes)
 			return;
 		memset(&pt, 0, sizeof pt);
 		pt.index = idx;
-		pt.offer = (int)x;
+		pt.offer = (int)cu->offer;
 		pt.plan = tr->plan;
 		pt.zero = zero;
 		pt.recompute = rc;
@@ -230,18 +285,48 @@ static void eval_one(worker *wk, uint64_t idx, train_result *tr)
 	}
 }
 
+static long long list_max(const sweep_list *l)
+{
+	long long m = 1;
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i] > m)
+			m = l->v[i];
+	return m;
+}
+
+/* 1 if every layout of the space is within the ranges of lim.h (plan_limits passes them all):
+ * each degree at most its limit, and the products at most theirs, at the lists' largest values
+ * (dp is at most the chips). Then the sweep does not check layout by layout. */
+static int space_within_limits(const sweep_space *sp, int micro_batch)
+{
+	long long chips = list_max(&sp->chips), tp = list_max(&sp->tp), pp = list_max(&sp->pp);
+	long long cp = list_max(&sp->cp), ep = list_max(&sp->ep), vpp = list_max(&sp->vpp);
+	long long mb = list_max(&sp->mb);
+	if (micro_batch > mb)
+		mb = micro_batch;   /* a micro-batch of 0 stands for the workload's */
+	return chips <= LIM_CHIPS && tp <= LIM_CHIPS && pp <= LIM_PP && cp <= LIM_CHIPS && ep <= LIM_CHIPS &&
+	       vpp <= LIM_VPP && mb <= LIM_MICRO_BATCH && tp * cp * ep <= LIM_CHIPS && chips * mb <= LIM_BATCH;
+}
+
 static void *work(void *arg)
 {
 	worker *wk = arg;
 	train_result *tr = malloc(sizeof *tr);
 	uint64_t last = wk->lo;
+	cursor cu;
+	walk wa = {NULL};
 	if (!tr) {
 		wk->rc = -1;
 		return NULL;
 	}
 	wk->res->total = wk->hi - wk->lo;
+	if (wk->lo < wk->hi)
+		cursor_init(&cu, wk->job, wk->lo);
 	for (uint64_t i = wk->lo; i < wk->hi; i++) {
-		eval_one(wk, i, tr);
+		if (cu.changed >= DIM_MB)
+			wa.k = NULL;   /* micro-batch, sp, ep, cp, tp, recompute or offer moved */
+		eval_one(wk, &cu, i, &wa, tr);
+		cursor_next(&cu);
 		if (i - last >= 65536) {
 			atomic_fetch_add(wk->done, i - last);
 			last = i;
@@ -273,6 +358,7 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 	uint64_t total = sweep_size(job->space, job->noffers), lo, hi;
 	int T = job->threads < 1 ? 1 : job->threads;
 	wl_workload *wv = malloc(12 * sizeof *wv);
+	int *max_chips = calloc(job->noffers > 0 ? (size_t)job->noffers : 1, sizeof *max_chips);
 	worker *wk = calloc((size_t)T, sizeof *wk);
 	pthread_t *th = calloc((size_t)T, sizeof *th);
 	sweep_result *parts = calloc((size_t)T, sizeof *parts);
@@ -281,10 +367,12 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 
 	memset(out, 0, sizeof *out);
 	sweep_slice(total, job->shard, job->nshards, &lo, &hi);
-	if (!wv || !wk || !th || !parts) {
+	if (!wv || !max_chips || !wk || !th || !parts) {
 		rc = -1;
 		goto end;
 	}
+	for (int o = 0; o < job->noffers; o++)
+		max_chips[o] = hw_max_chips(job->offers[o].sys);
 	for (int r = 0; r < 3; r++)
 		for (int z = 0; z < 4; z++) {
 			wv[r * 4 + z] = *job->w;
@@ -294,6 +382,9 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 	for (int t = 0; t < T; t++) {
 		wk[t].job = job;
 		wk[t].wv = wv;
+		wk[t].max_chips = max_chips;
+		wk[t].checkpoint_bytes = 16 * nn_params(&job->w->net).total;
+		wk[t].within_limits = space_within_limits(job->space, job->w->micro_batch);
 		wk[t].lo = lo + (hi - lo) * (uint64_t)t / (uint64_t)T;
 		wk[t].hi = lo + (hi - lo) * (uint64_t)(t + 1) / (uint64_t)T;
 		wk[t].res = &parts[t];
@@ -331,6 +422,7 @@ end:
 		free(wk[t].memo);
 	}
 	free(wv);
+	free(max_chips);
 	free(wk);
 	free(th);
 	free(parts);

@@ -2,6 +2,7 @@
 #include "engine/train.h"
 #include "engine/shard.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,10 +11,11 @@
 
 #include "base/units.h"
 
-void train_flops_per_token(const wl_workload *w, double *model, double *hardware)
+/* train_flops_per_token with the counts of w's network given. */
+static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *model, double *hardware)
 {
 	const nn_net *n = &w->net;
-	nn_counts c = nn_params(n);
+	nn_counts c = *cnt;
 	/* Parameters a token's matmuls touch: all active ones except the input embedding (a
 	 * gather), plus the LM head even when tied (it is still a matmul). */
 	double layer_params = c.active - c.embed - c.head;
@@ -37,6 +39,12 @@ void train_flops_per_token(const wl_workload *w, double *model, double *hardware
 		extra = 2.0 * n->layers * (h * kd + ad * h + h * f);
 	}
 	*hardware = *model + extra;
+}
+
+void train_flops_per_token(const wl_workload *w, double *model, double *hardware)
+{
+	nn_counts c = nn_params(&w->net);
+	flops_per_token(w, &c, model, hardware);
 }
 
 /* Returns count × exposed_frac × c->t and adds it, times `per_step` and split in proportion to
@@ -66,12 +74,21 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 	a->t += k * b->t;
 	a->flops += k * b->flops;
 	a->bytes += k * b->bytes;
-	for (int i = 0; i < 3; i++)
-		a->t_bound[i] += k * b->t_bound[i];
-	for (int i = 0; i < OPS_PHASE_N; i++)
-		a->t_phase[i] += k * b->t_phase[i];
-	for (int i = 0; i < OPS_KIND_N; i++)
-		a->t_kind[i] += k * b->t_kind[i];
+	a->t_bound[0] += k * b->t_bound[0];
+	a->t_bound[1] += k * b->t_bound[1];
+	a->t_bound[2] += k * b->t_bound[2];
+	_Static_assert(OPS_PHASE_N == 4 && OPS_KIND_N == 7, "sum_axpy names every phase and kind");
+	a->t_phase[0] += k * b->t_phase[0];
+	a->t_phase[1] += k * b->t_phase[1];
+	a->t_phase[2] += k * b->t_phase[2];
+	a->t_phase[3] += k * b->t_phase[3];
+	a->t_kind[0] += k * b->t_kind[0];
+	a->t_kind[1] += k * b->t_kind[1];
+	a->t_kind[2] += k * b->t_kind[2];
+	a->t_kind[3] += k * b->t_kind[3];
+	a->t_kind[4] += k * b->t_kind[4];
+	a->t_kind[5] += k * b->t_kind[5];
+	a->t_kind[6] += k * b->t_kind[6];
 }
 
 /* comm_time through the memo when there is one. */
@@ -84,32 +101,27 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, doubl
 		return comm_time(s, op, bytes, n, stride);
 	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
 	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
-	{
-		unsigned long long bits;
-		memcpy(&bits, &bytes, sizeof bits);
-		h ^= bits * 0x165667B19E3779F9ULL;
-	}
 	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
 	h ^= h >> 29;
 	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
-	if (e->used && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride && e->bytes == bytes) {
+	if (e->used && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride) {
 		mm->hits++;
-		return e->c;
+	} else {
+		e->used = 1;
+		e->sys = s;
+		e->op = (int)op;
+		e->n = n;
+		e->stride = stride;
+		comm_plan_init(&e->plan, s, op, n, stride);
+		mm->misses++;
 	}
-	e->used = 1;
-	e->sys = s;
-	e->op = (int)op;
-	e->n = n;
-	e->stride = stride;
-	e->bytes = bytes;
-	e->c = comm_time(s, op, bytes, n, stride);
-	mm->misses++;
-	return e->c;
+	return comm_plan_time(&e->plan, bytes);
 }
 
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
 {
 	ops_list ops, *l = &ops;
+	roof_time rt[OPS_MAX];
 	const nn_net *n = &w->net;
 	plan p = *key;
 	double b, ab, tokens, act, tp_act, moe;
@@ -121,29 +133,41 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	p.dp = 1;
 	p.chips = p.tp * p.cp;
 	k->key = p;
+	k->counts = nn_params(n);
+	flops_per_token(w, &k->counts, &k->model_flops_per_token, &k->hw_flops_per_token);
+	k->act_layer = w->fw.train.offload_remat ? 0 : mem_act_layer(w, &p, p.micro_batch > 0 ? p.micro_batch
+											    : w->micro_batch);
+	k->logits = mem_train_logits(w, &p);
 	ops_train_micro(w, &p, s->chip.family, l);
+	roof_ops(&s->chip, l, rt);
 	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
 	 * stage), the LM head and loss, and the embedding (first stage only). */
 	for (int i = 0; i < l->n; i++) {
 		const ops_op *o = &l->op[i];
-		roof_time r = roof_op(&s->chip, o);
 		roof_sum *g;
 		double t;
 		g = o->per_layer ? &k->layer : o->kind == OPS_EMBED ? &k->embed : &k->head;
-		t = r.t * o->count;
+		t = rt[i].t * o->count;
 		g->t += t;
 		g->flops += o->flops * o->count;
 		g->bytes += o->bytes * o->count;
-		g->t_bound[r.bound] += t;
+		g->t_bound[rt[i].bound] += t;
 		g->t_phase[o->phase] += t;
 		g->t_kind[o->kind] += t;
 	}
 	{
 		/* Per layer: the stage above ran all n->layers layers. */
-		roof_sum one;
-		memset(&one, 0, sizeof one);
-		sum_axpy(&one, 1.0 / n->layers, &k->layer);
-		k->layer = one;
+		roof_sum *g = &k->layer;
+		double f = 1.0 / n->layers;
+		g->t = f * g->t;
+		g->flops = f * g->flops;
+		g->bytes = f * g->bytes;
+		for (int i = 0; i < 3; i++)
+			g->t_bound[i] = f * g->t_bound[i];
+		for (int i = 0; i < OPS_PHASE_N; i++)
+			g->t_phase[i] = f * g->t_phase[i];
+		for (int i = 0; i < OPS_KIND_N; i++)
+			g->t_kind[i] = f * g->t_kind[i];
 	}
 
 	b = p.micro_batch > 0 ? p.micro_batch : w->micro_batch;
@@ -215,8 +239,16 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	}
 }
 
-void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
-		   train_memo *mm, train_result *r)
+int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+	       mem_use *m)
+{
+	*m = mem_train_parts(w, &k->counts, p, k->act_layer, k->logits);
+	return !(m->total > s->chip.hbm);
+}
+
+/* train_compose; fit: the layout is known to divide and fit, with that memory (else NULL). */
+static void compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		    train_memo *mm, const mem_use *fit, train_result *r)
 {
 	const hw_chip *c = &s->chip;
 	const nn_net *n = &w->net;
@@ -231,13 +263,19 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	memset(r, 0, sizeof *r);
 	r->plan = *p;
 	r->plan.micro_batch = (int)b;
-	r->feasible = shard_check(s, w, p, r->reason, TRAIN_REASON_MAX);
-	r->mem = mem_train(w, p);
-	if (r->feasible && r->mem.total > c->hbm) {
-		r->feasible = 0;
-		r->over_memory = 1;
-		snprintf(r->reason, TRAIN_REASON_MAX, "needs %.1f GiB per chip, has %.1f GiB",
-			 r->mem.total / 1073741824.0, c->hbm / 1073741824.0);
+	if (fit) {
+		r->why = SHARD_OK;
+		r->feasible = 1;
+		r->mem = *fit;
+	} else {
+		r->why = shard_rule(s, w, p, NULL, 0);
+		r->feasible = r->why == SHARD_OK;
+		r->mem = mem_train_parts(w, &k->counts, p, k->act_layer, k->logits);
+		if (r->feasible && r->mem.total > c->hbm) {
+			r->feasible = 0;
+			r->over_memory = 1;
+			r->why = SHARD_MEMORY;
+		}
 	}
 	m = (double)w->global_batch / (p->dp * b);
 	r->micro_batches = m;
@@ -369,13 +407,40 @@ void train_compose(const hw_system *s, const wl_workload *w, const train_kernel 
 	r->tokens_per_step = (double)w->global_batch * w->seq_len;
 	r->tokens_per_s = r->tokens_per_step / r->step_time;
 	r->train_time = w->tokens / r->tokens_per_s;
-	train_flops_per_token(w, &r->model_flops_per_token, &r->hw_flops_per_token);
+	r->model_flops_per_token = k->model_flops_per_token;
+	r->hw_flops_per_token = k->hw_flops_per_token;
 	r->model_tflops_per_chip = r->model_flops_per_token * r->tokens_per_s / p->chips / 1e12;
 	r->hw_tflops_per_chip = r->hw_flops_per_token * r->tokens_per_s / p->chips / 1e12;
 	if (r->peak > 0) {
 		r->mfu = r->model_tflops_per_chip * 1e12 / r->peak;
 		r->hfu = r->hw_tflops_per_chip * 1e12 / r->peak;
 	}
+}
+
+void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		   train_memo *mm, train_result *r)
+{
+	compose(s, w, k, p, mm, NULL, r);
+}
+
+void train_compose_fit(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		       train_memo *mm, const mem_use *m, train_result *r)
+{
+	compose(s, w, k, p, mm, m, r);
+}
+
+const char *train_reason(const train_result *r, const hw_system *s, const wl_workload *w, char *buf,
+			 size_t len)
+{
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (r->why == SHARD_MEMORY)
+		snprintf(buf, len, "needs %.1f GiB per chip, has %.1f GiB", r->mem.total / 1073741824.0,
+			 s->chip.hbm / 1073741824.0);
+	else if (r->why != SHARD_OK)
+		shard_rule(s, w, &r->plan, buf, len > INT_MAX ? INT_MAX : (int)len);
+	return buf;
 }
 
 void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,

@@ -18,6 +18,7 @@
 #include "engine/mem.h"
 #include "engine/ops.h"
 #include "engine/roof.h"
+#include "engine/shard.h"
 #include "model/wl.h"
 
 enum { TRAIN_REASON_MAX = 256 };
@@ -34,7 +35,7 @@ typedef struct train_comm {
 typedef struct train_result {
 	int feasible;
 	int over_memory;           /* 1: the layout divides and fits the system but not the memory */
-	char reason[TRAIN_REASON_MAX];
+	shard_code why;            /* SHARD_OK, the rule it breaks, or SHARD_MEMORY (train_reason) */
 	plan plan;
 	mem_use mem;
 	double micro_batches;      /* m per pipeline per step */
@@ -71,16 +72,21 @@ typedef struct train_kernel {
 	double tp_layer, ep_layer, cp_layer; /* s exposed per layer per micro-batch */
 	double tp_level[HW_LEVELS_MAX], ep_level[HW_LEVELS_MAX], cp_level[HW_LEVELS_MAX];
 	double pp_msg;                      /* B: one pipeline send */
+	nn_counts counts;                   /* nn_params of the network */
+	double model_flops_per_token, hw_flops_per_token; /* train_flops_per_token */
+	double act_layer;                   /* B: mem_act_layer at the key (memory, per layer) */
+	double logits;                      /* B: mem_train_logits at the key */
 } train_kernel;
 
-/* Memo of collective costs for sweeps: a direct-mapped table, results identical to
- * comm_time. Zero it before use; one per thread. */
-enum { TRAIN_MEMO_SIZE = 4096 };
+/* Memo of collectives for sweeps: a direct-mapped table of comm_plan by system, collective,
+ * group size and stride, whatever the buffer size (a data-parallel sync of a layout repeats in
+ * the layouts that differ in pp, ZeRO or micro-batch, at other sizes); results identical to
+ * comm_time. Zero it before use (calloc); one per thread, about 2 MB. */
+enum { TRAIN_MEMO_SIZE = 1024 };
 typedef struct train_memo_entry {
 	const hw_system *sys;
 	int used, op, n, stride;
-	double bytes;
-	comm_cost c;
+	comm_plan plan;
 } train_memo_entry;
 typedef struct train_memo {
 	train_memo_entry e[TRAIN_MEMO_SIZE];
@@ -95,6 +101,23 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
  * mm may be NULL. No allocation. */
 void train_compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
 		   train_memo *mm, train_result *r);
+
+/* For searches, which discard what does not fit before composing it: the memory of layout p
+ * (as train_compose, from k) into *m, and 1 if it fits the chip, else 0. p must divide the
+ * workload and fit the system (shard_rule(...) == SHARD_OK). */
+int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+	       mem_use *m);
+
+/* train_compose of a layout that train_fits passed with memory m: the same result, without
+ * checking again. */
+void train_compose_fit(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
+		       train_memo *mm, const mem_use *m, train_result *r);
+
+/* The text of why r is infeasible ("needs 152.0 GiB per chip, has 96.0 GiB", "tp 3 does not
+ * divide 16 attention heads"; "" when feasible) into buf, which it returns. s and w are those r
+ * was evaluated with: the text is formatted here, from r->why, never in the evaluation. */
+const char *train_reason(const train_result *r, const hw_system *s, const wl_workload *w, char *buf,
+			 size_t len);
 
 /* Evaluates w on s with layout p (filled). ops receives the micro-batch ops (may be NULL). */
 void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_result *r,

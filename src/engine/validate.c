@@ -311,7 +311,9 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 	snprintf(reason, (size_t)len, "%s", picked);
 	if (c->train) {
 		train_result r;
+		char why[TRAIN_REASON_MAX];
 		train_eval(s, w, &p, &r, NULL);
+		train_reason(&r, s, w, why, sizeof why);
 		switch (c->metric) {
 		case VAL_MODEL_TFLOPS: *pred = r.model_tflops_per_chip; break;
 		case VAL_HW_TFLOPS: *pred = r.hw_tflops_per_chip; break;
@@ -329,10 +331,10 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 			 * model disagrees (counted as a memory miss, not skipped). */
 			if (mem_miss)
 				*mem_miss = 1;
-			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", r.reason, picked);
+			snprintf(reason, (size_t)len, "memory miss: the model %s; %s", why, picked);
 		} else if (ok && !r.feasible) {
 			ok = 0;
-			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);
+			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", why, picked);
 		}
 	} else {
 		infer_result r;

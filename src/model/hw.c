@@ -452,17 +452,6 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 	return rc;
 }
 
-double hw_form_eval(hw_form f, double n)
-{
-	switch (f.kind) {
-	case HW_F_CONST: return f.a;
-	case HW_F_LOG2N: return f.a * (n > 1 ? log2(n) : 0);
-	case HW_F_NM1: return f.a * (n - 1);
-	case HW_F_NM1_N: return f.a * (n - 1) / n;
-	}
-	return 0;
-}
-
 /* "2(n-1)/n", "log2(n)", "0.25(n-1)/n", "1" into f. Returns 0 or -1. */
 static int parse_form(const char *s, hw_form *f)
 {
@@ -507,6 +496,7 @@ int hw_load_algos(const char *path, hw_algos *out, err *e)
 		}
 		a = &out->algo[out->nalgo++];
 		snprintf(a->name, sizeof a->name, "%s", name);
+		a->in_network = !strcmp(name, "switch_reduce");
 		for (int j = 0; j < d.n && rc == 0; j++) {
 			const cfg_entry *en = &d.entries[j];
 			int op = -1;

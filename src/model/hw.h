@@ -10,6 +10,7 @@
 #define ROOFCOST_HW_H
 
 #include <stddef.h>
+#include <math.h>
 
 #include "base/err.h"
 
@@ -125,6 +126,8 @@ typedef struct hw_algo {
 	hw_form bw[HW_COLL_N];     /* bandwidth factor (× S / B) */
 	int p2p;                   /* 1: a serving stack's own peer-to-peer kernel (one-shot, two-shot),
 				      used only where the caller asks for it (comm_allreduce_p2p) */
+	int in_network;            /* 1: the switch reduces (switch_reduce): only on a level with
+				      in_network_reduction, at its inr_eff */
 	hw_sourced src;
 } hw_algo;
 
@@ -136,8 +139,17 @@ typedef struct hw_algos {
 	char path[HW_TEXT_MAX];    /* the file it was read from */
 } hw_algos;
 
-/* Value of form f at n ranks. */
-double hw_form_eval(hw_form f, double n);
+/* Value of form f at n ranks (inline: collectives evaluate it per algorithm and level). */
+static inline double hw_form_eval(hw_form f, double n)
+{
+	switch (f.kind) {
+	case HW_F_CONST: return f.a;
+	case HW_F_LOG2N: return f.a * (n > 1 ? log2(n) : 0);
+	case HW_F_NM1: return f.a * (n - 1);
+	case HW_F_NM1_N: return f.a * (n - 1) / n;
+	}
+	return 0;
+}
 
 /* Loads models/hw/collectives.ini. Returns 0 or nonzero with e set. */
 int hw_load_algos(const char *path, hw_algos *out, err *e);

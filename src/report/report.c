@@ -1625,7 +1625,7 @@ static int train_scale(rep *r, const rank_row *x, train_sys *v)
 		pt->chips = (int)c;
 		pt->feasible = t->tr.feasible;
 		snprintf(pt->layout, sizeof pt->layout, "%s", t->plan);
-		snprintf(pt->reason, sizeof pt->reason, "%s", t->tr.feasible ? "" : t->tr.reason);
+		train_reason(&t->tr, t->sys, &t->w, pt->reason, sizeof pt->reason);
 		pt->step = t->tr.step_time;
 		pt->mfu = t->tr.mfu;
 		pt->goodput = cr->goodput.goodput;

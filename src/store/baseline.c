@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <nettle/hmac.h>
 #include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -231,6 +232,44 @@ void baseline_chain(const char *prev, const char *sha256, char out[BASELINE_SHA_
 	char both[2 * BASELINE_SHA_HEX];
 	snprintf(both, sizeof both, "%.64s%.64s", prev, sha256);
 	baseline_sha256(both, strlen(both), out);
+}
+
+void baseline_hmac(const baseline_key *k, const void *buf, size_t len, char out[BASELINE_SHA_HEX])
+{
+	struct hmac_sha256_ctx ctx;
+	uint8_t dg[SHA256_DIGEST_SIZE];
+	hmac_sha256_set_key(&ctx, k->len, (const uint8_t *)k->bytes);
+	hmac_sha256_update(&ctx, len, buf);
+	hmac_sha256_digest(&ctx, sizeof dg, dg);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", dg[i]);
+}
+
+void baseline_seal(const baseline_key *k, const void *buf, size_t len, char out[BASELINE_SHA_HEX])
+{
+	if (k && k->len)
+		baseline_hmac(k, buf, len, out);
+	else
+		baseline_sha256(buf, len, out);
+}
+
+void baseline_link(const baseline_key *k, const char *prev, const char *sha256, char out[BASELINE_SHA_HEX])
+{
+	char both[2 * BASELINE_SHA_HEX];
+	snprintf(both, sizeof both, "%.64s%.64s", prev, sha256);
+	baseline_seal(k, both, strlen(both), out);
+}
+
+void baseline_key_id(const baseline_key *k, char out[BASELINE_KEY_ID])
+{
+	static const char what[] = "roofcost-record-key-id";
+	char h[BASELINE_SHA_HEX];
+	if (!k || !k->len) {
+		out[0] = '\0';
+		return;
+	}
+	baseline_hmac(k, what, sizeof what - 1, h);
+	snprintf(out, BASELINE_KEY_ID, "%.16s", h);
 }
 
 /* ---- pass rules */
@@ -528,13 +567,55 @@ static const char *negated(baseline_op op)
 	return neg[op];
 }
 
+/* Figures whose better way is known: higher is better (+1) or lower (-1). */
+static const struct { const char *figure; int dir; } directions[] = {
+	{"feasible", 1}, {"mem_per_chip_gib", -1}, {"step_time_s", -1}, {"tokens_per_s", 1},
+	{"model_tflops_per_chip", 1}, {"mfu", 1}, {"hfu", 1}, {"usd_per_hour", -1}, {"usd_per_unit", -1},
+	{"ttft_ms", -1}, {"tpot_ms", -1}, {"ttft_tail_ms", -1}, {"tpot_tail_ms", -1},
+	{"interruption_added_h", -1}, {"interruption_usd", -1}, {"interruption_count", -1},
+	{"interruption_run_added_h", -1}, {"interruption_run_usd", -1}, {"interruption_loss_pct", -1},
+	{"interruption_meets_slo", 1}, {"interruption_capacity_after_tokens_per_s", 1},
+	{"interruption_standby_replicas", -1}, {"interruption_standby_chips", -1},
+	{"interruption_standby_usd_per_hour", -1},
+};
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+int baseline_direction(const baseline_rules *r, const char *figure)
+{
+	/* Rates are better higher; times, money, memory and losses lower. */
+	static const char *const higher[] = {"_per_s", "tflops", "mfu", "hfu", "goodput", "throughput", NULL};
+	static const char *const lower[] = {"_ms", "_s", "_h", "_usd", "usd", "_gib", "_gb", "_pct", "_per_hour",
+					    "_per_unit", "_per_mtok", "_days", "_chips", NULL};
+	const char *leaf = strrchr(figure, '.') ? strrchr(figure, '.') + 1 : figure;
+	for (size_t i = 0; i < sizeof directions / sizeof directions[0]; i++)
+		if (!strcmp(directions[i].figure, figure))
+			return directions[i].dir;
+	for (int i = 0; r && i < r->ncrit; i++)
+		if (!strcmp(r->crit[i].figure, figure) && r->crit[i].op != BASELINE_EQ)
+			return r->crit[i].op == BASELINE_LE || r->crit[i].op == BASELINE_LT ? -1 : 1;
+	for (int i = 0; higher[i]; i++)
+		if (ends_with(leaf, higher[i]))
+			return 1;
+	for (int i = 0; lower[i]; i++)
+		if (ends_with(leaf, lower[i]))
+			return -1;
+	return 0;
+}
+
 void baseline_judge(const baseline_rules *r, const char *figure, const baseline_value *recorded,
 		    const baseline_value *now, baseline_judgement *j)
 {
 	const baseline_tolerance *t = baseline_tolerance_for(r, figure);
 	int nums = recorded->kind == BASELINE_NUM && now->kind == BASELINE_NUM;
+	int bools = recorded->kind == BASELINE_BOOL && now->kind == BASELINE_BOOL;
 	char num[48];
 	memset(j, 0, sizeof *j);
+	j->direction = baseline_direction(r, figure);
 	j->moved = !baseline_value_eq(recorded, now);
 	j->change = nums && recorded->num != 0 ? (now->num - recorded->num) / fabs(recorded->num) : NAN;
 	if (nums && t) {
@@ -547,7 +628,15 @@ void baseline_judge(const baseline_rules *r, const char *figure, const baseline_
 		j->drifted = j->moved;
 		snprintf(j->limit, sizeof j->limit, "=");
 	}
-	snprintf(j->verdict, sizeof j->verdict, "%s", j->drifted ? (nums ? "drifted" : "changed") : "pass");
+	if (j->drifted) {
+		/* Which way it went: only numbers (or true/false) of a figure with a known better way
+		 * improve; a text, a null or a figure no rule orders that moved is a regression. */
+		double up = (nums || bools) ? now->num - recorded->num : 0;
+		j->improved = (nums || bools) && j->direction != 0 && up * j->direction > 0;
+		j->regressed = !j->improved;
+	}
+	snprintf(j->verdict, sizeof j->verdict, "%s", !j->drifted ? "pass" : j->improved ? "improved"
+		 : (nums || bools) && j->direction ? "regressed" : "changed");
 	for (int i = 0; i < r->ncrit; i++) {
 		const baseline_criterion *c = &r->crit[i];
 		char item[BASELINE_FIGURE_MAX + 64], v[64];
@@ -569,7 +658,13 @@ void baseline_judge(const baseline_rules *r, const char *figure, const baseline_
 		append(j->verdict, sizeof j->verdict, item);
 	}
 	if (j->fell_short && j->drifted)
-		append(j->verdict, sizeof j->verdict, nums ? ", drifted" : ", changed");
+		append(j->verdict, sizeof j->verdict, j->improved ? ", improved" : (nums || bools) && j->direction ? ", regressed"
+		       : ", changed");
+}
+
+int baseline_fails(const baseline_judgement *j, int fail_any)
+{
+	return j->fell_short || (j->drifted && (fail_any || !j->improved));
 }
 
 /* ---- why a figure moved */
@@ -704,6 +799,11 @@ int baseline_sound(const char *text, const char *sha256, char *why, size_t n)
 
 char *baseline_export(const char *record_text, const char *sha256)
 {
+	return baseline_export_keyed(record_text, sha256, NULL);
+}
+
+char *baseline_export_keyed(const char *record_text, const char *sha256, const char *hmac)
+{
 	cJSON *doc = cJSON_CreateObject(), *rec = cJSON_Parse(record_text);
 	char *s = NULL, *out = NULL;
 	if (doc && rec) {
@@ -712,6 +812,8 @@ char *baseline_export(const char *record_text, const char *sha256)
 		cJSON_AddStringToObject(doc, "schema", baseline_schema);
 		cJSON_AddNumberToObject(doc, "schema_version", BASELINE_SCHEMA_VERSION);
 		cJSON_AddStringToObject(doc, "sha256", sha256);
+		if (hmac)
+			cJSON_AddStringToObject(doc, "hmac_sha256", hmac);
 		s = baseline_canonical(doc, 1);
 	}
 	if (s && (out = malloc(strlen(s) + 2)))
@@ -772,4 +874,16 @@ char *baseline_import(const char *name, const char *doc, char sha256[BASELINE_SH
 done:
 	cJSON_Delete(j);
 	return text;
+}
+
+int baseline_import_hmac(const char *doc, char hmac[BASELINE_SHA_HEX])
+{
+	cJSON *j = cJSON_Parse(doc);
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "hmac_sha256");
+	int have = cJSON_IsString(h);
+	hmac[0] = '\0';
+	if (have)
+		snprintf(hmac, BASELINE_SHA_HEX, "%.64s", h->valuestring);
+	cJSON_Delete(j);
+	return have;
 }

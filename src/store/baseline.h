@@ -56,6 +56,29 @@ void baseline_sha256(const void *buf, size_t len, char out[BASELINE_SHA_HEX]);
 /* The store's chain: SHA-256 of the 128 hex characters prev followed by sha256. */
 void baseline_chain(const char *prev, const char *sha256, char out[BASELINE_SHA_HEX]);
 
+/* The key of a keyed store (ROOFCOST_RECORD_KEY): its bytes as given. len 0: no key. */
+typedef struct baseline_key {
+	const char *bytes;
+	size_t len;
+} baseline_key;
+
+enum { BASELINE_KEY_ID = 17, BASELINE_KEY_MIN = 16 };
+
+/* HMAC-SHA256 (RFC 2104, nettle) of len bytes under k, as lower-case hex. */
+void baseline_hmac(const baseline_key *k, const void *buf, size_t len, char out[BASELINE_SHA_HEX]);
+
+/* What seals a link or a head: HMAC-SHA256 under k when k has a key, else SHA-256. */
+void baseline_seal(const baseline_key *k, const void *buf, size_t len, char out[BASELINE_SHA_HEX]);
+
+/* A chain's link: baseline_seal of the 128 hex characters prev followed by sha256 (without a
+ * key, baseline_chain). */
+void baseline_link(const baseline_key *k, const char *prev, const char *sha256, char out[BASELINE_SHA_HEX]);
+
+/* The key's public name: the first 16 hex digits of HMAC-SHA256(key, "roofcost-record-key-id"),
+ * which tells a wrong key from a tampered store without saying anything of the key ("" for
+ * no key). */
+void baseline_key_id(const baseline_key *k, char out[BASELINE_KEY_ID]);
+
 /* ---- pass rules */
 
 typedef enum baseline_op { BASELINE_LE, BASELINE_LT, BASELINE_GE, BASELINE_GT, BASELINE_EQ,
@@ -134,15 +157,28 @@ typedef struct baseline_judgement {
 	int moved;            /* now differs from the record at all */
 	double change;        /* (now - recorded) / |recorded|; NaN unless both are numbers, recorded != 0 */
 	int drifted;          /* beyond its tolerance (any change of a non-number) */
+	int direction;        /* baseline_direction of the figure */
+	int improved;         /* drifted the better way (a number or true/false of a known direction) */
+	int regressed;        /* drifted otherwise: the worse way, or a figure with no better way */
 	int fell_short;       /* a criterion fails on now */
 	char limit[160];      /* "+-5%", "+-5%, <=50" */
-	char verdict[256];    /* "pass", "drifted", "fell short: 58.2 > 50", "changed" */
+	char verdict[256];    /* "pass", "improved", "regressed", "changed", "fell short: 58.2 > 50" */
 } baseline_judgement;
 
-/* Judges one figure: drift from the recorded value within its tolerance, and every criterion
- * on it. It passes when neither drifted nor fell_short. */
+/* Which way figure is better: +1 higher (rates, throughput, MFU, feasible), -1 lower (times,
+ * money, memory, losses), from the headline figures' table, else the criteria on it (<= and <
+ * ask for lower), else its name (..._per_s higher; ..._ms, ..._usd, ..._gib, ..._pct lower);
+ * 0 not known. */
+int baseline_direction(const baseline_rules *r, const char *figure);
+
+/* Judges one figure: drift from the recorded value within its tolerance, which way it went,
+ * and every criterion on it. */
 void baseline_judge(const baseline_rules *r, const char *figure, const baseline_value *recorded,
 		    const baseline_value *now, baseline_judgement *j);
+
+/* 1 if the figure fails a check: a criterion fails, or it drifted and (fail_any, or it did not
+ * improve: check --fail-on regressed, the default, lets an improvement pass). */
+int baseline_fails(const baseline_judgement *j, int fail_any);
 
 /* ---- why a figure moved */
 
@@ -176,6 +212,13 @@ void baseline_attribute(int nfig, const baseline_value *rec, const baseline_valu
 /* The export document of a record: {"record": RECORD, "schema": baseline_schema,
  * "schema_version": N, "sha256": SHA} as pretty canonical JSON with a final newline. */
 char *baseline_export(const char *record_text, const char *sha256);
+
+/* The same with "hmac_sha256": HMAC (a keyed store's, baseline_hmac of the record's text) when
+ * hmac is not NULL. */
+char *baseline_export_keyed(const char *record_text, const char *sha256, const char *hmac);
+
+/* 1 with the document's "hmac_sha256" in hmac when it has one, else 0 ("" in hmac). */
+int baseline_import_hmac(const char *doc, char hmac[BASELINE_SHA_HEX]);
 
 /* Reads an export document: the schema, its version (newer than this tool's is refused), and
  * the record's hash. Returns the record's canonical text with its SHA-256 in sha256, or NULL

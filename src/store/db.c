@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/baseline.h"
+
 enum {
 	BUSY_TIMEOUT_MS = 15000,
 	/* PRAGMA application_id of a roofcost store: "Roof". A store that roofcost wrote before it
@@ -22,13 +24,24 @@ struct db {
 	char path[PRICE_PATH_MAX];
 	int version;
 	int readonly;
+	dev_t dev;                 /* the file opened, to notice it removed or replaced */
+	ino_t ino;
 };
+
+static int migrate_4(db *d, err *e);
+static int count(db *d, const char *sql, int *v, err *e);
 
 /* Migration i takes the schema from version i to i + 1. Append only: a released step never
  * changes, so that every older store reaches the same schema. A new version adds one entry
  * here and raises DB_SCHEMA_VERSION. */
-static const char *const migrations[] = {
-	/* 1: catalogs and their price rows. */
+typedef struct migration {
+	const char *sql;
+	int (*fix)(db *d, err *e);    /* after sql, in C: what SQL alone cannot compute (hashes) */
+	const char *after;            /* then this SQL (triggers that would refuse the fix) */
+} migration;
+
+static const migration migrations[] = {
+	/* 1: catalogs and their price rows. */{
 	"CREATE TABLE catalog ("
 	"  id INTEGER PRIMARY KEY,"
 	"  path TEXT NOT NULL,"
@@ -49,11 +62,11 @@ static const char *const migrations[] = {
 	"  accelerators INTEGER NOT NULL CHECK (accelerators >= 1),"
 	"  as_of TEXT NOT NULL,"
 	"  source TEXT NOT NULL,"
-	"  UNIQUE (provider, instance, region, pricing_model, as_of));",
+	"  UNIQUE (provider, instance, region, pricing_model, as_of));", NULL, NULL},
 	/* 2: lookups go by instance and pricing model, not by provider first. */
-	"CREATE INDEX price_by_instance ON price (instance, pricing_model, region, as_of);",
+	{"CREATE INDEX price_by_instance ON price (instance, pricing_model, region, as_of);", NULL, NULL},
 	/* 3: frozen release records, immutable and hash-chained, and the log of their checks. */
-	"CREATE TABLE baseline ("
+	{"CREATE TABLE baseline ("
 	"  id INTEGER PRIMARY KEY,"
 	"  name TEXT NOT NULL UNIQUE,"
 	"  workload TEXT NOT NULL,"
@@ -81,7 +94,36 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER baseline_check_no_update BEFORE UPDATE ON baseline_check "
 	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;"
 	"CREATE TRIGGER baseline_check_no_delete BEFORE DELETE ON baseline_check "
-	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;",
+	"  BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;", NULL, NULL},
+	/* 4: prices are history as records are (no UPDATE, no DELETE of a price or a catalog row;
+	 * the rows stored from a catalog hash to its rows_sha256), the check log is chained like
+	 * the records, and one head row seals both chains: how many links each has, the newest,
+	 * the mode (sha256, or hmac-sha256 under ROOFCOST_RECORD_KEY with the key's id) and a
+	 * seal over all of it. The rows hash, the check chain and the head are computed in C for
+	 * what an older store holds (migrate_4). */
+	{"ALTER TABLE catalog ADD COLUMN rows_sha256 TEXT NOT NULL DEFAULT '';"
+	 "ALTER TABLE baseline_check ADD COLUMN prev_sha256 TEXT NOT NULL DEFAULT '';"
+	 "ALTER TABLE baseline_check ADD COLUMN chain_sha256 TEXT NOT NULL DEFAULT '';"
+	 "CREATE TABLE chain_head ("
+	 "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	 "  mode TEXT NOT NULL,"
+	 "  key_id TEXT NOT NULL,"
+	 "  records INTEGER NOT NULL,"
+	 "  record_head TEXT NOT NULL,"
+	 "  checks INTEGER NOT NULL,"
+	 "  check_head TEXT NOT NULL,"
+	 "  seal TEXT NOT NULL);",
+	 migrate_4,
+	 "CREATE TRIGGER price_no_update BEFORE UPDATE ON price "
+	 "  BEGIN SELECT RAISE(ABORT, 'prices are history: a new price is a new row with a later as_of'); END;"
+	 "CREATE TRIGGER price_no_delete BEFORE DELETE ON price "
+	 "  BEGIN SELECT RAISE(ABORT, 'prices are history: a new price is a new row with a later as_of'); END;"
+	 "CREATE TRIGGER catalog_no_update BEFORE UPDATE ON catalog "
+	 "  BEGIN SELECT RAISE(ABORT, 'imported catalogs are history'); END;"
+	 "CREATE TRIGGER catalog_no_delete BEFORE DELETE ON catalog "
+	 "  BEGIN SELECT RAISE(ABORT, 'imported catalogs are history'); END;"
+	 "CREATE TRIGGER chain_head_no_delete BEFORE DELETE ON chain_head "
+	 "  BEGIN SELECT RAISE(ABORT, 'the chain head is never deleted'); END;"},
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
@@ -296,7 +338,8 @@ static int migrate(db *d, db_seed_fn seed, void *ctx, err *e)
 		goto undo;
 	v = in.kind == STORE_EMPTY ? 0 : in.version;
 	for (int i = v; i < DB_SCHEMA_VERSION; i++)
-		if (exec(d, migrations[i], e) != 0)
+		if (exec(d, migrations[i].sql, e) != 0 || (migrations[i].fix && migrations[i].fix(d, e) != 0) ||
+		    (migrations[i].after && exec(d, migrations[i].after, e) != 0))
 			goto undo;
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", DB_SCHEMA_VERSION);
 	if (v != DB_SCHEMA_VERSION && exec(d, sql, e) != 0)
@@ -326,6 +369,27 @@ static int connect(db *d, const char *name, int flags, err *e)
 	}
 	sqlite3_busy_timeout(d->h, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(d->h, 1);
+	{
+		struct stat sb;
+		if (stat(d->path, &sb) == 0) {
+			d->dev = sb.st_dev;
+			d->ino = sb.st_ino;
+		}
+	}
+	return 0;
+}
+
+/* Nonzero with e set when the file at the store's path is no longer the one opened (removed
+ * with its folder, or replaced): what is written then goes to a file nobody will open. */
+static int still_there(db *d, err *e)
+{
+	struct stat sb;
+	if (stat(d->path, &sb) != 0)
+		return err_set(e, ERR_DATA, "%s: the store was removed while in use (%s): nothing stored", d->path,
+			       strerror(errno));
+	if (sb.st_dev != d->dev || sb.st_ino != d->ino)
+		return err_set(e, ERR_DATA, "%s: the store was replaced by another file while in use: nothing "
+			       "stored", d->path);
 	return 0;
 }
 
@@ -565,14 +629,32 @@ static int find_offer(db *d, sqlite3_stmt *st, const price_row *r, price_row *ol
 	return rc == SQLITE_DONE ? 0 : fail(d, e, "import");
 }
 
-/* One import in progress: the transaction, the catalog row and the two statements. */
+/* One import in progress: the transaction, the catalog row (written last, with the count and
+ * the hash of the rows stored), and the two statements. */
 typedef struct importer {
 	db *d;
 	const char *path;          /* the catalog's, for messages */
+	const char *sha256;        /* of its bytes */
+	int rows;
 	db_import_result *r;
 	sqlite3_stmt *find, *ins;
+	char rows_sha[DB_SHA_HEX]; /* fold of the rows stored so far (db_rows_fold) */
 	int nested;                /* a savepoint inside db_open's creating transaction */
 } importer;
+
+enum { STILL_THERE_EVERY = 8192 };   /* rows between checks that the store is still there */
+
+void db_rows_fold(char acc[DB_SHA_HEX], const price_row *p)
+{
+	/* acc' = SHA-256(acc || the row's fields, 0x1f between them): 0x1f is no text a
+	 * catalog may hold, so two rows cannot spell one another. */
+	char text[2 * PRICE_SOURCE_MAX];
+	int n = snprintf(text, sizeof text, "%.64s%s\x1f%s\x1f%s\x1f%s\x1f%.17g\x1f%s\x1f%d\x1f%s\x1f%s\x1f%d",
+			 acc, p->provider, p->instance, p->region,
+			 p->model < PRICE_MODEL_N ? price_model_names[p->model] : "", p->usd_per_hour,
+			 price_unit_names[p->unit], p->accelerators, p->as_of, p->source, p->line);
+	baseline_sha256(text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1, acc);
+}
 
 /* Starts the transaction; when a file with sha256 is stored already, sets r->already and
  * writes nothing. */
@@ -584,7 +666,10 @@ static int import_begin(importer *im, db *d, const char *path, const char *sha25
 	memset(r, 0, sizeof *r);
 	im->d = d;
 	im->path = path;
+	im->sha256 = sha256;
+	im->rows = rows;
 	im->r = r;
+	snprintf(im->rows_sha, sizeof im->rows_sha, "%s", baseline_genesis);
 	if (d->readonly)
 		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
 	/* Inside db_open's creating transaction a savepoint nests; alone, BEGIN IMMEDIATE takes
@@ -605,21 +690,12 @@ static int import_begin(importer *im, db *d, const char *path, const char *sha25
 		return 0;
 	}
 	sqlite3_finalize(cat);
-	if (prepare(d, "INSERT INTO catalog (path, sha256, imported_at, rows, added) VALUES "
-		       "(?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, 0) RETURNING id, imported_at",
-		    &cat, e) != 0)
+	/* The catalog row is written at the end, whole (catalogs refuse UPDATE): its price rows
+	 * name its id before it exists, with the foreign keys checked at commit. */
+	if (exec(d, "PRAGMA defer_foreign_keys = ON", e) != 0 ||
+	    count(d, "SELECT COALESCE(MAX(id), 0) + 1 FROM catalog", &r->catalog, e) != 0)
 		return ERR_DATA;
-	bind_text(cat, 1, path);
-	bind_text(cat, 2, sha256);
-	sqlite3_bind_int(cat, 3, rows);
-	if (sqlite3_step(cat) != SQLITE_ROW) {
-		sqlite3_finalize(cat);
-		return fail(d, e, "import");
-	}
-	r->catalog = sqlite3_column_int(cat, 0);
-	text_col(cat, 1, r->imported_at, sizeof r->imported_at);
 	snprintf(r->path, sizeof r->path, "%s", path);
-	sqlite3_finalize(cat);
 	if (prepare(d, "SELECT " ROW_COLS ", (SELECT path FROM catalog WHERE id = catalog_id) FROM price "
 		       "WHERE provider = ?1 AND instance = ?2 AND region = ?3 AND pricing_model = ?4 "
 		       "AND as_of = ?5", &im->find, e) != 0 ||
@@ -637,6 +713,8 @@ static int import_row(importer *im, const price_row *p, err *e)
 	price_row old;
 	char from[PRICE_PATH_MAX];
 	int found;
+	if ((im->r->added + im->r->unchanged) % STILL_THERE_EVERY == STILL_THERE_EVERY - 1 && still_there(d, e) != 0)
+		return ERR_DATA;
 	if (find_offer(d, im->find, p, &old, from, sizeof from, &found, e) != 0)
 		return ERR_DATA;
 	if (found) {
@@ -666,6 +744,7 @@ static int import_row(importer *im, const price_row *p, err *e)
 	bind_text(im->ins, 11, p->source);
 	if (sqlite3_step(im->ins) != SQLITE_DONE)
 		return fail(d, e, "import");
+	db_rows_fold(im->rows_sha, p);
 	im->r->added++;
 	return 0;
 }
@@ -676,19 +755,35 @@ static int import_cb(void *ctx, const price_row *p, err *e)
 	return import_row(ctx, p, e);
 }
 
-/* Commits when rc is 0 (recording how many rows were new), else rolls back. Returns rc, or
- * nonzero if the commit failed. */
+/* Writes the catalog row and commits when rc is 0, else rolls back. Returns rc, or nonzero
+ * if the commit failed (or the store was removed meanwhile). */
 static int import_end(importer *im, int rc, err *e)
 {
 	db *d = im->d;
 	sqlite3_finalize(im->find);
 	sqlite3_finalize(im->ins);
 	if (rc == 0 && !im->r->already) {
-		char sql[96];
-		snprintf(sql, sizeof sql, "UPDATE catalog SET added = %d WHERE id = %d", im->r->added,
-			 im->r->catalog);
-		rc = exec(d, sql, e);
+		sqlite3_stmt *cat = NULL;
+		if (prepare(d, "INSERT INTO catalog (id, path, sha256, imported_at, rows, added, rows_sha256) VALUES "
+			       "(?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?4, ?5, ?6) RETURNING imported_at",
+			    &cat, e) != 0) {
+			rc = ERR_DATA;
+		} else {
+			sqlite3_bind_int(cat, 1, im->r->catalog);
+			bind_text(cat, 2, im->path);
+			bind_text(cat, 3, im->sha256);
+			sqlite3_bind_int(cat, 4, im->rows);
+			sqlite3_bind_int(cat, 5, im->r->added);
+			bind_text(cat, 6, im->rows_sha);
+			if (sqlite3_step(cat) == SQLITE_ROW)
+				text_col(cat, 0, im->r->imported_at, sizeof im->r->imported_at);
+			else
+				rc = fail(d, e, "import");
+			sqlite3_finalize(cat);
+		}
 	}
+	if (rc == 0 && !im->nested)
+		rc = still_there(d, e);
 	if (rc == 0 && exec(d, im->nested ? "RELEASE import" : "COMMIT", e) == 0)
 		return 0;
 	if (!sqlite3_get_autocommit(d->h) || im->nested)
@@ -940,9 +1035,243 @@ void db_baseline_free(db_baseline *rows, int n)
 	free(rows);
 }
 
-static int add_baseline(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+/* ---- the chains' head */
+
+const char *const db_seal_modes[] = {"sha256", "hmac-sha256"};
+
+void db_head_text(const db_head *h, char *buf, size_t n)
+{
+	snprintf(buf, n, "roofcost-chain-head 1\nmode %s\nkey %s\nrecords %d %s\nchecks %d %s\n", h->mode,
+		 h->key_id, h->records, h->record_head, h->checks, h->check_head);
+}
+
+int db_head_get(db *d, db_head *h, err *e)
 {
 	sqlite3_stmt *st;
+	int rc;
+	memset(h, 0, sizeof *h);
+	if (prepare(d, "SELECT mode, key_id, records, record_head, checks, check_head, seal FROM chain_head "
+		       "WHERE id = 1", &st, e) != 0)
+		return ERR_DATA;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		h->present = 1;
+		text_col(st, 0, h->mode, sizeof h->mode);
+		text_col(st, 1, h->key_id, sizeof h->key_id);
+		h->records = sqlite3_column_int(st, 2);
+		text_col(st, 3, h->record_head, sizeof h->record_head);
+		h->checks = sqlite3_column_int(st, 4);
+		text_col(st, 5, h->check_head, sizeof h->check_head);
+		text_col(st, 6, h->seal, sizeof h->seal);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "chain head");
+}
+
+/* What the chains hold now: their lengths and newest links. */
+static int chains_now(db *d, db_head *now, err *e)
+{
+	sqlite3_stmt *st;
+	memset(now, 0, sizeof *now);
+	if (count(d, "SELECT COUNT(*) FROM baseline", &now->records, e) != 0 ||
+	    count(d, "SELECT COUNT(*) FROM baseline_check", &now->checks, e) != 0)
+		return ERR_DATA;
+	snprintf(now->record_head, sizeof now->record_head, "%s", baseline_genesis);
+	snprintf(now->check_head, sizeof now->check_head, "%s", baseline_genesis);
+	if (prepare(d, "SELECT (SELECT chain_sha256 FROM baseline ORDER BY id DESC LIMIT 1), "
+		       "(SELECT chain_sha256 FROM baseline_check ORDER BY id DESC LIMIT 1)", &st, e) != 0)
+		return ERR_DATA;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			text_col(st, 0, now->record_head, sizeof now->record_head);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			text_col(st, 1, now->check_head, sizeof now->check_head);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int db_head_problem(const db_head *h, const baseline_key *k, char *why, size_t n)
+{
+	char text[512], seal[DB_SHA_HEX], id[BASELINE_KEY_ID];
+	int keyed = !strcmp(h->mode, db_seal_modes[1]);
+	why[0] = '\0';
+	if (!h->present) {
+		snprintf(why, n, "the chain head row is missing: it was deleted behind the tool's back");
+		return 1;
+	}
+	if (!keyed && strcmp(h->mode, db_seal_modes[0]) != 0) {
+		snprintf(why, n, "the chain head's mode '%.40s' is not one roofcost writes", h->mode);
+		return 1;
+	}
+	baseline_key_id(k, id);
+	if (keyed && !(k && k->len)) {
+		snprintf(why, n, "the store's chain is keyed (HMAC-SHA256, key id %s): set ROOFCOST_RECORD_KEY to "
+			 "its key to read or verify it", h->key_id);
+		return 2;
+	}
+	if (keyed && strcmp(id, h->key_id) != 0) {
+		snprintf(why, n, "ROOFCOST_RECORD_KEY is not this store's key (the store's key id is %s, the one "
+			 "given has %s)", h->key_id, id);
+		return 2;
+	}
+	db_head_text(h, text, sizeof text);
+	baseline_seal(keyed ? k : NULL, text, strlen(text), seal);
+	if (strcmp(seal, h->seal) != 0) {
+		snprintf(why, n, "the chain head's seal is %.12s, computed %.12s: the head was rewritten behind the "
+			 "tool's back", h->seal, seal);
+		return 1;
+	}
+	if (!keyed && k && k->len && (h->records || h->checks)) {
+		snprintf(why, n, "the store's chain is not keyed (%d records, %d checks), though ROOFCOST_RECORD_KEY "
+			 "is set: recorded without the key, or rewritten by someone without it", h->records, h->checks);
+		return 1;
+	}
+	return 0;
+}
+
+/* The head, checked against the chains as they are (under the write lock before an append).
+ * Nonzero with e set when a link was added or removed behind the tool's back, or k is not
+ * the store's key. */
+static int head_holds(db *d, const baseline_key *k, db_head *h, err *e)
+{
+	db_head now;
+	char why[512];
+	int p;
+	if (db_head_get(d, h, e) != 0 || chains_now(d, &now, e) != 0)
+		return ERR_DATA;
+	if (h->present && !strcmp(h->mode, db_seal_modes[0]) && k && k->len && (h->records || h->checks))
+		return err_set(e, ERR_DATA, "%s: the store's chain is not keyed (%d records, %d checks): "
+			       "ROOFCOST_RECORD_KEY cannot key it now; unset it for this store, or start a keyed "
+			       "chain in a new one", d->path, h->records, h->checks);
+	p = db_head_problem(h, k, why, sizeof why);
+	if (p != 0)
+		return err_set(e, ERR_DATA, "%s: %s (see 'roofcost baseline verify')", d->path, why);
+	if (now.records != h->records || strcmp(now.record_head, h->record_head) != 0 ||
+	    now.checks != h->checks || strcmp(now.check_head, h->check_head) != 0)
+		return err_set(e, ERR_DATA, "%s: the chain head says %d records and %d checks (newest %.12s, %.12s), "
+			       "the store holds %d and %d (%.12s, %.12s): a record or check was added or removed "
+			       "behind the tool's back (see 'roofcost baseline verify')", d->path, h->records,
+			       h->checks, h->record_head, h->check_head, now.records, now.checks, now.record_head,
+			       now.check_head);
+	return 0;
+}
+
+/* Writes the head, sealed under k (which also sets the mode when the chains were empty). */
+static int head_write(db *d, db_head *h, const baseline_key *k, err *e)
+{
+	sqlite3_stmt *st;
+	char text[512];
+	int rc;
+	snprintf(h->mode, sizeof h->mode, "%s", db_seal_modes[k && k->len ? 1 : 0]);
+	baseline_key_id(k, h->key_id);
+	db_head_text(h, text, sizeof text);
+	baseline_seal(k, text, strlen(text), h->seal);
+	if (prepare(d, h->present ? "UPDATE chain_head SET mode = ?1, key_id = ?2, records = ?3, record_head = ?4, "
+		       "checks = ?5, check_head = ?6, seal = ?7 WHERE id = 1"
+		       : "INSERT INTO chain_head (id, mode, key_id, records, record_head, checks, check_head, seal) "
+		       "VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st, e) != 0)
+		return ERR_DATA;
+	bind_text(st, 1, h->mode);
+	bind_text(st, 2, h->key_id);
+	sqlite3_bind_int(st, 3, h->records);
+	bind_text(st, 4, h->record_head);
+	sqlite3_bind_int(st, 5, h->checks);
+	bind_text(st, 6, h->check_head);
+	bind_text(st, 7, h->seal);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	h->present = 1;
+	return rc == SQLITE_DONE ? 0 : fail(d, e, "chain head");
+}
+
+void db_check_text(const char *record_sha256, const db_check_row *c, char *buf, size_t n)
+{
+	snprintf(buf, n, "roofcost-check 1\nrecord %s\nchecked_at %s\nfrozen %d\npassed %d\nfailed %d\ntool %s\n",
+		 record_sha256, c->checked_at, c->frozen, c->passed, c->failed, c->tool);
+}
+
+/* Migration 4 for what an older store holds: each catalog's rows hash, the check log's links
+ * (unkeyed: the key is not known at an open) and the head. */
+static int migrate_4(db *d, err *e)
+{
+	sqlite3_stmt *cats = NULL, *rows = NULL, *up = NULL;
+	db_check_row *checks = NULL;
+	db_head h;
+	int n = 0, rc = 0;
+	if (prepare(d, "SELECT id FROM catalog ORDER BY id", &cats, e) != 0 ||
+	    prepare(d, "SELECT " ROW_COLS " FROM price WHERE catalog_id = ?1 ORDER BY id", &rows, e) != 0 ||
+	    prepare(d, "UPDATE catalog SET rows_sha256 = ?1 WHERE id = ?2", &up, e) != 0)
+		rc = ERR_DATA;
+	while (rc == 0 && sqlite3_step(cats) == SQLITE_ROW) {
+		int id = sqlite3_column_int(cats, 0);
+		char acc[DB_SHA_HEX];
+		price_row p;
+		snprintf(acc, sizeof acc, "%s", baseline_genesis);
+		sqlite3_reset(rows);
+		sqlite3_bind_int(rows, 1, id);
+		while (sqlite3_step(rows) == SQLITE_ROW) {
+			read_row(rows, 0, &p);
+			db_rows_fold(acc, &p);
+		}
+		sqlite3_reset(up);
+		bind_text(up, 1, acc);
+		sqlite3_bind_int(up, 2, id);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			rc = fail(d, e, "migration 4");
+	}
+	sqlite3_finalize(cats);
+	sqlite3_finalize(rows);
+	sqlite3_finalize(up);
+	if (rc != 0)
+		return rc;
+	/* The checks logged before: linked in the order logged, unkeyed. */
+	if (db_check_list(d, &checks, &n, e) != 0)
+		return ERR_DATA;
+	if (n && exec(d, "DROP TRIGGER baseline_check_no_update", e) != 0)
+		rc = ERR_DATA;
+	if (rc == 0 && n && prepare(d, "UPDATE baseline_check SET prev_sha256 = ?1, chain_sha256 = ?2 WHERE id = ?3",
+				    &up, e) != 0)
+		rc = ERR_DATA;
+	{
+		char prev[DB_SHA_HEX];
+		snprintf(prev, sizeof prev, "%s", baseline_genesis);
+		for (int i = 0; rc == 0 && i < n; i++) {
+			char text[1024], sha[DB_SHA_HEX];
+			db_check_text(checks[i].record_sha256, &checks[i], text, sizeof text);
+			baseline_sha256(text, strlen(text), sha);
+			baseline_link(NULL, prev, sha, checks[i].chain_sha256);
+			sqlite3_reset(up);
+			bind_text(up, 1, prev);
+			bind_text(up, 2, checks[i].chain_sha256);
+			sqlite3_bind_int(up, 3, checks[i].id);
+			if (sqlite3_step(up) != SQLITE_DONE)
+				rc = fail(d, e, "migration 4");
+			snprintf(prev, sizeof prev, "%s", checks[i].chain_sha256);
+		}
+	}
+	if (n) {
+		sqlite3_finalize(up);
+		if (rc == 0 && exec(d, "CREATE TRIGGER baseline_check_no_update BEFORE UPDATE ON baseline_check "
+				    "BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END;", e) != 0)
+			rc = ERR_DATA;
+	}
+	free(checks);
+	if (rc == 0 && chains_now(d, &h, e) != 0)
+		rc = ERR_DATA;
+	if (rc == 0) {
+		h.present = 0;
+		rc = head_write(d, &h, NULL, e);
+	}
+	return rc;
+}
+
+/* ---- records and checks */
+
+static int add_baseline(db *d, db_baseline *b, const baseline_key *k, err *e)
+{
+	sqlite3_stmt *st;
+	db_head h;
 	int rc;
 	if (prepare(d, "SELECT created_at, sha256 FROM baseline WHERE name = ?1", &st, e) != 0)
 		return ERR_DATA;
@@ -957,17 +1286,10 @@ static int add_baseline(db *d, db_baseline *b, const char *genesis, db_chain_fn 
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return fail(d, e, "baseline");
-	if (prepare(d, "SELECT chain_sha256 FROM baseline ORDER BY id DESC LIMIT 1", &st, e) != 0)
+	if (head_holds(d, k, &h, e) != 0)
 		return ERR_DATA;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		text_col(st, 0, b->prev_sha256, sizeof b->prev_sha256);
-	else
-		snprintf(b->prev_sha256, sizeof b->prev_sha256, "%s", genesis);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(d, e, "baseline");
-	chain(b->prev_sha256, b->sha256, b->chain_sha256);
+	snprintf(b->prev_sha256, sizeof b->prev_sha256, "%s", h.record_head);
+	baseline_link(k, b->prev_sha256, b->sha256, b->chain_sha256);
 	if (prepare(d, "INSERT INTO baseline (name, workload, system, created_at, criteria, tolerance, "
 		       "record, sha256, prev_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
 		       "?9, ?10) RETURNING id", &st, e) != 0)
@@ -986,16 +1308,22 @@ static int add_baseline(db *d, db_baseline *b, const char *genesis, db_chain_fn 
 	if (rc == SQLITE_ROW)
 		b->id = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : fail(d, e, "baseline");
+	if (rc != SQLITE_ROW)
+		return fail(d, e, "baseline");
+	h.records++;
+	snprintf(h.record_head, sizeof h.record_head, "%s", b->chain_sha256);
+	return head_write(d, &h, k, e);
 }
 
-int db_baseline_add(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e)
+int db_baseline_add(db *d, db_baseline *b, const baseline_key *k, err *e)
 {
 	/* BEGIN IMMEDIATE: the name check, the chain's newest link and the insert see one state,
 	 * and a second recorder waits for the lock (busy timeout) instead of forking the chain. */
-	if (exec(d, "BEGIN IMMEDIATE", e) != 0)
+	if (d->readonly)
+		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
+	if (exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
 		return ERR_DATA;
-	if (add_baseline(d, b, genesis, chain, e) != 0 || exec(d, "COMMIT", e) != 0) {
+	if (add_baseline(d, b, k, e) != 0 || still_there(d, e) != 0 || exec(d, "COMMIT", e) != 0) {
 		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
 		return ERR_DATA;
 	}
@@ -1061,20 +1389,196 @@ int db_baseline_list(db *d, db_baseline **rows, int *n, err *e)
 	return 0;
 }
 
-int db_baseline_check_add(db *d, int id, int frozen, int passed, int failed, const char *tool,
-			  err *e)
+static int add_check(db *d, db_check_row *c, const baseline_key *k, err *e)
+{
+	sqlite3_stmt *st;
+	db_head h;
+	char text[1024], sha[DB_SHA_HEX];
+	int rc;
+	if (head_holds(d, k, &h, e) != 0)
+		return ERR_DATA;
+	if (prepare(d, "SELECT sha256, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM baseline WHERE id = ?1", &st, e) != 0)
+		return ERR_DATA;
+	sqlite3_bind_int(st, 1, c->baseline_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		text_col(st, 0, c->record_sha256, sizeof c->record_sha256);
+		text_col(st, 1, c->checked_at, sizeof c->checked_at);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? err_set(e, ERR_DATA, "%s: no record %d to log a check of", d->path,
+						   c->baseline_id) : fail(d, e, "baseline check");
+	db_check_text(c->record_sha256, c, text, sizeof text);
+	baseline_sha256(text, strlen(text), sha);
+	snprintf(c->prev_sha256, sizeof c->prev_sha256, "%s", h.check_head);
+	baseline_link(k, c->prev_sha256, sha, c->chain_sha256);
+	if (prepare(d, "INSERT INTO baseline_check (baseline_id, checked_at, frozen, passed, failed, tool, "
+		       "prev_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id", &st, e) != 0)
+		return ERR_DATA;
+	sqlite3_bind_int(st, 1, c->baseline_id);
+	bind_text(st, 2, c->checked_at);
+	sqlite3_bind_int(st, 3, c->frozen != 0);
+	sqlite3_bind_int(st, 4, c->passed != 0);
+	sqlite3_bind_int(st, 5, c->failed);
+	bind_text(st, 6, c->tool);
+	bind_text(st, 7, c->prev_sha256);
+	bind_text(st, 8, c->chain_sha256);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		c->id = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return fail(d, e, "baseline check");
+	h.checks++;
+	snprintf(h.check_head, sizeof h.check_head, "%s", c->chain_sha256);
+	return head_write(d, &h, k, e);
+}
+
+int db_baseline_check_add(db *d, db_check_row *c, const baseline_key *k, err *e)
+{
+	if (d->readonly)
+		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
+	if (exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
+		return ERR_DATA;
+	if (add_check(d, c, k, e) != 0 || still_there(d, e) != 0 || exec(d, "COMMIT", e) != 0) {
+		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+		return ERR_DATA;
+	}
+	return 0;
+}
+
+int db_check_list(db *d, db_check_row **rows, int *n, err *e)
+{
+	sqlite3_stmt *st;
+	int rc, cap = 0;
+	*rows = NULL;
+	*n = 0;
+	if (prepare(d, "SELECT k.id, k.baseline_id, k.checked_at, k.frozen, k.passed, k.failed, k.tool, "
+		       "k.prev_sha256, k.chain_sha256, COALESCE(b.sha256, ''), COALESCE(b.name, '') FROM baseline_check k "
+		       "LEFT JOIN baseline b ON b.id = k.baseline_id ORDER BY k.id", &st, e) != 0)
+		return ERR_DATA;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		db_check_row *c;
+		if (*n == cap) {
+			db_check_row *nr;
+			cap = cap ? 2 * cap : 64;
+			if (!(nr = realloc(*rows, (size_t)cap * sizeof *nr))) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*rows = nr;
+		}
+		c = &(*rows)[(*n)++];
+		memset(c, 0, sizeof *c);
+		c->id = sqlite3_column_int(st, 0);
+		c->baseline_id = sqlite3_column_int(st, 1);
+		text_col(st, 2, c->checked_at, sizeof c->checked_at);
+		c->frozen = sqlite3_column_int(st, 3);
+		c->passed = sqlite3_column_int(st, 4);
+		c->failed = sqlite3_column_int(st, 5);
+		text_col(st, 6, c->tool, sizeof c->tool);
+		text_col(st, 7, c->prev_sha256, sizeof c->prev_sha256);
+		text_col(st, 8, c->chain_sha256, sizeof c->chain_sha256);
+		text_col(st, 9, c->record_sha256, sizeof c->record_sha256);
+		text_col(st, 10, c->record_name, sizeof c->record_name);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*rows);
+		*rows = NULL;
+		*n = 0;
+		return rc == SQLITE_NOMEM ? err_set(e, ERR_DATA, "out of memory") : fail(d, e, "baseline check list");
+	}
+	return 0;
+}
+
+int db_catalog_list(db *d, db_catalog **out, int *n, err *e)
+{
+	sqlite3_stmt *cats, *rows;
+	int rc, cap = 0;
+	*out = NULL;
+	*n = 0;
+	if (prepare(d, "SELECT id, path, sha256, imported_at, rows, added, rows_sha256 FROM catalog ORDER BY id",
+		    &cats, e) != 0)
+		return ERR_DATA;
+	if (prepare(d, "SELECT " ROW_COLS " FROM price WHERE catalog_id = ?1 ORDER BY id", &rows, e) != 0) {
+		sqlite3_finalize(cats);
+		return ERR_DATA;
+	}
+	while ((rc = sqlite3_step(cats)) == SQLITE_ROW) {
+		db_catalog *c;
+		price_row p;
+		if (*n == cap) {
+			db_catalog *nc;
+			cap = cap ? 2 * cap : 16;
+			if (!(nc = realloc(*out, (size_t)cap * sizeof *nc))) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*out = nc;
+		}
+		c = &(*out)[(*n)++];
+		memset(c, 0, sizeof *c);
+		c->id = sqlite3_column_int(cats, 0);
+		text_col(cats, 1, c->path, sizeof c->path);
+		text_col(cats, 2, c->sha256, sizeof c->sha256);
+		text_col(cats, 3, c->imported_at, sizeof c->imported_at);
+		c->rows = sqlite3_column_int(cats, 4);
+		c->added = sqlite3_column_int(cats, 5);
+		text_col(cats, 6, c->rows_sha256, sizeof c->rows_sha256);
+		snprintf(c->computed, sizeof c->computed, "%s", baseline_genesis);
+		sqlite3_reset(rows);
+		sqlite3_bind_int(rows, 1, c->id);
+		while (sqlite3_step(rows) == SQLITE_ROW) {
+			read_row(rows, 0, &p);
+			db_rows_fold(c->computed, &p);
+			c->stored++;
+		}
+	}
+	sqlite3_finalize(cats);
+	sqlite3_finalize(rows);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return rc == SQLITE_NOMEM ? err_set(e, ERR_DATA, "out of memory") : fail(d, e, "catalog list");
+	}
+	return 0;
+}
+
+int db_check_count(db *d, int *n, err *e)
+{
+	return count(d, "SELECT COUNT(*) FROM baseline_check", n, e);
+}
+
+int db_price_get(db *d, const price_row *key, price_row *out, char *path, size_t n, char sha256[DB_SHA_HEX],
+		 int *found, err *e)
 {
 	sqlite3_stmt *st;
 	int rc;
-	if (prepare(d, "INSERT INTO baseline_check (baseline_id, checked_at, frozen, passed, failed, tool) "
-		       "VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?2, ?3, ?4, ?5)", &st, e) != 0)
+	*found = 0;
+	if (prepare(d, "SELECT " ROW_COLS ", c.path, c.sha256 FROM price p JOIN catalog c ON c.id = p.catalog_id "
+		       "WHERE p.provider = ?1 AND p.instance = ?2 AND p.region = ?3 AND p.pricing_model = ?4 "
+		       "AND p.as_of = ?5", &st, e) != 0)
 		return ERR_DATA;
-	sqlite3_bind_int(st, 1, id);
-	sqlite3_bind_int(st, 2, frozen != 0);
-	sqlite3_bind_int(st, 3, passed != 0);
-	sqlite3_bind_int(st, 4, failed);
-	bind_text(st, 5, tool);
+	bind_text(st, 1, key->provider);
+	bind_text(st, 2, key->instance);
+	bind_text(st, 3, key->region);
+	bind_text(st, 4, key->model < PRICE_MODEL_N ? price_model_names[key->model] : "");
+	bind_text(st, 5, key->as_of);
 	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		read_row(st, 0, out);
+		text_col(st, 10, path, n);
+		text_col(st, 11, sha256, DB_SHA_HEX);
+		*found = 1;
+	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : fail(d, e, "baseline check");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+}
+
+int db_price_orphans(db *d, int *n, err *e)
+{
+	return count(d, "SELECT COUNT(*) FROM price WHERE catalog_id NOT IN (SELECT id FROM catalog)", n, e);
 }

@@ -17,8 +17,9 @@
 
 #include "base/err.h"
 #include "model/price.h"
+#include "store/baseline.h"
 
-enum { DB_SCHEMA_VERSION = 3, DB_TIME_MAX = 32, DB_NAME_MAX = 128, DB_SHA_HEX = 65 };
+enum { DB_SCHEMA_VERSION = 4, DB_TIME_MAX = 32, DB_NAME_MAX = 128, DB_SHA_HEX = 65 };
 
 typedef struct db db;
 
@@ -117,14 +118,85 @@ typedef struct db_baseline {
 	int check_passed, check_frozen, check_failed;
 } db_baseline;
 
-/* How a record is chained: out = f(prev chain hash, the record's sha256). */
-typedef void (*db_chain_fn)(const char *prev, const char *sha256, char out[DB_SHA_HEX]);
-
 /* Appends b (name, workload, system, created_at, criteria, tolerance, record, sha256 set) in
- * one write transaction, linked to the newest record's chain_sha256 (genesis for the first):
- * fills b->id, prev_sha256 and chain_sha256. A name already stored is an error naming it,
- * and nothing is written. Safe against other processes adding at the same time. */
-int db_baseline_add(db *d, db_baseline *b, const char *genesis, db_chain_fn chain, err *e);
+ * one write transaction, linked to the newest record's chain_sha256 (baseline_genesis for the
+ * first) by baseline_link under k (NULL or no key: SHA-256; a key: HMAC-SHA256), and seals the
+ * head: fills b->id, prev_sha256 and chain_sha256. Refused, with nothing written: a name
+ * already stored; a head that does not match the chains (a link added or removed behind the
+ * tool's back); k that is not the key of a keyed store, or a key for an unkeyed store that
+ * holds records. Safe against other processes adding at the same time. */
+int db_baseline_add(db *d, db_baseline *b, const baseline_key *k, err *e);
+
+/* The two modes a store's chains are sealed in: "sha256", "hmac-sha256". */
+extern const char *const db_seal_modes[];
+
+/* The chains' head: one row, rewritten with each record or check appended. */
+typedef struct db_head {
+	int present;
+	char mode[16];                  /* db_seal_modes */
+	char key_id[BASELINE_KEY_ID];   /* baseline_key_id of the key; "" unkeyed */
+	int records;                    /* records chained */
+	char record_head[DB_SHA_HEX];   /* the newest record's chain_sha256 (genesis: none) */
+	int checks;                     /* checks logged */
+	char check_head[DB_SHA_HEX];
+	char seal[DB_SHA_HEX];          /* baseline_seal of db_head_text under the store's key */
+} db_head;
+
+/* The text a head's seal is over. */
+void db_head_text(const db_head *h, char *buf, size_t n);
+
+/* The head row into *h (h->present 0 if there is none). Returns 0 or nonzero. */
+int db_head_get(db *d, db_head *h, err *e);
+
+/* What is wrong with head h read with key k: 0 sound; 1 tampered (missing, an unknown mode, a
+ * seal that does not hold, or an unkeyed chain of links while k is set); 2 the key is missing
+ * or another one. why says which. */
+int db_head_problem(const db_head *h, const baseline_key *k, char *why, size_t n);
+
+/* One logged check, with its link in the check log's chain. */
+typedef struct db_check_row {
+	int id, baseline_id;
+	char checked_at[DB_TIME_MAX];
+	int frozen, passed, failed;
+	char tool[160];
+	char prev_sha256[DB_SHA_HEX], chain_sha256[DB_SHA_HEX];
+	char record_sha256[DB_SHA_HEX]; /* the checked record's (db_check_list: "" if it is gone) */
+	char record_name[DB_NAME_MAX];
+} db_check_row;
+
+/* The text a check row's SHA-256 is over (the link is baseline_link of it). */
+void db_check_text(const char *record_sha256, const db_check_row *c, char *buf, size_t n);
+
+/* Every logged check, in the order logged, into *rows (malloc'd: free). */
+int db_check_list(db *d, db_check_row **rows, int *n, err *e);
+
+/* One imported catalog, with the hash of the rows stored from it recomputed. */
+typedef struct db_catalog {
+	int id;
+	char path[PRICE_PATH_MAX], sha256[DB_SHA_HEX], imported_at[DB_TIME_MAX];
+	int rows, added;                /* rows in the file; rows new to the store when imported */
+	char rows_sha256[DB_SHA_HEX];   /* as stored at the import */
+	char computed[DB_SHA_HEX];      /* db_rows_fold over the rows stored now, in order */
+	int stored;                     /* price rows that name it now */
+} db_catalog;
+
+/* Every catalog, in the order imported, into *out (malloc'd: free). */
+int db_catalog_list(db *d, db_catalog **out, int *n, err *e);
+
+/* The checks logged. */
+int db_check_count(db *d, int *n, err *e);
+
+/* The stored row with key's provider, instance, region, pricing model and as_of into *out,
+ * with its catalog's path and SHA-256 (*found 0: none). Returns 0 or nonzero. */
+int db_price_get(db *d, const price_row *key, price_row *out, char *path, size_t n, char sha256[DB_SHA_HEX],
+		 int *found, err *e);
+
+/* Price rows whose catalog is not stored. */
+int db_price_orphans(db *d, int *n, err *e);
+
+/* Folds one stored price row into the hash of a catalog's rows (acc starts as
+ * baseline_genesis): acc = SHA-256(acc || the row's fields and line). */
+void db_rows_fold(char acc[DB_SHA_HEX], const price_row *p);
 
 /* The record called name into *b (*found 0 if none; release b with db_baseline_release).
  * Returns 0 or nonzero. */
@@ -136,10 +208,11 @@ int db_baseline_list(db *d, db_baseline **rows, int *n, err *e);
 void db_baseline_release(db_baseline *b);
 void db_baseline_free(db_baseline *rows, int n);
 
-/* Logs one check of record id (now, UTC): from the frozen inputs or today's, passed or with
- * `failed` figures short, by tool (version and build). Returns 0 or nonzero. */
-int db_baseline_check_add(db *d, int id, int frozen, int passed, int failed, const char *tool,
-			  err *e);
+/* Logs one check of record c->baseline_id (checked_at now, UTC; frozen, passed, failed, tool
+ * set): linked to the check log's newest link under k and the head sealed, as
+ * db_baseline_add does. Fills c->id, checked_at, record_sha256 and the link. Returns 0 or
+ * nonzero with e set. */
+int db_baseline_check_add(db *d, db_check_row *c, const baseline_key *k, err *e);
 
 /* SQLite's integrity and foreign-key checks. Returns 0 if both pass, else nonzero with the
  * first problem in e. */

@@ -231,9 +231,22 @@ static void replay_release(replay *r)
 	r->argc = 0;
 }
 
+/* Appends "--name=value" to r. */
+static int replay_add(replay *r, const char *name, const char *value, err *e)
+{
+	size_t n = strlen(name) + strlen(value) + 4;
+	if (r->argc == RECORD_OPTIONS_MAX + 1)
+		return err_set(e, ERR_DATA, "the record has more than %d options", RECORD_OPTIONS_MAX);
+	if (!(r->argv[r->argc] = malloc(n)))
+		return err_set(e, ERR_DATA, "out of memory");
+	snprintf(r->argv[r->argc++], n, "--%s=%s", name, value);
+	return 0;
+}
+
 /* The recorded options as "--NAME=VALUE" words, with -w / -s replaced when wl / sys are
- * given. */
-static int replay_options(const cJSON *options, const char *wl, const char *sys, replay *r, err *e)
+ * given, and --as-of replaced (or added) when as_of is. */
+static int replay_options(const cJSON *options, const char *wl, const char *sys, const char *as_of,
+			  replay *r, err *e)
 {
 	const cJSON *it;
 	memset(r, 0, sizeof *r);
@@ -241,30 +254,27 @@ static int replay_options(const cJSON *options, const char *wl, const char *sys,
 		return err_set(e, ERR_DATA, "out of memory");
 	cJSON_ArrayForEach(it, options) {
 		const char *name = jstr(it, "option"), *value = jstr(it, "value");
-		size_t n;
-		if (r->argc == RECORD_OPTIONS_MAX + 1)
-			return err_set(e, ERR_DATA, "the record has more than %d options", RECORD_OPTIONS_MAX);
 		if (wl && !strcmp(name, "workload"))
 			value = wl;
 		if (sys && !strcmp(name, "system"))
 			value = sys;
-		n = strlen(name) + strlen(value) + 4;
-		if (!(r->argv[r->argc] = malloc(n)))
-			return err_set(e, ERR_DATA, "out of memory");
-		snprintf(r->argv[r->argc++], n, "--%s=%s", name, value);
+		if (as_of && !strcmp(name, "as-of"))
+			continue;
+		if (replay_add(r, name, value, e) != 0)
+			return ERR_DATA;
 	}
-	return 0;
+	return as_of ? replay_add(r, "as-of", as_of, e) : 0;
 }
 
-/* Evaluates the options (with -w / -s replaced by wl / sys when given) over paths and
- * *store, then reads back every input file. */
+/* Evaluates the options (with -w / -s replaced by wl / sys, and --as-of by as_of, when given)
+ * over paths and *store, then reads back every input file. */
 static int evaluate(const record_paths *paths, const cJSON *options, const char *wl, const char *sys,
-		    const record_tool *tool, db **store, record_eval *ev, err *e)
+		    const char *as_of, const record_tool *tool, db **store, record_eval *ev, err *e)
 {
 	replay r;
 	char layout[128];
 	cJSON *res;
-	int rc = replay_options(options, wl, sys, &r, e);
+	int rc = replay_options(options, wl, sys, as_of, &r, e);
 	if (rc == 0)
 		rc = tool->fn(tool->ctx, paths, r.argc, r.argv, store, ev, e);
 	replay_release(&r);
@@ -275,6 +285,13 @@ static int evaluate(const record_paths *paths, const cJSON *options, const char 
 	    db_price_catalog(*store, &ev->cost.price, ev->catalog_path, sizeof ev->catalog_path,
 			     ev->catalog_sha, &ev->have_catalog, e) != 0)
 		return ERR_DATA;
+	if (ev->have_catalog) {
+		/* A bundled catalog under the data folder is named relative to it, as the input files
+		 * are: a record committed by one team member does not carry their home folder. */
+		char rel[PRICE_PATH_MAX];
+		relative(paths->home, ev->catalog_path, rel, sizeof rel);
+		snprintf(ev->catalog_path, sizeof ev->catalog_path, "%s", rel);
+	}
 	if (!ev->results)
 		return err_set(e, ERR_DATA, "out of memory");
 	plan_format(ev->w.mode == WL_TRAIN ? &ev->tr.plan : &ev->ir.plan, layout, sizeof layout);
@@ -308,7 +325,7 @@ int record_evaluate(const record_paths *paths, const cJSON *options, const recor
 	*out = NULL;
 	if (!ev)
 		return err_set(e, ERR_DATA, "out of memory");
-	if ((rc = evaluate(paths, options, NULL, NULL, tool, store, ev, e)) != 0) {
+	if ((rc = evaluate(paths, options, NULL, NULL, NULL, tool, store, ev, e)) != 0) {
 		record_eval_free(ev);
 		return rc;
 	}
@@ -459,7 +476,7 @@ int record_freeze(db *store, const record_tool *tool, const char *name, const re
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	baseline_sha256(text, strlen(text), row->sha256);
-	if ((rc = db_baseline_add(store, row, baseline_genesis, baseline_chain, e)) != 0)
+	if ((rc = db_baseline_add(store, row, &tool->key, e)) != 0)
 		db_baseline_release(row);
 	return rc;
 }
@@ -643,7 +660,8 @@ bad:
  * frozen inputs with swap (NULL: none) brought to today. Frozen with no swap also checks that
  * every input read is the frozen one. Returns a new evaluation, or NULL with e set. */
 static record_eval *eval_record(const cJSON *rec, const record_paths *paths, const record_tool *tool,
-				db **store, int frozen, const record_eval *today, const char *swap, err *e)
+				db **store, int frozen, const char *as_of, const record_eval *today,
+				const char *swap, err *e)
 {
 	record_eval *ev = calloc(1, sizeof *ev);
 	frozen_dir *fd = frozen ? calloc(1, sizeof *fd) : NULL;
@@ -656,12 +674,13 @@ static record_eval *eval_record(const cJSON *rec, const record_paths *paths, con
 		return NULL;
 	}
 	if (!frozen) {
-		rc = evaluate(paths, options, NULL, NULL, tool, store, ev, e);
+		rc = evaluate(paths, options, NULL, NULL, as_of, tool, store, ev, e);
 	} else {
 		db *fs = NULL;
 		rc = frozen_open(rec, paths, today, swap, fd, e);
 		if (rc == 0) {
-			rc = evaluate(&fd->paths, options, fd->wl, fd->sys, tool, &fs, ev, e);
+			rc = evaluate(&fd->paths, options, fd->wl, fd->sys, swap && !strcmp(swap, "price") ? as_of : NULL,
+				      tool, &fs, ev, e);
 			db_close(fs);
 		}
 		if (rc == 0 && !swap) {
@@ -838,20 +857,55 @@ static void tool_cause(const cJSON *rec, const record_tool *tool, record_check *
 	}
 }
 
-int record_check_one(const db_baseline *row, const record_paths *paths, const record_tool *tool,
-		     db **store, int frozen, record_check *c, err *e)
+/* A frozen price row that the store holds under the same offer, as_of and catalog with other
+ * figures: rows are history (import refuses another price for an offer and as_of), so it was
+ * changed behind the tool's back. A row of another catalog under the same offer and as_of
+ * (a record imported from another store) is not. */
+static int price_tampered(db *store, const db_baseline *row, const cJSON *rec, err *e)
 {
-	char why[256];
+	const cJSON *it;
+	if (!store)
+		return 0;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(rec, "prices")) {
+		price_row was, now;
+		char path[PRICE_PATH_MAX], sha[DB_SHA_HEX];
+		int found;
+		const char *frozen_sha = jstr(cJSON_GetObjectItemCaseSensitive(it, "catalog"), "sha256");
+		if (record_price_of_json(it, &was) != 0)
+			return err_set(e, ERR_DATA, "baseline '%s': the record's price row has an unknown pricing model",
+				       row->name);
+		if (db_price_get(store, &was, &now, path, sizeof path, sha, &found, e) != 0)
+			return ERR_DATA;
+		if (!found || strcmp(sha, frozen_sha) != 0)
+			continue;
+		if (now.usd_per_hour != was.usd_per_hour || now.unit != was.unit ||
+		    now.accelerators != was.accelerators || strcmp(now.source, was.source) != 0)
+			return err_set(e, ERR_DATA, "baseline '%s': the price row %s %s %s %s as_of %s of %s:%d is $%g/h "
+				       "per %s (%d chips) in the store, frozen at $%g/h per %s (%d chips): a price row "
+				       "changed under the same as_of and catalog is the store altered behind the tool's "
+				       "back, not drift (see 'roofcost baseline verify')", row->name, was.provider,
+				       was.instance, was.region, price_model_names[was.model], was.as_of, path, now.line,
+				       now.usd_per_hour, price_unit_names[now.unit], now.accelerators, was.usd_per_hour,
+				       price_unit_names[was.unit], was.accelerators);
+	}
+	return 0;
+}
+
+int record_check_one(const record_audit *a, int i, const record_paths *paths, const record_tool *tool,
+		     db **store, const record_check_opts *o, record_check *c, err *e)
+{
+	const db_baseline *row = &a->rows[i];
 	cJSON *rec;
 	baseline_rules rules;
 	record_eval *now = NULL, *fz = NULL;
 	const cJSON *recorded;
 	int rc = 0, moved = 0;
 	memset(c, 0, sizeof *c);
-	c->frozen = frozen;
-	if (!baseline_sound(row->record, row->sha256, why, sizeof why))
-		return err_set(e, ERR_DATA, "baseline '%s': %s: the record changed behind the tool's back "
-			       "(see 'roofcost baseline verify')", row->name, why);
+	c->frozen = o->frozen;
+	c->fail_any = o->fail_any;
+	snprintf(c->as_of, sizeof c->as_of, "%s", o->as_of && !o->frozen ? o->as_of : "");
+	if (record_usable(a, i, e) != 0)
+		return ERR_DATA;
 	if (!(rec = cJSON_Parse(row->record)))
 		return err_set(e, ERR_DATA, "baseline '%s': cannot read the record", row->name);
 	if (!(jnum(rec, "schema_version") <= BASELINE_SCHEMA_VERSION)) {
@@ -865,15 +919,19 @@ int record_check_one(const db_baseline *row, const record_paths *paths, const re
 	c->nfig = baseline_figures(jstr(rec, "mode"), &rules, c->names, RECORD_FIGURES_MAX);
 	values_of(recorded, c, c->rec);
 	tool_cause(rec, tool, c);
-	if (!(now = eval_record(rec, paths, tool, store, frozen, NULL, NULL, e)))
+	if (price_tampered(*store, row, rec, e) != 0)
+		goto done_err;
+	if (!(now = eval_record(rec, paths, tool, store, o->frozen, o->frozen ? NULL : o->as_of, NULL, NULL, e)))
 		goto done_err;
 	values_of(now->results, c, c->now);
 	for (int f = 0; f < c->nfig; f++) {
 		baseline_judge(&rules, c->names[f], &c->rec[f], &c->now[f], &c->j[f]);
-		c->failed += c->j[f].drifted || c->j[f].fell_short;
+		c->failed += baseline_fails(&c->j[f], o->fail_any);
+		c->improved += c->j[f].improved && !c->j[f].fell_short;
+		c->regressed += c->j[f].regressed || c->j[f].fell_short;
 		moved |= c->j[f].moved;
 	}
-	if (moved && frozen) {
+	if (moved && o->frozen) {
 		/* From the frozen inputs, only the tool can have moved a figure. */
 		for (int f = 0; f < c->nfig; f++)
 			c->why[f] = c->j[f].moved ? 1u : 0u;
@@ -882,7 +940,7 @@ int record_check_one(const db_baseline *row, const record_paths *paths, const re
 		err ignored = {0};
 		if ((rc = find_causes(rec, now, c, e)) != 0)
 			goto done;
-		fz = eval_record(rec, paths, tool, store, 1, NULL, NULL, &ignored);
+		fz = eval_record(rec, paths, tool, store, 1, NULL, NULL, NULL, &ignored);
 		if (fz && (fv = malloc(RECORD_FIGURES_MAX * sizeof *fv))) {
 			values_of(fz->results, c, fv);
 		} else if (!fz) {
@@ -894,7 +952,8 @@ int record_check_one(const db_baseline *row, const record_paths *paths, const re
 			t->ndetail = 1;
 		}
 		for (int k = 0; k < c->ndata; k++) {
-			record_eval *sw = eval_record(rec, paths, tool, store, 1, now, c->cause[1 + k].role, &ignored);
+			record_eval *sw = eval_record(rec, paths, tool, store, 1, o->as_of, now, c->cause[1 + k].role,
+						      &ignored);
 			if (sw && (sv[k] = malloc(RECORD_FIGURES_MAX * sizeof *sv[k])))
 				values_of(sw->results, c, sv[k]);
 			record_eval_free(sw);
@@ -968,6 +1027,11 @@ cJSON *record_check_json(const db_baseline *row, const record_check *c)
 	cJSON_AddBoolToObject(o, "frozen", c->frozen);
 	cJSON_AddBoolToObject(o, "passed", c->failed == 0);
 	cJSON_AddNumberToObject(o, "failed", c->failed);
+	cJSON_AddNumberToObject(o, "regressed", c->regressed);
+	cJSON_AddNumberToObject(o, "improved", c->improved);
+	cJSON_AddStringToObject(o, "fail_on", c->fail_any ? "any" : "regressed");
+	if (c->as_of[0])
+		cJSON_AddStringToObject(o, "as_of", c->as_of);
 	cJSON_AddStringToObject(o, "tool_recorded", c->tool_rec);
 	cJSON_AddStringToObject(o, "tool_now", c->tool_now);
 	for (int f = 0; f < c->nfig; f++) {
@@ -978,7 +1042,11 @@ cJSON *record_check_json(const db_baseline *row, const record_check *c)
 		cJSON_AddItemToObject(it, "change", json_num_or_null(c->j[f].moved ? c->j[f].change : 0));
 		cJSON_AddStringToObject(it, "limit", c->j[f].limit);
 		cJSON_AddStringToObject(it, "verdict", c->j[f].verdict);
-		cJSON_AddBoolToObject(it, "passed", !c->j[f].drifted && !c->j[f].fell_short);
+		cJSON_AddStringToObject(it, "direction", !c->j[f].drifted ? (c->j[f].moved ? "within" : "unchanged")
+					: c->j[f].improved ? "improved" : "regressed");
+		cJSON_AddStringToObject(it, "better", c->j[f].direction > 0 ? "higher" : c->j[f].direction < 0 ? "lower"
+					: "unknown");
+		cJSON_AddBoolToObject(it, "passed", !baseline_fails(&c->j[f], c->fail_any));
 		for (int k = 0; k <= c->ndata; k++)
 			if (c->why[f] & (1u << k))
 				cJSON_AddItemToArray(why, cJSON_CreateString(c->cause[k].label));
@@ -1030,7 +1098,9 @@ cJSON *record_check_json(const db_baseline *row, const record_check *c)
 
 /* ---- the chain, import and differences */
 
-void record_verify_one(const db_baseline *rows, int i, char *why, size_t n)
+/* What is wrong with stored record i (given the one before), "" if nothing; k: the key its
+ * links are sealed with (NULL unkeyed). */
+static void verify_one(const db_baseline *rows, int i, const baseline_key *k, char *why, size_t n)
 {
 	const db_baseline *b = &rows[i];
 	char chain[BASELINE_SHA_HEX];
@@ -1043,9 +1113,10 @@ void record_verify_one(const db_baseline *rows, int i, char *why, size_t n)
 			 b->prev_sha256, i ? rows[i - 1].chain_sha256 : baseline_genesis);
 		return;
 	}
-	baseline_chain(b->prev_sha256, b->sha256, chain);
+	baseline_link(k, b->prev_sha256, b->sha256, chain);
 	if (strcmp(chain, b->chain_sha256) != 0) {
-		snprintf(why, n, "its chain hash is %.12s, computed %.12s", b->chain_sha256, chain);
+		snprintf(why, n, "its chain hash is %.12s, computed %.12s%s", b->chain_sha256, chain,
+			 k ? " under the key: rewritten by someone without it" : "");
 		return;
 	}
 	rec = cJSON_Parse(b->record);
@@ -1053,19 +1124,224 @@ void record_verify_one(const db_baseline *rows, int i, char *why, size_t n)
 	    strcmp(jstr(rec, "system"), b->system) || strcmp(jstr(rec, "created_at"), b->created_at) ||
 	    strcmp(jstr(rec, "criteria"), b->criteria) || strcmp(jstr(rec, "tolerance"), b->tolerance))
 		snprintf(why, n, "the store's columns (name, workload, system, created, criteria, tolerance) differ "
-			 "from the record");
+			 "from the record: renamed or edited behind the tool's back (the record says it is '%.100s')",
+			 jstr(rec, "name"));
 	cJSON_Delete(rec);
 }
 
-int record_import(db *store, const char *file, db_baseline *row, err *e)
+/* The key a store's links are checked with: the tool's for a keyed store, none otherwise. */
+static const baseline_key *store_key(const record_audit *a, const record_tool *t)
+{
+	return !strcmp(a->head.mode, db_seal_modes[1]) && t->key.len ? &t->key : NULL;
+}
+
+int record_audit_open(db *store, const record_tool *t, record_audit *a, err *e)
+{
+	int checks = 0;
+	memset(a, 0, sizeof *a);
+	snprintf(a->chain_head, sizeof a->chain_head, "%s", baseline_genesis);
+	a->counts_ok = 1;
+	if (!store) {
+		a->absent = 1;
+		snprintf(a->head.mode, sizeof a->head.mode, "%s", db_seal_modes[t->key.len ? 1 : 0]);
+		return 0;
+	}
+	if (db_head_get(store, &a->head, e) != 0 || db_baseline_list(store, &a->rows, &a->n, e) != 0 ||
+	    db_check_count(store, &checks, e) != 0)
+		return ERR_DATA;
+	if (a->n && !(a->why = calloc((size_t)a->n, sizeof *a->why))) {
+		record_audit_release(a);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	a->head_state = db_head_problem(&a->head, &t->key, a->head_why, sizeof a->head_why);
+	for (int i = 0; i < a->n; i++) {
+		if (a->head_state != 2)
+			verify_one(a->rows, i, store_key(a, t), a->why[i], sizeof a->why[i]);
+		a->bad += a->why[i][0] != '\0';
+	}
+	if (a->n)
+		snprintf(a->chain_head, sizeof a->chain_head, "%s", a->rows[a->n - 1].chain_sha256);
+	if (a->head.present && (a->head.records != a->n || strcmp(a->head.record_head, a->chain_head) != 0)) {
+		a->counts_ok = 0;
+		snprintf(a->counts_why, sizeof a->counts_why, "the chain head says %d records ending in %.12s, the store "
+			 "holds %d ending in %.12s: records were %s behind the tool's back", a->head.records,
+			 a->head.record_head, a->n, a->chain_head, a->n < a->head.records ? "deleted" : "added or rewritten");
+	} else if (a->head.present && a->head.checks != checks) {
+		a->counts_ok = 0;
+		snprintf(a->counts_why, sizeof a->counts_why, "the chain head says %d checks were logged, the store holds "
+			 "%d: the check log was %s behind the tool's back", a->head.checks, checks,
+			 checks < a->head.checks ? "cut" : "added to");
+	}
+	return 0;
+}
+
+void record_audit_release(record_audit *a)
+{
+	db_baseline_free(a->rows, a->n);
+	free(a->why);
+	a->rows = NULL;
+	a->why = NULL;
+	a->n = 0;
+}
+
+int record_store_open(const char *path, db **store, char *note, size_t n, err *e)
+{
+	struct stat sb;
+	char wal[RECORD_PATH_MAX + 8];
+	*store = NULL;
+	note[0] = '\0';
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	if (stat(path, &sb) != 0 && errno == ENOENT) {
+		snprintf(note, n, "there is no store at %s", path);
+		return 0;
+	}
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0 && (stat(wal, &sb) != 0 || sb.st_size == 0)) {
+		snprintf(note, n, "%s is empty (0 bytes): a store truncated, or one never written; not re-created", path);
+		return 0;
+	}
+	return db_open_read(path, NULL, NULL, store, e);
+}
+
+int record_audit_find(const record_audit *a, const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->rows[i].name, name))
+			return i;
+	return -1;
+}
+
+int record_usable(const record_audit *a, int i, err *e)
+{
+	if (a->head_state == 2)
+		return err_set(e, ERR_DATA, "%s", a->head_why);
+	if (a->why[i][0])
+		return err_set(e, ERR_DATA, "baseline '%s': %s: the record changed behind the tool's back (see "
+			       "'roofcost baseline verify')", a->rows[i].name, a->why[i]);
+	if (a->head_state == 1 && strstr(a->head_why, "not keyed"))
+		return err_set(e, ERR_DATA, "baseline '%s': %s", a->rows[i].name, a->head_why);
+	return 0;
+}
+
+int record_audit_log(db *store, const record_tool *t, const record_audit *a, record_log_audit *l, err *e)
+{
+	db_check_row *rows = NULL;
+	const baseline_key *k = store_key(a, t);
+	char prev[DB_SHA_HEX];
+	int n = 0;
+	memset(l, 0, sizeof *l);
+	snprintf(prev, sizeof prev, "%s", baseline_genesis);
+	snprintf(l->head, sizeof l->head, "%s", baseline_genesis);
+	if (!store)
+		return 0;
+	if (db_check_list(store, &rows, &n, e) != 0)
+		return ERR_DATA;
+	l->checks = n;
+	for (int i = 0; i < n; i++) {
+		char text[1024], sha[DB_SHA_HEX], link[DB_SHA_HEX];
+		const db_check_row *c = &rows[i];
+		const char *problem = NULL;
+		db_check_text(c->record_sha256, c, text, sizeof text);
+		baseline_sha256(text, strlen(text), sha);
+		baseline_link(k, c->prev_sha256, sha, link);
+		if (!c->record_name[0])
+			problem = "it checks a record the store no longer holds";
+		else if (strcmp(c->prev_sha256, prev) != 0)
+			problem = "it does not link to the check before it: checks were deleted before it";
+		else if (strcmp(link, c->chain_sha256) != 0)
+			problem = "its link does not hold: the check was rewritten";
+		if (problem) {
+			if (!l->bad)
+				snprintf(l->why, sizeof l->why, "check %d (of '%.100s', %s): %s", c->id, c->record_name,
+					 c->checked_at, problem);
+			l->bad++;
+		}
+		snprintf(prev, sizeof prev, "%s", c->chain_sha256);
+	}
+	if (n)
+		snprintf(l->head, sizeof l->head, "%s", rows[n - 1].chain_sha256);
+	if (a->head.present && a->head_state != 2 && (a->head.checks != n || strcmp(a->head.check_head, l->head) != 0)) {
+		if (!l->bad)
+			snprintf(l->why, sizeof l->why, "the chain head says %d checks ending in %.12s, the log holds %d "
+				 "ending in %.12s: checks were %s behind the tool's back", a->head.checks,
+				 a->head.check_head, n, l->head, n < a->head.checks ? "deleted" : "added or rewritten");
+		l->bad++;
+	}
+	free(rows);
+	return 0;
+}
+
+int record_audit_prices(db *store, record_price_audit *p, err *e)
+{
+	db_catalog *cats = NULL;
+	int n = 0, orphans = 0;
+	memset(p, 0, sizeof *p);
+	if (!store)
+		return 0;
+	if (db_catalog_list(store, &cats, &n, e) != 0 || db_price_orphans(store, &orphans, e) != 0) {
+		free(cats);
+		return ERR_DATA;
+	}
+	p->catalogs = n;
+	for (int i = 0; i < n; i++) {
+		const db_catalog *c = &cats[i];
+		p->rows += c->stored;
+		if (!strcmp(c->computed, c->rows_sha256) && c->stored == c->added)
+			continue;
+		if (p->nwhy < (int)(sizeof p->why / sizeof p->why[0]))
+			snprintf(p->why[p->nwhy++], sizeof p->why[0], "catalog %s (imported %s): its %d price rows hash to "
+				 "%.12s, the store wrote %.12s for %d rows at the import: a price row was changed, added "
+				 "or deleted behind the tool's back", c->path, c->imported_at, c->stored, c->computed,
+				 c->rows_sha256, c->added);
+		p->bad++;
+	}
+	if (orphans) {
+		if (p->nwhy < (int)(sizeof p->why / sizeof p->why[0]))
+			snprintf(p->why[p->nwhy++], sizeof p->why[0], "%d price rows name no stored catalog: a catalog was "
+				 "deleted behind the tool's back", orphans);
+		p->bad++;
+	}
+	free(cats);
+	return 0;
+}
+
+char *record_export(const record_tool *t, const db_baseline *row)
+{
+	char mac[BASELINE_SHA_HEX];
+	if (!t->key.len)
+		return baseline_export(row->record, row->sha256);
+	baseline_hmac(&t->key, row->record, strlen(row->record), mac);
+	return baseline_export_keyed(row->record, row->sha256, mac);
+}
+
+int record_import(db *store, const record_tool *t, const char *file, db_baseline *row, err *e)
 {
 	cJSON *rec = NULL;
-	char *doc = NULL, *text = NULL;
+	char *doc = NULL, *text = NULL, mac[BASELINE_SHA_HEX], want[BASELINE_SHA_HEX];
 	int rc = 0;
 	memset(row, 0, sizeof *row);
 	if (os_read_file(file, RECORD_FILE_MAX, &doc, e) != 0 || !(text = baseline_import(file, doc, row->sha256, e))) {
 		rc = ERR_DATA;
 		goto done;
+	}
+	/* Without a key anyone can recompute a document's sha256 after an edit; with one, its
+	 * hmac_sha256 says the record is as the keyholder exported it. */
+	if (baseline_import_hmac(doc, mac) && !t->key.len) {
+		rc = err_set(e, ERR_DATA, "%s: the export is keyed (hmac_sha256): set ROOFCOST_RECORD_KEY to its key to "
+			     "import it", file);
+		goto done;
+	}
+	if (t->key.len) {
+		if (!mac[0]) {
+			rc = err_set(e, ERR_DATA, "%s: the export is not keyed (no hmac_sha256) and ROOFCOST_RECORD_KEY is "
+				     "set: an unkeyed document can be edited and its sha256 recomputed by anyone", file);
+			goto done;
+		}
+		baseline_hmac(&t->key, text, strlen(text), want);
+		if (strcmp(mac, want) != 0) {
+			rc = err_set(e, ERR_DATA, "%s: broken hmac_sha256: the record is not as the keyholder exported it "
+				     "(edited, or ROOFCOST_RECORD_KEY is another key)", file);
+			goto done;
+		}
 	}
 	if (!(rec = cJSON_Parse(text))) {
 		rc = err_set(e, ERR_DATA, "out of memory");
@@ -1086,7 +1362,7 @@ int record_import(db *store, const char *file, db_baseline *row, err *e)
 	if (!row->criteria || !row->tolerance)
 		rc = err_set(e, ERR_DATA, "out of memory");
 	else
-		rc = db_baseline_add(store, row, baseline_genesis, baseline_chain, e);
+		rc = db_baseline_add(store, row, &t->key, e);
 done:
 	if (rc != 0)
 		db_baseline_release(row);

@@ -90,6 +90,7 @@ typedef struct record_tool {
 	record_eval_fn fn;
 	void *ctx;
 	const char *version, *build;
+	baseline_key key;                 /* ROOFCOST_RECORD_KEY (len 0: none): seals and checks links */
 } record_tool;
 
 /* 1 if s may name a record: 1-100 of [A-Za-z0-9._-], not starting with '.' or '-'. */
@@ -132,6 +133,42 @@ void record_price_text(const price_row *p, const char *catalog, char *buf, size_
 /* 1 if two price rows are the same offer, price, as_of and source. */
 int record_same_price(const price_row *a, const price_row *b);
 
+/* ---- a store's records, checked */
+
+/* A store's records and head, each record checked: its content hash, canonical form, input
+ * hashes, columns against its JSON (a renamed record fails), and its link to the one before
+ * under the store's mode (HMAC-SHA256 with the key when keyed). */
+typedef struct record_audit {
+	db_head head;
+	int head_state;                   /* db_head_problem: 0 sound, 1 tampered, 2 key missing or wrong */
+	char head_why[512];
+	db_baseline *rows;                /* every record, in the order chained */
+	int n;
+	char (*why)[512];                 /* per record: "" when sound */
+	int bad;                          /* records not sound */
+	char chain_head[DB_SHA_HEX];      /* the newest record's link (genesis: none) */
+	int counts_ok;                    /* the head's counts and newest links are the store's */
+	char counts_why[512];
+	int absent;                       /* no store at the path, or a 0-byte file (not opened) */
+} record_audit;
+
+/* Reads and checks every record and the head of store (NULL: none, a is empty). Returns 0, or
+ * nonzero with e set when the store cannot be read. Release a with record_audit_release. */
+int record_audit_open(db *store, const record_tool *t, record_audit *a, err *e);
+void record_audit_release(record_audit *a);
+
+/* Opens the store at path for a verb that reads records: read-only (it works in a folder this
+ * user cannot write) and never created: a missing or empty (0-byte) file is no store (*store
+ * NULL, note says which). Returns 0, or nonzero with e set. */
+int record_store_open(const char *path, db **store, char *note, size_t n, err *e);
+
+/* The index of record name in a, -1 if none. */
+int record_audit_find(const record_audit *a, const char *name);
+
+/* 0 if record i may be used; else ERR_DATA with e saying why: the key is missing or wrong for
+ * a keyed store, or the record changed behind the tool's back. */
+int record_usable(const record_audit *a, int i, err *e);
+
 /* ---- checking */
 
 typedef struct record_cause {
@@ -153,17 +190,26 @@ typedef struct record_check {
 	unsigned why[RECORD_FIGURES_MAX]; /* bit k: cause[k] moved the figure */
 	record_cause cause[BASELINE_CAUSES_MAX + 1];  /* [0] the tool, then the data causes */
 	int ndata;
-	int failed;                       /* figures that drifted or fell short */
-	int frozen;
+	int failed;                       /* figures that fail (baseline_fails) */
+	int improved, regressed;          /* figures beyond their tolerance each way (fell short: regressed) */
+	int frozen, fail_any;
+	char as_of[PRICE_DATE_MAX];       /* check --as-of: prices as at this date ("" as recorded) */
 	char tool_rec[160], tool_now[160];
 } record_check;
 
-/* Checks one stored record: evaluates it (today's data, or frozen), judges every figure and,
+/* How a check runs. */
+typedef struct record_check_opts {
+	int frozen;                       /* from the frozen inputs and price */
+	int fail_any;                     /* 1: a figure beyond its tolerance fails even when improved */
+	const char *as_of;                /* prices as at this date (NULL: as recorded) */
+} record_check_opts;
+
+/* Checks one stored record (a->rows[i], which must be usable): evaluates it (today's data, or frozen), judges every figure and,
  * for those that moved, finds what moved them. Returns 0 (c->failed says how it went) or
  * nonzero with e set when the record or its inputs cannot be read or evaluated. The names in
  * c point into static strings or into nothing the caller frees. */
-int record_check_one(const db_baseline *row, const record_paths *paths, const record_tool *tool,
-		     db **store, int frozen, record_check *c, err *e);
+int record_check_one(const record_audit *a, int i, const record_paths *paths, const record_tool *tool,
+		     db **store, const record_check_opts *o, record_check *c, err *e);
 
 /* The JSON form of a check (the caller frees it). */
 struct cJSON *record_check_json(const db_baseline *row, const record_check *c);
@@ -182,12 +228,33 @@ struct cJSON *record_value_json(const baseline_value *v);
 
 /* ---- the chain, import and differences */
 
-/* What is wrong with stored record i of rows (given the one before), "" if nothing. */
-void record_verify_one(const db_baseline *rows, int i, char *why, size_t n);
+/* The check log checked link by link, and against the head. */
+typedef struct record_log_audit {
+	int checks, bad;
+	char why[512];                    /* the first problem, "" none */
+	char head[DB_SHA_HEX];            /* the newest link */
+} record_log_audit;
 
-/* Reads the export document at file and appends its record to the store's chain. Fills *row
- * (release with db_baseline_release). Returns 0, or nonzero with e set (nothing written). */
-int record_import(db *store, const char *file, db_baseline *row, err *e);
+int record_audit_log(db *store, const record_tool *t, const record_audit *a, record_log_audit *l, err *e);
+
+/* Every catalog's stored rows re-hashed against the hash written at its import. */
+typedef struct record_price_audit {
+	int catalogs, rows, bad;
+	char why[8][512];                 /* the first problems */
+	int nwhy;
+} record_price_audit;
+
+int record_audit_prices(db *store, record_price_audit *p, err *e);
+
+/* Reads the export document at file and appends its record to the store's chain under the
+ * tool's key: a keyed tool needs the document's hmac_sha256 to hold under it, an unkeyed one
+ * refuses a keyed document. Fills *row (release with db_baseline_release). Returns 0, or
+ * nonzero with e set (nothing written). */
+int record_import(db *store, const record_tool *t, const char *file, db_baseline *row, err *e);
+
+/* The export document of a usable record (hmac_sha256 under the tool's key when it has one);
+ * NULL if out of memory. */
+char *record_export(const record_tool *t, const db_baseline *row);
 
 /* The figures of two records: a's headline figures and rules, then b's. Returns the count. */
 int record_diff_figures(const struct cJSON *ra, const struct cJSON *rb, const char **names, int max);

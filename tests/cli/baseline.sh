@@ -50,13 +50,13 @@ check bl-serve-standby 0 "interruption_standby_chips" -- bl show s1
 # a hardware file edited in the data copy: check names the file and key, --frozen passes
 sed 's|^hbm_bw = 2.9 TB/s|hbm_bw = 2.0 TB/s|' models/hw/chips/trainium2.ini > "$BH/models/hw/chips/trainium2.ini"
 check bl-drift 3 "models/hw/chips/trainium2.ini: [memory] hbm_bw: 2.9 TB/s -> 2.0 TB/s" -- bl check s1
-check bl-drift-why 3 "drifted,models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1 --format csv
-check bl-drift-verdict 3 "s1: fell short: 5 of 15 figures" -- bl check s1
+check bl-drift-why 3 "regressed,models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1 --format csv
+check bl-drift-verdict 3 "s1: regressed: 5 of 15 figures" -- bl check s1
 check bl-drift-json 3 '"key":	"hbm_bw"' -- bl check s1 --format json
 # Finding what moved lays the frozen inputs out in temporary folders: all removed afterwards,
 # their stores included.
 mkdir "$tmp/tmpdir"
-check bl-drift-cleaned 3 "s1: fell short" -- env TMPDIR="$tmp/tmpdir" ROOFCOST_DB="$BD" ROOFCOST_HOME="$BH" \
+check bl-drift-cleaned 3 "s1: regressed" -- env TMPDIR="$tmp/tmpdir" ROOFCOST_DB="$BD" ROOFCOST_HOME="$BH" \
 	$R baseline check s1
 check bl-frozen-cleaned 0 "s1: pass" -- env TMPDIR="$tmp/tmpdir" ROOFCOST_DB="$BD" ROOFCOST_HOME="$BH" \
 	$R baseline check s1 --frozen
@@ -69,11 +69,28 @@ check bl-list-json 0 '"last_check":' -- bl list --format json
 check bl-check-all 3 "2 records: 1 pass, 1 fell short, 0 unreadable" -- bl check --all
 check bl-diff 0 "differences:" -- bl diff s1 t1
 
-# a newer price in the store: check names the price row
+# a newer price in the store: check names the price row and which way it went. A cut (-45%)
+# passes, improved; a rise fails, regressed; --fail-on any fails the cut too; --as-of pins the
+# prices of a day with today's tool and data; --frozen the recorded price.
 check bl-record-p5 0 "recorded p1" -- bl record p1 -s p5.48xlarge -w llama3-70b-serve
-ROOFCOST_DB=$BD ROOFCOST_HOME=$BH $R import tests/cli/good/price-later.csv >/dev/null 2>&1
-check bl-price-why 3 "-> \$30/h as_of 2090-01-01" -- bl check p1
+ROOFCOST_DB=$BD ROOFCOST_HOME=$BH $R import tests/cli/good/price-cut.csv >/dev/null 2>&1
+check bl-price-why 0 "-> \$30/h as_of 2025-12-01" -- bl check p1
+check bl-price-cut 0 "p1: pass: 3 of 15 figures improved beyond tolerance" -- bl check p1
+check bl-price-cut-verdict 0 "-45.49%  +-1%   improved" -- bl check p1
+check bl-price-cut-json 0 '"direction":	"improved"' -- bl check p1 --format json
+check bl-price-cut-any 3 "p1: moved beyond tolerance: 3 of 15 figures improved (--fail-on any)" -- bl check p1 --fail-on any
+check bl-fail-on-bad 2 "--fail-on: 'worse' is not one of regressed, any" -- bl check p1 --fail-on worse
+ROOFCOST_DB=$BD ROOFCOST_HOME=$BH $R import tests/cli/good/price-rise.csv >/dev/null 2>&1
+check bl-price-rise 3 "p1: regressed: 3 of 15 figures" -- bl check p1
+check bl-price-rise-verdict 3 "regressed" -- bl check p1 --format csv
+check bl-as-of-cut 0 "p1: pass: 3 of 15 figures improved" -- bl check p1 --as-of 2025-12-01
+check bl-as-of-header 0 "checked with today's data and tool, prices as at 2025-12-01" -- bl check p1 --as-of 2025-12-01
+check bl-as-of-recorded 0 "p1: pass (15 figures)" -- bl check p1 --as-of 2025-11-01
+check bl-as-of-bad 2 "--as-of: 'soon' is not a date (YYYY-MM-DD)" -- bl check p1 --as-of soon
+check bl-as-of-frozen 2 "--frozen pins prices already" -- bl check p1 --as-of 2025-12-01 --frozen
 check bl-price-frozen 0 "p1: pass" -- bl check p1 --frozen
+# the catalog a record names lies under the data folder: it is named relative to it
+check_not bl-price-relative 0 "$BH" -- bl export p1
 
 # the store refuses SQL that changes a record; verify names a record changed behind its back
 if command -v sqlite3 >/dev/null 2>&1; then

@@ -93,9 +93,14 @@ c.execute('PRAGMA wal_checkpoint(TRUNCATE)')
 c.close()
 store('negative.db', 'PRAGMA user_version = -1')
 store('newer.db', 'PRAGMA user_version = 99')
-store('huge-price.db', "UPDATE price SET usd_per_hour = 1e63 WHERE instance = 'p5.48xlarge'")
-store('escape-source.db', "UPDATE price SET source = 'evil ' || char(27) || '[2J' || char(7) || ' cr' || char(13) || "
-      "' a | b' WHERE instance = 'p5.48xlarge'")
+# Price rows refuse UPDATE (schema 4): these two forge theirs around the trigger.
+NO_UPDATE = ("CREATE TRIGGER price_no_update BEFORE UPDATE ON price BEGIN SELECT RAISE(ABORT, "
+             "'prices are history: a new price is a new row with a later as_of'); END")
+store('huge-price.db', 'DROP TRIGGER price_no_update',
+      "UPDATE price SET usd_per_hour = 1e63 WHERE instance = 'p5.48xlarge'", NO_UPDATE)
+store('escape-source.db', 'DROP TRIGGER price_no_update',
+      "UPDATE price SET source = 'evil ' || char(27) || '[2J' || char(7) || ' cr' || char(13) || "
+      "' a | b' WHERE instance = 'p5.48xlarge'", NO_UPDATE)
 path = store('corrupt.db')
 b = bytearray(text(path))
 for p in range(4096, len(b) - 8, 4096):

@@ -210,9 +210,13 @@ Test(baseline, judge)
 	cr_assert_float_eq(j.change, 0.04, 1e-12);
 	cr_assert_str_eq(j.limit, "+-5%");
 	cr_assert_str_eq(j.verdict, "pass");
+	/* mfu is better higher: +4 % beyond the 2 % of "*" is an improvement, which passes unless
+	 * every move beyond the tolerance fails (--fail-on any). */
 	baseline_judge(&r, "mfu", &rec, &now, &j);
-	cr_assert(j.drifted);
-	cr_assert_str_eq(j.verdict, "drifted");
+	cr_assert(j.drifted && j.improved && !j.regressed && j.direction == 1);
+	cr_assert_str_eq(j.verdict, "improved");
+	cr_assert_not(baseline_fails(&j, 0));
+	cr_assert(baseline_fails(&j, 1));
 	/* tpot_ms 49.8 -> 50.2: 0.4 ms within the absolute 0.5 ms, but above the limit 50. */
 	rec = num(49.8);
 	now = num(50.2);
@@ -232,11 +236,72 @@ Test(baseline, judge)
 	cr_assert(j.drifted);
 	cr_assert_str_eq(j.verdict, "changed");
 	cr_assert_str_eq(j.limit, "=");
+	cr_assert(j.regressed && baseline_fails(&j, 0), "a text that moved has no better way");
 	/* A recorded 0 allows no relative drift. */
 	rec = num(0);
 	now = num(1e-9);
 	baseline_judge(&r, "x", &rec, &now, &j);
 	cr_assert(j.drifted && isnan(j.change));
+}
+
+Test(baseline, drift_has_a_direction)
+{
+	baseline_rules r = {0};
+	baseline_judgement j;
+	baseline_value rec = num(100), now = num(90);
+	err e = {0};
+	cr_assert_eq(baseline_parse_tolerance("*=2%", &r, &e), 0);
+	cr_assert_eq(baseline_parse_criteria("queue_depth<=8,hit_rate>=0.9", &r, &e), 0);
+	/* tokens_per_s 100 -> 90: -10 %, the worse way for a rate. */
+	baseline_judge(&r, "tokens_per_s", &rec, &now, &j);
+	cr_assert(j.drifted && j.regressed && !j.improved);
+	cr_assert_str_eq(j.verdict, "regressed");
+	cr_assert(baseline_fails(&j, 0));
+	/* usd_per_unit 100 -> 90: cheaper, the better way for money (the -48 % price cut of
+	 * issue 21 read as "fell short"). */
+	baseline_judge(&r, "usd_per_unit", &rec, &now, &j);
+	cr_assert(j.improved && !j.regressed && j.direction == -1);
+	cr_assert_str_eq(j.verdict, "improved");
+	cr_assert_not(baseline_fails(&j, 0));
+	/* A figure nothing orders: any move beyond the tolerance is a change that fails. */
+	baseline_judge(&r, "layers", &rec, &now, &j);
+	cr_assert(j.direction == 0 && j.regressed);
+	cr_assert_str_eq(j.verdict, "changed");
+	/* feasible true -> false regresses; false -> true improves. */
+	rec.kind = now.kind = BASELINE_BOOL;
+	rec.num = 1;
+	now.num = 0;
+	baseline_judge(&r, "feasible", &rec, &now, &j);
+	cr_assert(j.regressed);
+	cr_assert_str_eq(j.verdict, "regressed");
+	baseline_judge(&r, "feasible", &now, &rec, &j);
+	cr_assert(j.improved);
+	/* The better way: the table, then the criteria (<= asks lower, >= higher), then the name. */
+	cr_assert_eq(baseline_direction(&r, "mem_per_chip_gib"), -1);
+	cr_assert_eq(baseline_direction(&r, "queue_depth"), -1);
+	cr_assert_eq(baseline_direction(&r, "hit_rate"), 1);
+	cr_assert_eq(baseline_direction(&r, "cost.total_usd"), -1);
+	cr_assert_eq(baseline_direction(&r, "serve.decode_tokens_per_s"), 1);
+	cr_assert_eq(baseline_direction(&r, "interruption.redo_s"), -1);
+	cr_assert_eq(baseline_direction(&r, "layout"), 0);
+}
+
+Test(baseline, keyed_links)
+{
+	/* RFC 4231 test case 2: HMAC-SHA256 with key "Jefe" of "what do ya want for nothing?". */
+	baseline_key k = {"Jefe", 4};
+	char h[BASELINE_SHA_HEX], id[BASELINE_KEY_ID], plain[BASELINE_SHA_HEX];
+	baseline_hmac(&k, "what do ya want for nothing?", 28, h);
+	cr_assert_str_eq(h, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	/* Without a key a link is the unkeyed chain; with one it is an HMAC, and another. */
+	baseline_link(NULL, baseline_genesis, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", plain);
+	cr_assert_str_eq(plain, "4a34d8903725e463cc50188166be96a3dbe0fbcadb50ad26370d14eac39deab6");
+	baseline_link(&k, baseline_genesis, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", h);
+	cr_assert_str_neq(h, plain);
+	baseline_key_id(&k, id);
+	cr_assert_eq(strlen(id), 16);
+	baseline_key_id(NULL, id);
+	cr_assert_str_eq(id, "");
 }
 
 Test(baseline, value_of_paths)

@@ -661,6 +661,18 @@ static void sample_record(db_baseline *b, const char *name, const char *text)
 	baseline_sha256(text, strlen(text), b->sha256);
 }
 
+static int log_check(db *d, int id, int frozen, int passed, int failed, const char *tool, err *e)
+{
+	db_check_row c;
+	memset(&c, 0, sizeof c);
+	c.baseline_id = id;
+	c.frozen = frozen;
+	c.passed = passed;
+	c.failed = failed;
+	snprintf(c.tool, sizeof c.tool, "%s", tool);
+	return db_baseline_check_add(d, &c, NULL, e);
+}
+
 static int raw_try(const char *path, const char *sql, char *msg, size_t n)
 {
 	sqlite3 *h;
@@ -685,16 +697,16 @@ Test(db, baseline_records_are_chained_and_never_overwritten)
 	tmp_init(&t);
 	d = open_ok(t.path);
 	sample_record(&a, "r1", "{\"a\":1}");
-	cr_assert_eq(db_baseline_add(d, &a, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_add(d, &a, NULL, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(a.prev_sha256, baseline_genesis);
 	baseline_chain(baseline_genesis, a.sha256, chain);
 	cr_assert_str_eq(a.chain_sha256, chain);
 	sample_record(&b, "r2", "{\"b\":2}");
-	cr_assert_eq(db_baseline_add(d, &b, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_add(d, &b, NULL, &e), 0, "%s", e.msg);
 	cr_assert_str_eq(b.prev_sha256, a.chain_sha256, "the second links to the first");
 	/* The same name again: refused, naming it, and nothing is added. */
 	sample_record(&again, "r1", "{\"c\":3}");
-	cr_assert_neq(db_baseline_add(d, &again, baseline_genesis, baseline_chain, &e), 0);
+	cr_assert_neq(db_baseline_add(d, &again, NULL, &e), 0);
 	cr_assert(strstr(e.msg, "baseline 'r1' exists (recorded 2026-12-01T00:00:00Z"), "%s", e.msg);
 	cr_assert_eq(db_baseline_list(d, &rows, &n, &e), 0, "%s", e.msg);
 	cr_assert_eq(n, 2);
@@ -703,8 +715,8 @@ Test(db, baseline_records_are_chained_and_never_overwritten)
 	cr_assert_eq(rows[1].checks, 0);
 	db_baseline_free(rows, n);
 	/* The check log keeps the newest check beside the record. */
-	cr_assert_eq(db_baseline_check_add(d, a.id, 0, 1, 0, "0.1.0 (x)", &e), 0, "%s", e.msg);
-	cr_assert_eq(db_baseline_check_add(d, a.id, 1, 0, 2, "0.1.0 (x)", &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 0, 1, 0, "0.1.0 (x)", &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 1, 0, 2, "0.1.0 (x)", &e), 0, "%s", e.msg);
 	cr_assert_eq(db_baseline_get(d, "r1", &got, &found, &e), 0, "%s", e.msg);
 	cr_assert(found);
 	cr_assert_eq(got.checks, 2);
@@ -727,8 +739,8 @@ Test(db, baseline_rows_refuse_update_and_delete)
 	tmp_init(&t);
 	d = open_ok(t.path);
 	sample_record(&a, "r1", "{\"a\":1}");
-	cr_assert_eq(db_baseline_add(d, &a, baseline_genesis, baseline_chain, &e), 0, "%s", e.msg);
-	cr_assert_eq(db_baseline_check_add(d, a.id, 0, 1, 0, "t", &e), 0, "%s", e.msg);
+	cr_assert_eq(db_baseline_add(d, &a, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 0, 1, 0, "t", &e), 0, "%s", e.msg);
 	db_close(d);
 	cr_assert_neq(raw_try(t.path, "UPDATE baseline SET record = '{\"a\":2}'", msg, sizeof msg), SQLITE_OK);
 	cr_assert_str_eq(msg, "baseline records are immutable");
@@ -808,7 +820,7 @@ Test(db, two_processes_record_at_once)
 				snprintf(name, sizeof name, "p%d-%d", k, i);
 				snprintf(text, sizeof text, "{\"k\":%d,\"i\":%d}", k, i);
 				sample_record(&r, name, text);
-				if (db_baseline_add(me, &r, baseline_genesis, baseline_chain, &ke) != 0) {
+				if (db_baseline_add(me, &r, NULL, &ke) != 0) {
 					fprintf(stderr, "child %d: %s\n", k, ke.msg);
 					_exit(2);
 				}
@@ -866,6 +878,193 @@ Test(db, a_verified_price_wins_over_a_cheaper_unverified_one)
 	cr_assert_eq(db_price_find(d, &q, &p, &found, &e), 0, "%s", e.msg);
 	cr_assert(found);
 	cr_assert_float_eq(p.usd_per_hour, 20.0, 1e-9);
+	db_close(d);
+	tmp_release(&t);
+}
+
+/* ---- issue 21: prices as history, the sealed head, the chained check log */
+
+static const char drop_triggers[] =
+	"DROP TRIGGER baseline_no_update; DROP TRIGGER baseline_no_delete; DROP TRIGGER baseline_check_no_update;"
+	"DROP TRIGGER baseline_check_no_delete; DROP TRIGGER price_no_update; DROP TRIGGER price_no_delete;"
+	"DROP TRIGGER catalog_no_update; DROP TRIGGER catalog_no_delete; DROP TRIGGER chain_head_no_delete;";
+
+Test(db, prices_and_catalogs_refuse_update_and_delete)
+{
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	db_catalog *cats;
+	int n;
+	char msg[256];
+	err e = {0};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	import_ok(d, "tests/catalogs/good/history-1.csv", &r);
+	/* The rows stored from a catalog hash to what its import wrote. */
+	cr_assert_eq(db_catalog_list(d, &cats, &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(cats[0].computed, cats[0].rows_sha256);
+	cr_assert_eq(cats[0].stored, cats[0].added);
+	free(cats);
+	db_close(d);
+	cr_assert_neq(raw_try(t.path, "UPDATE price SET usd_per_hour = 1", msg, sizeof msg), SQLITE_OK);
+	cr_assert(strstr(msg, "prices are history"), "%s", msg);
+	cr_assert_neq(raw_try(t.path, "DELETE FROM price", msg, sizeof msg), SQLITE_OK);
+	cr_assert(strstr(msg, "prices are history"), "%s", msg);
+	cr_assert_neq(raw_try(t.path, "UPDATE catalog SET path = 'x'", msg, sizeof msg), SQLITE_OK);
+	cr_assert_str_eq(msg, "imported catalogs are history");
+	cr_assert_neq(raw_try(t.path, "DELETE FROM chain_head", msg, sizeof msg), SQLITE_OK);
+	/* An attacker who drops the triggers: the rows no longer hash to the import's hash. */
+	raw_exec(t.path, drop_triggers);
+	raw_exec(t.path, "UPDATE price SET usd_per_hour = usd_per_hour / 2 WHERE id = 1");
+	d = open_ok(t.path);
+	cr_assert_eq(db_catalog_list(d, &cats, &n, &e), 0, "%s", e.msg);
+	cr_assert_str_neq(cats[0].computed, cats[0].rows_sha256);
+	free(cats);
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, the_head_seals_records_and_checks)
+{
+	tmp_store t;
+	db *d;
+	db_baseline a, b, c;
+	db_head h;
+	db_check_row *rows;
+	char why[512];
+	int n;
+	err e = {0};
+	baseline_key key = {"0123456789abcdef", 16}, other = {"fedcba9876543210", 16};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	cr_assert_eq(db_head_get(d, &h, &e), 0, "%s", e.msg);
+	cr_assert(h.present && h.records == 0 && h.checks == 0, "a new store has its head");
+	cr_assert_str_eq(h.mode, "sha256");
+	sample_record(&a, "r1", "{\"a\":1}");
+	cr_assert_eq(db_baseline_add(d, &a, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 0, 1, 0, "t", &e), 0, "%s", e.msg);
+	sample_record(&b, "r2", "{\"b\":2}");
+	cr_assert_eq(db_baseline_add(d, &b, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_head_get(d, &h, &e), 0);
+	cr_assert(h.records == 2 && h.checks == 1);
+	cr_assert_str_eq(h.record_head, b.chain_sha256);
+	cr_assert_eq(db_head_problem(&h, NULL, why, sizeof why), 0, "%s", why);
+	/* The check log is chained: the first check links to the genesis. */
+	cr_assert_eq(db_check_list(d, &rows, &n, &e), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(rows[0].prev_sha256, baseline_genesis);
+	cr_assert_str_eq(rows[0].chain_sha256, h.check_head);
+	cr_assert_str_eq(rows[0].record_sha256, a.sha256);
+	free(rows);
+	/* A key for an unkeyed chain with records: refused, nothing written. */
+	sample_record(&c, "r3", "{\"c\":3}");
+	cr_assert_neq(db_baseline_add(d, &c, &key, &e), 0);
+	cr_assert(strstr(e.msg, "the store's chain is not keyed (2 records, 1 checks)"), "%s", e.msg);
+	db_close(d);
+	/* The newest record deleted behind the tool's back: the head no longer matches, and the
+	 * next record is refused rather than chained onto the cut. */
+	raw_exec(t.path, drop_triggers);
+	raw_exec(t.path, "DELETE FROM baseline WHERE name = 'r2'");
+	d = open_ok(t.path);
+	cr_assert_neq(db_baseline_add(d, &c, NULL, &e), 0);
+	cr_assert(strstr(e.msg, "the chain head says 2 records and 1 checks"), "%s", e.msg);
+	db_close(d);
+	tmp_release(&t);
+	/* A keyed store: the head is an HMAC; without the key, or with another, nothing is added. */
+	tmp_init(&t);
+	d = open_ok(t.path);
+	sample_record(&a, "k1", "{\"a\":1}");
+	cr_assert_eq(db_baseline_add(d, &a, &key, &e), 0, "%s", e.msg);
+	cr_assert_eq(db_head_get(d, &h, &e), 0);
+	cr_assert_str_eq(h.mode, "hmac-sha256");
+	cr_assert_eq(db_head_problem(&h, &key, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(db_head_problem(&h, NULL, why, sizeof why), 2);
+	cr_assert_eq(db_head_problem(&h, &other, why, sizeof why), 2);
+	cr_assert(strstr(why, "is not this store's key"), "%s", why);
+	sample_record(&b, "k2", "{\"b\":2}");
+	cr_assert_neq(db_baseline_add(d, &b, NULL, &e), 0);
+	cr_assert(strstr(e.msg, "set ROOFCOST_RECORD_KEY"), "%s", e.msg);
+	cr_assert_neq(db_baseline_add(d, &b, &other, &e), 0);
+	cr_assert_eq(db_baseline_add(d, &b, &key, &e), 0, "%s", e.msg);
+	{
+		/* The link is HMAC-SHA256(key, prev || sha256), not the unkeyed chain. */
+		char link[DB_SHA_HEX], plain[DB_SHA_HEX];
+		baseline_link(&key, a.chain_sha256, b.sha256, link);
+		baseline_chain(a.chain_sha256, b.sha256, plain);
+		cr_assert_str_eq(b.chain_sha256, link);
+		cr_assert_str_neq(b.chain_sha256, plain);
+	}
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, a_version_3_store_migrates_with_its_chains_sealed)
+{
+	tmp_store t;
+	db *d;
+	db_baseline a;
+	db_head h;
+	db_import_result r;
+	db_catalog *cats;
+	db_check_row *rows;
+	char why[512];
+	int n;
+	err e = {0};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	import_ok(d, "tests/catalogs/good/history-1.csv", &r);
+	sample_record(&a, "r1", "{\"a\":1}");
+	cr_assert_eq(db_baseline_add(d, &a, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 0, 1, 0, "t", &e), 0, "%s", e.msg);
+	cr_assert_eq(log_check(d, a.id, 1, 0, 3, "t", &e), 0, "%s", e.msg);
+	db_close(d);
+	/* Back to schema 3 as roofcost wrote it: no head, no check links, no rows hash. */
+	raw_exec(t.path, drop_triggers);
+	raw_exec(t.path, "DROP TABLE chain_head; ALTER TABLE catalog DROP COLUMN rows_sha256;"
+		 "ALTER TABLE baseline_check DROP COLUMN prev_sha256; ALTER TABLE baseline_check DROP COLUMN chain_sha256;"
+		 "CREATE TRIGGER baseline_check_no_update BEFORE UPDATE ON baseline_check "
+		 "BEGIN SELECT RAISE(ABORT, 'baseline checks are append-only'); END; PRAGMA user_version = 3;");
+	d = open_ok(t.path);
+	cr_assert_eq(db_schema_version(d), 4);
+	cr_assert_eq(db_head_get(d, &h, &e), 0, "%s", e.msg);
+	cr_assert(h.present && h.records == 1 && h.checks == 2);
+	cr_assert_str_eq(h.record_head, a.chain_sha256);
+	cr_assert_eq(db_head_problem(&h, NULL, why, sizeof why), 0, "%s", why);
+	cr_assert_eq(db_check_list(d, &rows, &n, &e), 0);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(rows[1].prev_sha256, rows[0].chain_sha256);
+	cr_assert_str_eq(rows[1].chain_sha256, h.check_head);
+	free(rows);
+	cr_assert_eq(db_catalog_list(d, &cats, &n, &e), 0);
+	cr_assert_str_eq(cats[0].computed, cats[0].rows_sha256);
+	free(cats);
+	db_close(d);
+	tmp_release(&t);
+}
+
+Test(db, an_import_into_a_removed_store_stores_nothing)
+{
+	tmp_store t;
+	db *d;
+	price_catalog c;
+	db_import_result r;
+	char p[128];
+	err e = {0};
+	tmp_init(&t);
+	d = open_ok(t.path);
+	/* The folder emptied under an open store (rm -rf of a CI workspace): SQLite would write to
+	 * the unlinked file and report success. */
+	unlink(t.path);
+	snprintf(p, sizeof p, "%s-wal", t.path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", t.path);
+	unlink(p);
+	cr_assert_eq(price_catalog_load(&c, "tests/catalogs/good/history-1.csv", &e), 0, "%s", e.msg);
+	cr_assert_neq(db_import(d, &c, &r, &e), 0);
+	cr_assert(strstr(e.msg, "the store was removed while in use"), "%s", e.msg);
+	price_catalog_release(&c);
 	db_close(d);
 	tmp_release(&t);
 }

@@ -224,6 +224,7 @@ static int is_new_system(const char *name)
 static wl_workload serve_buf, train_buf;
 static infer_result ir_buf;
 static train_result tr_buf;
+static char tr_why[TRAIN_REASON_MAX];
 
 Test(hw, every_shipped_system_evaluates)
 {
@@ -259,15 +260,16 @@ Test(hw, every_shipped_system_evaluates)
 		p.chips = p.dp * inner;
 		plan_fill(&p);
 		train_eval(&sys_buf, &train_buf, &p, &tr_buf, NULL);
+		train_reason(&tr_buf, &sys_buf, &train_buf, tr_why, sizeof tr_why);
 		if (is_new_system(sys_buf.name)) {
 			cr_expect(ir_buf.feasible, "%s: llama3-70b-serve: %s", sys_buf.name, ir_buf.reason);
 			cr_expect(p.chips >= 8192 && tr_buf.feasible, "%s: llama3-405b-train on %d chips: %s",
-				  sys_buf.name, p.chips, tr_buf.reason);
+				  sys_buf.name, p.chips, tr_why);
 			cr_expect(tr_buf.mfu > 0.1 && tr_buf.mfu < 0.8, "%s: mfu %.3f", sys_buf.name, tr_buf.mfu);
 			fresh++;
 		} else {
 			cr_expect(ir_buf.feasible || ir_buf.reason[0], "%s: an infeasible result names why", sys_buf.name);
-			cr_expect(tr_buf.feasible || tr_buf.reason[0], "%s: an infeasible result names why", sys_buf.name);
+			cr_expect(tr_buf.feasible || tr_why[0], "%s: an infeasible result names why", sys_buf.name);
 		}
 		n++;
 	}

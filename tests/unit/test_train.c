@@ -14,8 +14,9 @@ Test(train, pipeline_bubble)
 	wl_workload w = fx_train(n, 512, 8, 1);
 	plan p = {1, 4, 1, 1, 1, 1, 0, 1, 4};
 	train_result r;
+	char why[TRAIN_REASON_MAX];
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.feasible, "%s", train_reason(&r, &s, &w, why, sizeof why));
 	cr_assert_float_eq(r.micro_batches, 8, 1e-12);
 	cr_assert_float_eq(r.t_bubble, 3 * r.t_micro, 1e-15);
 	/* The micro-batch time includes the pipeline sends on its critical path. */
@@ -23,7 +24,7 @@ Test(train, pipeline_bubble)
 	cr_assert(r.comm.pp > 0);
 	p.vpp = 2;
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert(r.feasible, "%s", train_reason(&r, &s, &w, why, sizeof why));
 	cr_assert_float_eq(r.t_bubble, 1.5 * r.t_micro, 1e-15);
 	cr_assert_float_eq(r.step_time, r.micro_batches * r.t_micro + r.t_bubble + r.comm.dp + r.t_optimizer,
 			   1e-15);
@@ -54,17 +55,18 @@ Test(train, layouts_that_do_not_divide_or_fit)
 	wl_workload w = fx_train(n, 512, 8, 1);
 	plan p = {3, 1, 1, 1, 1, 1, 0, 1, 3};
 	train_result r;
+	char why[TRAIN_REASON_MAX];
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_not(r.feasible);
-	cr_assert_str_eq(r.reason, "tp 3 does not divide 16 attention heads");
+	cr_assert_str_eq(train_reason(&r, &s, &w, why, sizeof why), "tp 3 does not divide 16 attention heads");
 	p = (plan){1, 1, 1, 3, 1, 1, 0, 1, 3};
 	train_eval(&s, &w, &p, &r, NULL);
-	cr_assert_str_eq(r.reason, "dp*micro_batch = 3 does not divide global_batch 8");
+	cr_assert_str_eq(train_reason(&r, &s, &w, why, sizeof why), "dp*micro_batch = 3 does not divide global_batch 8");
 	/* 4·12·h² + V·h = 51.4M parameters × 16 B = 0.82 GB: shrink HBM to 0.5 GB. */
 	s.chip.hbm = 0.5e9;
 	p = (plan){1, 1, 1, 1, 1, 1, 0, 1, 1};
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_not(r.feasible);
-	cr_assert(strstr(r.reason, "GiB per chip, has 0.5 GiB"), "%s", r.reason);
+	cr_assert(strstr(train_reason(&r, &s, &w, why, sizeof why), "GiB per chip, has 0.5 GiB"), "%s", why);
 	cr_assert(r.step_time > 0, "an infeasible layout still reports its estimate");
 }
