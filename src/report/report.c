@@ -213,7 +213,10 @@ int report_roof_ops(const hw_chip *c, const ops_list *l, report_roof_op *out)
 double report_roof(const hw_chip *c, hw_prec p, double intensity)
 {
 	hw_prec rp = hw_run_prec(c, p);
-	double peak = rp < HW_PREC_N ? c->peak[rp] : 0;
+	double peak;
+	if (rp == HW_PREC_N)
+		rp = hw_widest_prec(c); /* no rate for p (an infeasible result): the estimate's */
+	peak = rp < HW_PREC_N ? c->peak[rp] : 0;
 	return fmin(peak, intensity * c->hbm_bw);
 }
 
@@ -1021,7 +1024,8 @@ static int roofline_section(rep *r, const char *name, const roof_group *g, int n
 			dup |= !strcmp(r->rows[j].sys->chip.name, c->name);
 		if (dup)
 			continue;
-		snprintf(label, sizeof label, "%s roof (%s)", c->name, hw_prec_names[hw_run_prec(c, r->w->prec)]);
+		snprintf(label, sizeof label, "%s roof (%s)", c->name,
+			 hw_prec_names[hw_run_prec(c, r->w->prec) < HW_PREC_N ? hw_run_prec(c, r->w->prec) : hw_widest_prec(c)]);
 		sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, label);
 		if (sr) {
 			double ridge = report_roof(c, r->w->prec, 1e12) / c->hbm_bw;

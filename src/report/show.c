@@ -382,6 +382,11 @@ void *show_json(const rank_view *r)
 	cJSON_AddStringToObject(o, "mode", wl_mode_names[r->w->mode]);
 	cJSON_AddStringToObject(o, "precision", hw_prec_names[r->w->prec]);
 	cJSON_AddStringToObject(o, "run_precision", rp < HW_PREC_N ? hw_prec_names[rp] : "none");
+	{
+		char pn[256];
+		if (hw_prec_note(&r->sys->chip, r->w->prec, pn, sizeof pn))
+			cJSON_AddStringToObject(o, "precision_note", pn);
+	}
 	cJSON_AddNumberToObject(o, "chips", p->chips);
 	cJSON_AddItemToObject(o, "plan", plan_json(p));
 	cJSON_AddItemToObject(o, "framework", framework_json(&r->w->fw));
@@ -753,9 +758,16 @@ void show_text(const rank_view *r, FILE *fp)
 	}
 	if (!feasible)
 		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
-	line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)", hw_prec_names[r->w->prec],
-	     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec && rp < HW_PREC_N ? hw_prec_names[rp] : "",
-	     rp < HW_PREC_N ? c->peak[rp] / 1e12 : 0.0);
+	{
+		char pn[256];
+		hw_prec_note(c, r->w->prec, pn, sizeof pn);
+		if (rp < HW_PREC_N)
+			line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)%s%s", hw_prec_names[r->w->prec],
+			     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec ? hw_prec_names[rp] : "",
+			     c->peak[rp] / 1e12, pn[0] ? ": " : "", pn);
+		else
+			line(fp, "precision", "%s: %s", hw_prec_names[r->w->prec], pn);
+	}
 	if (r->train)
 		line(fp, "memory/chip", "%.1f GiB of %.1f GiB (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f)",
 		     m->total / GiB, c->hbm / GiB, m->weights / GiB, m->grads / GiB, m->optimizer / GiB,
