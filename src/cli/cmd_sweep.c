@@ -135,12 +135,12 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 		/* DESIGN §6: the layout's figures with their calibration group's interval. */
 		const interval_status *c = &nm->cal[p->offer];
 		cJSON *iv = cJSON_AddObjectToObject(o, "interval");
-		show_interval_add(iv, "step_time_s", c, as_printed(p->step_time), 1);
-		show_interval_add(iv, "tokens_per_s", c, as_printed(p->tokens_per_s), 0);
-		show_interval_add(iv, "mfu", c, as_printed(p->mfu), 0);
-		show_interval_add(iv, "run_time_s", c, as_printed(p->run_time), 1);
+		show_interval_add(iv, "step_time_s", c, as_printed(p->step_time), 1, 0);
+		show_interval_add(iv, "tokens_per_s", c, as_printed(p->tokens_per_s), 0, 0);
+		show_interval_add(iv, "mfu", c, as_printed(p->mfu), 0, 1);
+		show_interval_add(iv, "run_time_s", c, as_printed(p->run_time), 1, 0);
 		if (isfinite(p->usd_per_run))
-			show_interval_add(iv, "usd_per_run", c, as_printed(p->usd_per_run), 1);
+			show_interval_add(iv, "usd_per_run", c, as_printed(p->usd_per_run), 1, 0);
 		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), c);
 	}
 	return o;

@@ -275,7 +275,8 @@ static cJSON *case_json(const fit_row *r, const interval_table *iv)
 		interval_status st;
 		interval_lookup(iv, r->c.train, r->family, r->c.framework, &st);
 		show_interval_add(cJSON_AddObjectToObject(o, "interval"), val_metric_names[r->c.metric], &st, r->pred,
-				  fit_metric_is_time(r->c.metric));
+				  fit_metric_is_time(r->c.metric),
+				  r->c.metric == VAL_MFU || r->c.metric == VAL_HFU ? 1 : 0);
 		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &st);
 	}
 	cJSON_AddStringToObject(o, "reason", r->reason);

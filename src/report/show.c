@@ -300,6 +300,7 @@ typedef struct show_fig {
 	const char *name;
 	double v;
 	int time;
+	double cap;     /* the most it can be (MFU, HFU: 1); 0 = none */
 } show_fig;
 
 /* The headline figures of r that carry an interval, into f (room for 12). Returns the count. */
@@ -308,22 +309,22 @@ static int figures(const rank_view *r, show_fig *f)
 	int n = 0;
 	if (r->train) {
 		const train_result *t = r->train;
-		f[n++] = (show_fig){"step_time_s", t->step_time, 1};
-		f[n++] = (show_fig){"tokens_per_s", t->tokens_per_s, 0};
-		f[n++] = (show_fig){"model_tflops_per_chip", t->model_tflops_per_chip, 0};
-		f[n++] = (show_fig){"hw_tflops_per_chip", t->hw_tflops_per_chip, 0};
-		f[n++] = (show_fig){"mfu", t->mfu, 0};
-		f[n++] = (show_fig){"hfu", t->hfu, 0};
-		f[n++] = (show_fig){"train_days", t->train_time / 86400, 1};
+		f[n++] = (show_fig){"step_time_s", t->step_time, 1, 0};
+		f[n++] = (show_fig){"tokens_per_s", t->tokens_per_s, 0, 0};
+		f[n++] = (show_fig){"model_tflops_per_chip", t->model_tflops_per_chip, 0, 0};
+		f[n++] = (show_fig){"hw_tflops_per_chip", t->hw_tflops_per_chip, 0, 0};
+		f[n++] = (show_fig){"mfu", t->mfu, 0, 1};
+		f[n++] = (show_fig){"hfu", t->hfu, 0, 1};
+		f[n++] = (show_fig){"train_days", t->train_time / 86400, 1, 0};
 	} else {
 		const infer_result *in = r->infer;
-		f[n++] = (show_fig){"ttft_ms", in->ttft * 1e3, 1};
-		f[n++] = (show_fig){"tpot_ms", in->tpot * 1e3, 1};
-		f[n++] = (show_fig){"tokens_per_s", in->tokens_per_s, 0};
-		f[n++] = (show_fig){"tokens_per_s_per_chip", in->tokens_per_s_per_chip, 0};
+		f[n++] = (show_fig){"ttft_ms", in->ttft * 1e3, 1, 0};
+		f[n++] = (show_fig){"tpot_ms", in->tpot * 1e3, 1, 0};
+		f[n++] = (show_fig){"tokens_per_s", in->tokens_per_s, 0, 0};
+		f[n++] = (show_fig){"tokens_per_s_per_chip", in->tokens_per_s_per_chip, 0, 0};
 	}
 	if (r->cost && r->cost->have_price && r->cost->result.ok)
-		f[n++] = (show_fig){"usd_per_unit", r->cost->result.usd_per_unit, 1};
+		f[n++] = (show_fig){"usd_per_unit", r->cost->result.usd_per_unit, 1, 0};
 	return n;
 }
 
@@ -336,7 +337,7 @@ static void interval_json(cJSON *o, const rank_view *r)
 	show_fig f[12];
 	int n = figures(r, f);
 	for (int i = 0; i < n; i++)
-		show_interval_add(iv, f[i].name, cal, f[i].v, f[i].time);
+		show_interval_add(iv, f[i].name, cal, f[i].v, f[i].time, f[i].cap);
 	show_calibration_fill(c, cal);
 }
 
@@ -353,11 +354,13 @@ void show_calibration_fill(void *obj, const interval_status *cal)
 	}
 }
 
-void show_interval_add(void *obj, const char *name, const interval_status *cal, double v, int time)
+void show_interval_add(void *obj, const char *name, const interval_status *cal, double v, int time, double cap)
 {
 	double lo, hi;
 	cJSON *a = cJSON_CreateArray();
 	interval_apply(cal, v, time, &lo, &hi);
+	if (cap > 0 && hi > cap)
+		hi = cap;   /* a share of the peak never passes the peak */
 	cJSON_AddItemToArray(a, isfinite(lo) ? cJSON_CreateNumber(lo) : cJSON_CreateNull());
 	cJSON_AddItemToArray(a, isfinite(hi) ? cJSON_CreateNumber(hi) : cJSON_CreateNull());
 	cJSON_AddItemToObject((cJSON *)obj, name, a);
@@ -712,6 +715,8 @@ static void interval_text(const rank_view *r, FILE *fp)
 		if (!show)
 			continue;
 		interval_apply(cal, f[i].v, f[i].time, &lo, &hi);
+		if (f[i].cap > 0 && hi > f[i].cap)
+			hi = f[i].cap;
 		{
 			char x[64], y[64];
 			l += (size_t)snprintf(a + l, sizeof a - l, "%s%s %s-%s%s", l ? ", " : "", f[i].name,
