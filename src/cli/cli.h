@@ -133,6 +133,13 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
 	      rank_quote *out, err *e);
 
+/* When no row of a comparison has a price for the pricing model asked for: which pricing
+ * models the store holds for the systems compared, and what to do ("--price", "--pricing
+ * MODEL"), into buf; "" when some row is priced. Returns 0, or nonzero with e set (the store
+ * failed). */
+int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
+		      char *buf, size_t len, err *e);
+
 /* Sorted .ini file stems of dir into *names (caller frees with cli_free_names). Returns the
  * count, or -1 with e set. */
 int cli_ini_stems(const char *dir, char ***names, err *e);

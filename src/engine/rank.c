@@ -732,3 +732,53 @@ void rank_error_note(const rank_row *rows, int n, char *buf, size_t len)
 			 "", rows[i].sys->name, c->group);
 	}
 }
+
+/* A dated price of r: a catalog row or an owned price (its capex date), not the user's. */
+static int dated(const rank_row *r, long *days)
+{
+	const rank_quote *c = &r->cost;
+	return c->have_price && !c->user_price && price_date_days(c->price.as_of, days) == 0;
+}
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out)
+{
+	long lo = 0, hi = 0;
+	memset(out, 0, sizeof *out);
+	out->oldest = out->newest = -1;
+	out->spread_days = NAN;
+	out->threshold_days = threshold_days;
+	for (int i = 0; i < n; i++) {
+		long d;
+		if (!dated(&rows[i], &d))
+			continue;
+		if (!out->n || d < lo) {
+			lo = d;
+			out->oldest = i;
+		}
+		if (!out->n || d > hi) {
+			hi = d;
+			out->newest = i;
+		}
+		out->n++;
+	}
+	if (!out->n)
+		return;
+	out->spread_days = (double)(hi - lo);
+	out->stale = isfinite(threshold_days) && out->spread_days > threshold_days;
+	if (out->stale) {
+		const rank_row *a = &rows[out->oldest], *b = &rows[out->newest];
+		snprintf(out->text, sizeof out->text, "prices %.0f days apart: %s %s from %s (the oldest), %s %s from %s "
+			 "(the newest), more than %.0f days ([cost] price_age_days); a price change between them does not "
+			 "show (import newer rows, --capex for an owned price, or --as-of DATE)", out->spread_days, a->sys->name,
+			 price_model_names[a->cost.price.model], a->cost.price.as_of, b->sys->name,
+			 price_model_names[b->cost.price.model], b->cost.price.as_of, threshold_days);
+	}
+}
+
+double rank_price_age_days(const price_row *p, const char *date)
+{
+	long a, b;
+	if (price_date_days(p->as_of, &a) != 0 || price_date_days(date, &b) != 0)
+		return NAN;
+	return (double)(b - a);
+}

@@ -234,4 +234,23 @@ void rank_bind(rank_row *r);
 /* Writes each row's verdict against the first. */
 void rank_verdicts(rank_row *rows, int n, double budget);
 
+/* How far apart in time the prices of rows are: over the rows with a dated price (a catalog
+ * row, or an owned price's capex; the user's --price has no date), the oldest and the newest
+ * as_of and the days between them. stale: the spread is above threshold_days (the workload's
+ * [cost] price_age_days). Pure. */
+typedef struct rank_ages {
+	int n;                       /* rows with a dated price; 0: no spread (NaN) */
+	int oldest, newest;          /* indexes into rows */
+	double spread_days;          /* newest - oldest, days; NaN when n = 0 */
+	double threshold_days;
+	int stale;
+	char text[RANK_NOTE_MAX];    /* "prices 182 days apart: ..." when stale, else "" */
+} rank_ages;
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out);
+
+/* Days from a price row's as_of to date (YYYY-MM-DD, YYYY-MM or YYYY); NaN if either is
+ * no date. */
+double rank_price_age_days(const price_row *p, const char *date);
+
 #endif
