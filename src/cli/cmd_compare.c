@@ -20,7 +20,8 @@
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
+	"                        [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
+	"                        [--capex SYS=USD[/CHIPS]]...\n"
 	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
@@ -593,6 +594,9 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		limits_text(&rows[0].w, &ro, fill, limits, sizeof limits);
 		cap_note(rows, nrows, note, sizeof note);
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
+		if (spot[0])
+			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
+		rank_error_note(rows, nrows, spot, sizeof spot);
 		if (spot[0])
 			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
 	}

@@ -537,18 +537,19 @@ static int ranking(rep *r)
 	int train = w->mode == WL_TRAIN;
 	static const char *const ih[] = {"rank", "system", "chip", "chips", "layout", "load", "tokens_per_s",
 					 "tokens_per_s_per_chip", "ttft_ms", "tpot_ms", "ttft_ms_tail",
-					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict"};
+					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict", "power_w",
+					 "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const th[] = {"rank", "system", "chip", "chips", "layout", "tokens_per_s", "mfu_pct",
 					 "goodput_pct", "step_s", "train_days", "usd_per_hour", "usd_per_unit",
-					 "bound", "verdict"};
+					 "bound", "verdict", "power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const id[] = {"#", "system", "chips", "layout", "load", "tokens/s per chip",
 					 "TTFT ms (tail)", "TPOT ms (tail)", "USD/h", "", "bound"};
 	static const char *const td[] = {"#", "system", "chips", "layout", "tokens/s", "MFU %", "goodput %",
 					 "days", "USD/h", "", "bound"};
-	int nc = train ? 14 : 16;
+	int nc = train ? 14 : 16;   /* and the three of power and energy after them */
 	out_table t, d;
 	char s[512] = "", b[32], c[32];
-	if (table_start(r, &t, nc, train ? th : ih) != 0)
+	if (table_start(r, &t, nc + 3, train ? th : ih) != 0)
 		return ERR_DATA;
 	const char *dh[11];
 	char unit_h[48], verdicts[4096] = "";
@@ -562,15 +563,18 @@ static int ranking(rep *r)
 	for (int k = 0; k < 10; k++)
 		if (k != 1 && k != 3)
 			out_right(&d, k);
-	for (int k = 0; k < nc; k++)
-		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2))
+	for (int k = 0; k < nc + 3; k++)
+		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2) || k >= nc)
 			out_right(&t, k);
 	for (int i = 0; i < r->n; i++) {
 		const rank_row *x = &r->rows[i];
 		const cost_result *cr = &x->cost.result;
-		char v[12][32];
-		const char *cells[16];
+		char v[12][32], pw[3][32];
+		const char *cells[19];
 		snprintf(v[0], 32, "%d", i + 1);
+		cells[nc] = num(pw[0], x->cost.energy.power_w);
+		cells[nc + 1] = num(pw[1], x->cost.energy.energy_kwh_per_unit);
+		cells[nc + 2] = num(pw[2], x->cost.energy.tokens_per_s_per_mw);
 		if (!train) {
 			snprintf(v[1], 32, "%d", x->ir.plan.chips);
 			snprintf(v[2], 32, "%.0f", x->ir.batch);
@@ -904,6 +908,88 @@ static int memory_section(rep *r)
 	free(cap);
 	return rc;
 }
+/* The model's error: each system's ranking figure with the interval of its calibration group
+ * (the 10th to 90th percentile of its validation rows' out-of-sample errors), drawn as a bar
+ * from low to high with the figure marked. No section when no row has an interval. */
+static int error_section(rep *r)
+{
+	static const char *const hdr[] = {"rank", "system", "figure", "value", "low", "high", "status", "group",
+					  "rows", "note"};
+	plot_panel *pn;
+	out_table t;
+	char s[4096] = "", title[256], ylab[64] = "";
+	int any = 0, rc;
+	plot_start(r, "model_error", "", 0);
+	pn = &r->ps->panel[0];
+	for (int i = 0; i < r->n; i++) {
+		double v, lo, hi;
+		const char *name;
+		plot_series *sr;
+		if (i < PLOT_CATS_MAX)
+			snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
+		if (i >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
+			continue;
+		if (!any++)
+			snprintf(ylab, sizeof ylab, "%s", name);
+		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
+			plot_point(sr, i, lo);
+			plot_point(sr, i, hi);
+		}
+		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
+			plot_point(sr, i, v);
+	}
+	if (!any)
+		return 0;
+	snprintf(title, sizeof title, "%s: each system's figure with the model's error (10th-90th percentile)", r->w->name);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s", title);
+	axes(r, 0, "", "", ylab, 0, PLOT_AUTO_LOG);
+	if (table_start(r, &t, 10, hdr) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < r->n; i++) {
+		const rank_row *x = &r->rows[i];
+		const interval_status *c = x->rep.cal;
+		double v, lo, hi;
+		const char *name = "";
+		char a[4][32], rows[16];
+		const char *cells[10];
+		int have = rank_key_interval(x, &v, &lo, &hi, &name);
+		snprintf(a[0], 32, "%d", i + 1);
+		snprintf(a[1], 32, have ? "%.6g" : "-", v);
+		snprintf(a[2], 32, have ? "%.6g" : "-", lo);
+		snprintf(a[3], 32, have ? "%.6g" : "-", hi);
+		snprintf(rows, sizeof rows, "%d", c ? c->rows : 0);
+		cells[0] = a[0];
+		cells[1] = x->sys->name;
+		cells[2] = name;
+		cells[3] = a[1];
+		cells[4] = a[2];
+		cells[5] = a[3];
+		cells[6] = c ? (c->calibrated ? "calibrated" : "uncalibrated") : "-";
+		cells[7] = c ? c->group : "";
+		cells[8] = rows;
+		cells[9] = c ? c->note : "";
+		if (out_row(&t, cells) != 0) {
+			out_release(&t);
+			return oom(r);
+		}
+	}
+	rank_error_note(r->rows, r->n, s, sizeof s);
+	rc = heading(r, "error", "The model's error");
+	if (rc == 0)
+		rc = say(r, HTML_P, "%s.", s[0] ? s : "The first two systems' intervals do not overlap: the ranking holds "
+						       "within the model's error");
+	if (rc == 0)
+		rc = emit_plot(r, "model_error", "Each system's ranking figure (ringed) and its interval: the 10th to 90th "
+				  "percentile of the out-of-sample errors of its calibration group (chip family x framework; "
+				  "validate --intervals), applied to the figure. An uncalibrated system's interval is a nearer "
+				  "family's, widened.");
+	if (rc == 0)
+		rc = table_out(r, "model_error", &t, 1);
+	else
+		out_release(&t);
+	return rc;
+}
+
 /* The step broken down, one stacked bar per system. */
 static int step_section(rep *r)
 {
@@ -1429,8 +1515,8 @@ static int serve_power(rep *r, const serve_sys *sv)
 	return emit_plot(r, "serving_load", "The load curves of the throughput plot, per MW of facility power "
 			 "provisioned for the chips and their hosts: their rated power ([power] in the system file) times "
 			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the chosen "
-			 "layout and load. Power and energy of the chosen point: `power_w`, `energy_kwh_per_unit` in the "
-			 "ranking data.");
+			 "layout and load. Power and energy of the chosen points: `power_w`, `energy_kwh_per_unit` and "
+			 "`tokens_per_s_per_mw` in `data/ranking.csv`.");
 }
 
 /* TTFT and TPOT against load. */
@@ -1935,6 +2021,8 @@ static int sections(rep *r)
 	}
 	if (rc == 0)
 		rc = assumptions(r);
+	if (rc == 0)
+		rc = error_section(r);
 	if (rc == 0 && train)
 		rc = train_front_section(r, v);
 	if (rc == 0 && train)
