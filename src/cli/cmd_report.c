@@ -12,8 +12,8 @@
 const char report_usage[] =
 	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N|MIN-MAX] [--plan ...]\n"
 	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
-	"                       [--price SYS=USD]... [--discount PCT] [--budget USD] [--deadline DAYS]\n"
-	"                       [--disagg SPLIT]\n\n"
+	"                       [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                       [--budget USD] [--deadline DAYS] [--disagg SPLIT]\n\n"
 	"Ranks each system's best layout for the workload as compare does and writes a folder: DIR/index.html\n"
 	"(one self-contained page, plots inlined, opens offline), DIR/report.md (the same, plots linked),\n"
 	"DIR/plots/NAME.gp, .dat, .svg and .png, DIR/data/*.csv (every number behind every table and plot)\n"
@@ -171,6 +171,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	echo(el, w->path, "workloads");
 	echo(el, w->net.path, "models/nn");
 	echo(el, w->fw.path, "models/frameworks");
+	if (paths->intervals)
+		echo(el, paths->intervals->path, "models");   /* every figure's interval */
 	for (int i = 0; i < w->fw.nbases; i++)
 		echo(el, w->fw.bases[i], "models/frameworks");   /* based_on: read beside it */
 	if (w->cost_path[0])

@@ -75,7 +75,7 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units)
 		for (int i = 0; i < 4; i++)
 			for (int j = 0; j < 2; j++) {
-				double h = i ? round_up(c->tile_m * (4 - i) / 4.0, c->pad_m) : th;
+				double h = i ? round_up((double)c->tile_m * (4 - i) / 4, c->pad_m) : th;
 				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
 				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
 					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));
@@ -159,6 +159,8 @@ __attribute__((always_inline)) static inline void time_op(const hw_chip *c, cons
 	roof_bound bound;
 	if (!(c->peak[run] > 0)) {
 		run = hw_run_prec(c, run);
+		if (run == HW_PREC_N)
+			run = hw_widest_prec(c); /* no rate to run at (an infeasible result): an estimate */
 		if (run == HW_PREC_N)
 			run = HW_FP32;
 	}

@@ -19,7 +19,7 @@ const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
-static const char *const calib_kinds[] = {"infer", "train", "measured", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", "prior", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {
@@ -27,20 +27,60 @@ double hw_prec_bytes(hw_prec p)
 	return b[p];
 }
 
+/* The precisions a workload in p runs at, nearest first: itself, then the next wider format
+ * with a matrix rate. fp4 -> fp8 -> bf16 -> fp32; the two 16-bit formats stand in for each other
+ * (a chip with only one of them runs both at it); int8 goes to the 16-bit floats (fp8 holds
+ * fewer mantissa bits than int8); tf32 is an fp32 mode. HW_PREC_N ends each list. */
+static const hw_prec run_order[HW_PREC_N][6] = {
+	[HW_FP32] = {HW_FP32, HW_PREC_N},
+	[HW_TF32] = {HW_TF32, HW_FP32, HW_PREC_N},
+	[HW_BF16] = {HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP16] = {HW_FP16, HW_BF16, HW_FP32, HW_PREC_N},
+	[HW_FP8] = {HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_INT8] = {HW_INT8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP4] = {HW_FP4, HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+};
+
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
 {
-	/* Order of fall-back, narrowest first. int8 falls back to fp8, then bf16. */
-	static const hw_prec order[] = {HW_FP4, HW_FP8, HW_INT8, HW_BF16, HW_FP16, HW_TF32, HW_FP32};
-	int start = 0;
-	if (c->peak[p] > 0)
-		return p;
-	for (int i = 0; i < 7; i++)
-		if (order[i] == p)
-			start = i + 1;
-	for (int i = start; i < 7; i++)
-		if (c->peak[order[i]] > 0 && order[i] != HW_INT8)
-			return order[i];
+	if ((int)p < 0 || p >= HW_PREC_N)
+		return HW_PREC_N;
+	for (int i = 0; run_order[p][i] != HW_PREC_N; i++)
+		if (c->peak[run_order[p][i]] > 0)
+			return run_order[p][i];
 	return HW_PREC_N;
+}
+
+hw_prec hw_widest_prec(const hw_chip *c)
+{
+	static const hw_prec wide[] = {HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4};
+	for (int i = 0; i < HW_PREC_N; i++)
+		if (c->peak[wide[i]] > 0)
+			return wide[i];
+	return HW_PREC_N;
+}
+
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len)
+{
+	hw_prec r = hw_run_prec(c, p);
+	size_t l = 0;
+	if (len > 0)
+		buf[0] = 0;
+	if (r == p)
+		return 0;
+	if (r < HW_PREC_N) {
+		snprintf(buf, len, "%s has no %s matrix rate; %s is the nearest wider precision it has", c->name,
+			 hw_prec_names[p], hw_prec_names[r]);
+		return 1;
+	}
+	l = (size_t)snprintf(buf, len, "%s has no %s matrix rate nor a wider one to run a workload in %s at (its peaks:",
+			     c->name, hw_prec_names[p], hw_prec_names[p]);
+	for (int i = 0; i < HW_PREC_N && l < len; i++)
+		if (c->peak[i] > 0)
+			l += (size_t)snprintf(buf + l, len - l, " %s", hw_prec_names[i]);
+	if (l < len)
+		snprintf(buf + l, len - l, ")");
+	return 1;
 }
 
 #define F_NUM(sec, key, st, member, unit, req, lo, hi) \
@@ -207,7 +247,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	if (rc == 0 && r.c.peak[HW_BF16] <= 0 && r.c.peak[HW_FP16] <= 0 && r.c.peak[HW_FP32] <= 0) {
 		int line = 0;
 		cfg_has_section(&d, "peak", &line);
-		rc = err_at(e, path, line, "peak: needs at least one of bf16, fp16, fp32");
+		rc = err_at(e, path, line, "peak: chip %s gives none of bf16, fp16, fp32, the rates every precision falls back to",
+			    r.c.name);
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;
@@ -434,8 +475,11 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
 					size_t l = strlen(r->s.calib);
 					hw_calib_apply(&cs->c[i], cs->c[i].value, &r->s.chip);
-					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g", l ? ", " : "",
-						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value);
+					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g%s%s%s", l ? ", " : "",
+						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value,
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? " (uncalibrated: borrowed from " : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? cs->c[i].from : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? ")" : "");
 				}
 		}
 		free(cs);
@@ -612,14 +656,14 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 			F_STR("", "family", hw_calib, family, 1),
 			F_ENUM("", "kind", hw_calib, train, 1, calib_kinds),
 			F_STR("", "frameworks", hw_calib, frameworks, 0),
-			F_NUM("", "value", hw_calib, value, UNITS_NONE, 1, 0.01, 10),
+			F_STR("", "from", hw_calib, from, 0),
+			F_NUM("", "value", hw_calib, value, UNITS_NONE, 0, 0.01, 10),
 			F_NUM("", "prior", hw_calib, prior, UNITS_NONE, 1, 0.01, 10),
 			F_NUM("", "min", hw_calib, lo, UNITS_NONE, 1, 0.01, 10),
 			F_NUM("", "max", hw_calib, hi, UNITS_NONE, 1, 0.01, 10),
 			F_SRC("", hw_calib, src),
 		};
 		int nf = (int)(sizeof fields / sizeof fields[0]);
-		cfg_doc one;
 		if (out->n == HW_CALIB_MAX) {
 			rc = err_at(e, out->path, d.sections[s].line, "more than %d calibrations", HW_CALIB_MAX);
 			break;
@@ -627,23 +671,27 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 		c = &out->c[out->n];
 		memset(c, 0, sizeof *c);
 		snprintf(c->name, sizeof c->name, "%s", d.sections[s].name);
-		for (int i = 0; i < nf; i++)
-			fields[i].section = d.sections[s].name;
-		/* Extract this section alone: a view of d holding only its entries. */
-		one = d;
-		one.n = 0;
-		one.entries = malloc(sizeof *one.entries * (size_t)(d.n ? d.n : 1));
-		if (!one.entries) {
-			rc = err_set(e, ERR_DATA, "out of memory");
-			break;
+		rc = cfg_extract_section(&d, s, fields, nf, c, e);
+		if (rc == 0 && (c->train == HW_CAL_KIND_PRIOR) == (cfg_find(&d, d.sections[s].name, "value") != NULL))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value: %s", c->name,
+				    c->train == HW_CAL_KIND_PRIOR ? "a prior's value is its from entry's share, not given"
+								  : "missing");
+		if (rc == 0 && (c->train == HW_CAL_KIND_PRIOR) != (c->from[0] != '\0'))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: %s", c->name,
+				    c->from[0] ? "from: only a kind = prior entry borrows a value"
+					       : "kind: prior needs from = the calibration it borrows");
+		if (rc == 0 && c->train == HW_CAL_KIND_PRIOR) {
+			/* The nearest calibrated family's share over its own prior, on this family's prior. */
+			const hw_calib *src = NULL;
+			for (int k = 0; k < out->n && !src; k++)
+				if (!strcmp(out->c[k].name, c->from))
+					src = &out->c[k];
+			if (!src || src->train == HW_CAL_KIND_PRIOR || src->param != c->param)
+				rc = err_at(e, out->path, d.sections[s].line, "[%s]: from: '%s' is not a fitted or measured "
+					    "%s calibration above it", c->name, c->from, hw_calib_param_names[c->param]);
+			else
+				c->value = c->prior * src->value / src->prior;
 		}
-		for (int i = 0; i < d.n; i++)
-			if (!strcmp(d.entries[i].section, d.sections[s].name))
-				one.entries[one.n++] = d.entries[i];
-		one.sections[0] = d.sections[s];
-		one.nsections = 1;
-		rc = cfg_extract(&one, fields, nf, NULL, c, e);
-		free(one.entries);
 		if (rc == 0 && !(c->lo <= c->value && c->value <= c->hi && c->lo <= c->prior && c->prior <= c->hi))
 			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value and prior must lie in [min, max]",
 				    c->name);

@@ -203,14 +203,19 @@ enum { HW_CALIB_MAX = 32 };
 
 typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
 
+/* What a calibration is fitted on (its `kind`). */
+enum { HW_CAL_KIND_INFER, HW_CAL_KIND_TRAIN, HW_CAL_KIND_MEASURED, HW_CAL_KIND_PRIOR };
+
 extern const char *const hw_calib_param_names[];
 
 typedef struct hw_calib {
 	char name[HW_NAME_MAX];
 	hw_calib_param param;
 	char family[HW_NAME_MAX];   /* chips whose family this is */
-	int train;                  /* 1: fitted on training rows, 0: on serving rows, 2: not fitted
-				       (derived from a measurement, which the source names) */
+	int train;                  /* HW_CAL_KIND_*: 1 fitted on training rows, 0 on serving rows,
+				       2 not fitted (derived from a measurement, which the source
+				       names), 3 a prior borrowed from the nearest calibrated family */
+	char from[HW_NAME_MAX];     /* kind prior: the calibration whose fitted share it takes */
 	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
 	double value, prior, lo, hi;
 	hw_sourced src;
@@ -223,7 +228,10 @@ typedef struct hw_calibs {
 	int read;                   /* 1: the file exists and was read */
 } hw_calibs;
 
-/* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */
+/* Loads models_dir/calibration.ini (absent: no calibrations). A `kind = prior` entry (a family
+ * with no rows of its own) takes the share its `from` entry holds over that entry's prior:
+ * value = prior x from.value / from.prior (the fitted entry must come first in the file and have
+ * the same parameter). Returns 0 or nonzero with e set. */
 int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
 
 /* Sets parameter c->param of chip ch to v when ch's family is c's. */
@@ -254,8 +262,18 @@ double hw_rated_w_per_chip(const hw_system *s);
 /* Capex per chip, host share included (USD): [capex] usd / chips; NaN when not given. */
 double hw_capex_per_chip(const hw_system *s);
 
-/* Precision the chip runs p at: p itself if supported, else the next wider supported one
- * (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32). Returns HW_PREC_N if none. */
+/* Precision the chip runs p at: p itself if the chip has a matrix rate for it, else the
+ * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
+ * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
+ * a chip without an fp32 rate). */
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+
+/* The widest precision the chip has a rate for (HW_PREC_N: none; a loaded chip has one). */
+hw_prec hw_widest_prec(const hw_chip *c);
+
+/* When c runs p at another precision or at none: 1 and the sentence that says so, naming the
+ * chip, in buf ("tpu-v5p has no fp16 matrix rate; bf16 is the nearest wider precision
+ * it has"); else 0 and "". */
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len);
 
 #endif

@@ -82,9 +82,9 @@ check_sh report-spans "! grep -E -q 'from ([0-9]+) to \\1[,;. ]' $d/report.md"
 check_not report-no-zero-concurrency 0 "with 0 concurrent requests" -- cat $d/report.md
 # report takes compare's options: --chips MIN-MAX, --deadline, --budget.
 dt=$tmp/rep18t
-check report-compare-options 0 "index.html" -- $R report -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge --chips 64-256 --deadline 400 --budget 9000000 -o $dt
+check report-compare-options 0 "index.html" -- $R report -w llama3-8b-train -s p5.48xlarge --chips 64-256 --deadline 400 --budget 9000000 -o $dt
 check report-deadline-serving 2 "--deadline: applies to training" -- $R report -w llama3-70b-serve -s p5.48xlarge --deadline 3 -o $tmp/rep18x
 # The training plots: chip counts in binary thousands on the scaling axis, a chip-hours axis in
-# thousands (the 8B run's front is 400-500 thousand chip-hours, not 0.4-0.5 million).
+# thousands (the 8B run's front on p5 is 400-500 thousand chip-hours, not 0.4-0.5 million).
 check_sh report-scaling-ticks "grep -q '\"16K\" 16384' $dt/plots/training_scaling.gp"
 check_sh report-front-units "grep -q \"chip-hours per run (thousands)\" $dt/plots/training_front.gp"
