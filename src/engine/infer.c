@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double GiB = 1073741824.0;
@@ -69,6 +70,12 @@ static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p,
 	st->t_overhead = L * s->chip.layer_overhead;
 }
 
+/* Query tokens per decoding sequence in one pass: 1, or the draft's tokens and one more. */
+static double decode_q(const wl_workload *w)
+{
+	return w->spec_kind != WL_SPEC_NONE ? 1.0 + w->spec_tokens : 1.0;
+}
+
 /* One stage: b decodes at ctx and ptok prefill tokens. */
 static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p, double b, double ctx,
 			 double ptok, infer_step *st)
@@ -78,12 +85,74 @@ static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
 	st->t_ops = st->ops.t;
-	pass_extras(s, w, p, b + ptok, st);
+	pass_extras(s, w, p, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;
+}
+
+double infer_spec_gain(const wl_workload *w)
+{
+	double a = w->spec_acceptance;
+	if (w->spec_kind == WL_SPEC_NONE || w->spec_tokens <= 0 || !(a > 0 && a < 1))
+		return 1;
+	return (1 - pow(a, w->spec_tokens + 1)) / (1 - a);
+}
+
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx,
+		      double prefill_tokens, infer_step *out);
+
+/* The draft's proposals for `batch` sequences: spec_tokens decode passes of the draft network, or
+ * of the target's MTP modules and LM head (on the last pipeline stage), on the same chips and
+ * layout; the host work of the iteration is counted once, in the verify pass. */
+static double draft_time(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx)
+{
+	wl_workload *d = malloc(sizeof *d);
+	infer_step st;
+	plan dp = *p;
+	double t;
+	if (!d)
+		return 0;
+	*d = *w;
+	d->spec_kind = WL_SPEC_NONE;
+	if (w->spec_kind == WL_SPEC_NETWORK) {
+		d->net = w->spec_draft;
+	} else {
+		d->net.layers = w->net.mtp_layers;
+		d->net.dense_layers = 0;
+		dp.pp = 1;
+	}
+	step_once(s, d, &dp, batch, ctx, 0, &st);
+	t = w->spec_tokens * (st.t - st.t_host);
+	free(d);
+	return t;
 }
 
 void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
 		     double ctx, double prefill_tokens, infer_step *out)
+{
+	double E, draft, tdec;
+	step_once(s, w, p, batch, ctx, prefill_tokens, out);
+	if (w->spec_kind == WL_SPEC_NONE || batch <= 0)
+		return;
+	/* Speculative decoding: the draft's passes, then the target verifies them in one pass that
+	 * advances each sequence E tokens on average. The servers count iterations that advance a
+	 * sequence one token, so the decode part counts 1/E of itself and the prompts it carries
+	 * their whole cost: t = t_prompts + (t_verify + t_draft) / E. */
+	E = infer_spec_gain(w);
+	draft = draft_time(s, w, p, batch, ctx);
+	if (prefill_tokens > 0) {
+		infer_step d;
+		step_once(s, w, p, batch, ctx, 0, &d);
+		tdec = d.t + draft;
+	} else {
+		tdec = out->t + draft;
+	}
+	out->t_draft = draft;
+	out->tokens_per_pass = E;
+	out->t = out->t + draft - tdec * (1 - 1 / E);
+}
+
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx,
+		      double prefill_tokens, infer_step *out)
 {
 	const fw_serve *f = &w->fw.serve;
 	int m = p->pp > 1 ? (f->pp_microbatches > 0 ? f->pp_microbatches : p->pp) : 1;
@@ -96,8 +165,8 @@ void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, do
 		 * the micro-batch that carries the prompts paces its slot. */
 		infer_step d;
 		double td = prefill_tokens > 0 ? stage_eval(s, w, p, mb, ctx, 0, &d) : t;
-		comm_cost c = comm_time(s, COMM_SEND_RECV, (mb + prefill_tokens) * w->net.hidden * act_bytes(w), 2,
-					p->tp * p->dp);
+		comm_cost c = comm_time(s, COMM_SEND_RECV, (mb * decode_q(w) + prefill_tokens) * w->net.hidden * act_bytes(w),
+					2, p->tp * p->dp);
 		t += (M - 1) * td + (p->pp - 1) * c.t;
 		for (int l = 0; l < HW_LEVELS_MAX; l++)
 			out->comm_level[l] += (p->pp - 1) * c.t_level[l];
@@ -139,7 +208,9 @@ typedef struct state {
 	double kown;             /* iterations one prompt's prefill spans */
 	double Rp, Rd;           /* prompt-carrying and decode-only iterations per second */
 	double rho;              /* share of time in prompt-carrying iterations */
-	double lag, wq, pq;      /* s: scheduler lag; mean prefill-slot wait, probability of waiting */
+	double lag, wq, pq;      /* s: scheduler lag (its mean); mean prefill-slot wait, probability of waiting */
+	double busy, resid;      /* open loop: the probability an iteration runs at arrival, and the
+				    length (s) of the iteration whose rest, uniform, the request waits */
 	double ttft_s, tpot;     /* s: in-server means */
 	double slope;            /* s per sequence: decode iteration against its batch */
 	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
@@ -231,6 +302,8 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 	 * open loop; all of it in a closed loop, where requests arrive as one ends), one more with an
 	 * overlap scheduler, which has planned the next iteration already. */
 	st->lag = busy * ((open ? 0.5 : 1.0) + (v->f->overlap ? 1.0 : 0.0)) * tbar;
+	st->busy = open ? busy : 0;
+	st->resid = open ? tbar : 0;
 	st->ttft_s = st->lag + st->wq + st->kown * st->tP;
 }
 
@@ -423,20 +496,86 @@ static double emg_quantile(double qq, double mu, double sd, double p, double the
 	return 0.5 * (lo + hi);
 }
 
-/* TTFT: fixed part mu (with a normal spread sd) plus waits of mean W with P(wait) = p. */
-static void ttft_dist(const srv *v, double mu, double sd, double p, double W, infer_dist *d)
+/* A request's TTFT as one law: a fixed part mu with a normal spread sd; in an open loop, with
+ * probability b, the rest of the iteration that runs when it arrives (uniform on [0, tau], an
+ * arrival at a random time within an iteration of that length) after a further c (the iteration
+ * an overlap scheduler has planned); then the waits (prefill slot, admission), none with
+ * probability 1 - p, else exponential of rate theta. sd > 0 only without the residual (b = 0). */
+typedef struct ttft_law {
+	double mu, sd, b, c, tau, p, theta;
+} ttft_law;
+
+/* P(mu + W > t) for the waits W alone (atom at 0, exponential tail). */
+static double waits_survival(double x, double p, double theta)
 {
-	static const double qs[3] = {0.5, 0.9, 0.99};
-	double theta = p > 0 && W > 0 ? p / W : 0, out[3];
-	if (theta <= 0)
-		p = 0;
-	for (int i = 0; i < 3; i++)
-		out[i] = emg_quantile(qs[i], mu, sd, p, theta);
-	d->mean = mu + W;
-	d->p50 = out[0];
-	d->p90 = out[1];
-	d->p99 = out[2];
-	d->slo = emg_quantile(v->q, mu, sd, p, theta);
+	if (x < 0)
+		return 1;
+	return p > 0 ? p * exp(-theta * x) : 0;
+}
+
+/* E over U in [0, 1] of P(W > y - U tau): the waits after a uniform residual. */
+static double resid_survival(double y, double tau, double p, double theta)
+{
+	double s;
+	if (y <= 0)
+		return 1;
+	if (tau <= 0)
+		return waits_survival(y, p, theta);
+	if (y >= tau)
+		return p > 0 ? p * (exp(-theta * (y - tau)) - exp(-theta * y)) / (theta * tau) : 0;
+	s = 1 - y / tau;
+	if (p > 0)
+		s += p * -expm1(-theta * y) / (theta * tau);
+	return s;
+}
+
+static double law_survival(const ttft_law *l, double t)
+{
+	if (l->b <= 0)
+		return emg_survival(t, l->mu, l->sd, l->p, l->theta);
+	return (1 - l->b) * waits_survival(t - l->mu, l->p, l->theta) +
+	       l->b * resid_survival(t - l->mu - l->c, l->tau, l->p, l->theta);
+}
+
+static double law_quantile(const ttft_law *l, double q)
+{
+	double lo = l->mu, hi;
+	if (l->b <= 0)
+		return emg_quantile(q, l->mu, l->sd, l->p, l->theta);
+	hi = l->mu + l->c + l->tau + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
+	for (int i = 0; i < 80; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (law_survival(l, mid) > 1 - q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* TTFT: fixed part mu (with a normal spread sd), in an open loop the rest of a running iteration
+ * (state st: with probability busy, uniform over the iteration resid long; NULL or closed: none),
+ * plus waits of mean W with P(wait) = p. The mean and the percentiles are those of this one law. */
+static void ttft_dist(const srv *v, const state *st, double mu, double sd, double p, double W, infer_dist *d)
+{
+	ttft_law l;
+	double lag = st ? st->lag : 0;
+	l.mu = mu;
+	l.sd = sd;
+	l.b = st && st->resid > 0 ? st->busy : 0;
+	l.tau = l.b > 0 ? st->resid : 0;
+	l.c = l.b > 0 ? (lag - l.b * 0.5 * l.tau) / l.b : 0; /* the planned iteration, when busy */
+	if (l.c < 0)
+		l.c = 0;
+	if (l.b <= 0)
+		l.mu += lag;
+	l.theta = p > 0 && W > 0 ? p / W : 0;
+	l.p = l.theta > 0 ? p : 0;
+	d->mean = mu + lag + W;
+	d->p50 = law_quantile(&l, 0.5);
+	d->p90 = law_quantile(&l, 0.9);
+	d->p99 = law_quantile(&l, 0.99);
+	d->slo = law_quantile(&l, v->q);
 }
 
 /* A request's TPOT: tD plus `extra` per prefill-carrying iteration among its output_len - 1
@@ -601,7 +740,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 		o->saturated = 1;
 	}
 	o->wait = wait;
-	ttft_dist(v, st->lag + st->kown * st->tP + wait, wsd, p, W, &o->ttft);
+	ttft_dist(v, st, st->kown * st->tP + wait, wsd, p, W, &o->ttft);
 	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, open && v->spread, &o->tpot);
 	o->requests_per_s = dp * st->X;
 	o->tokens_per_s = o->requests_per_s * v->out;
@@ -623,15 +762,17 @@ static int takes_all(const srv *v, double n)
 	return n * v->in <= v->budget;
 }
 
-/* The closed loop with N requests in flight per replica. */
-static void closed_load(srv *v, double N, infer_load *o, state *st)
+/* The closed loop with N requests in flight per replica. queued: the requests wait in the
+ * server's queue and its scheduler admits them (offline, the most the server completes), so a
+ * batch it takes together stays together; else each comes from its own client. */
+static void closed_load(srv *v, double N, int queued, infer_load *o, state *st)
 {
 	double ns = N < v->cap ? N : v->cap;
 	if (ns < 1e-9)
 		ns = 1e-9;
-	if (takes_all(v, ns))
+	if (queued ? takes_all(v, ns) : v->stat || ns <= 1)
 		sync_state(v, ns, st);
-	else if (!group_state(v, ns, st))
+	else if (!queued || !group_state(v, ns, st))
 		closed_state(v, ns, st);
 	fill_load(v, st, N, 0, o);
 	o->load = N * (v->p->dp > 0 ? v->p->dp : 1);
@@ -660,11 +801,11 @@ static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0
 	{
 		/* Both waits as one atom-and-exponential with their total mean. */
 		double p = 1 - (1 - st->pq) * (1 - C), W = st->wq + W2;
-		ttft_dist(v, st->lag + st->kown * st->tP, 0, p, W, &o->ttft);
+		ttft_dist(v, st, st->kown * st->tP, 0, p, W, &o->ttft);
 		o->ttft_unqueued = o->ttft.slo;
 		if (W2 > 0) {
 			infer_dist free_of_cap;
-			ttft_dist(v, st->lag + st->kown * st->tP, 0, st->pq, st->wq, &free_of_cap);
+			ttft_dist(v, st, st->kown * st->tP, 0, st->pq, st->wq, &free_of_cap);
 			o->ttft_unqueued = free_of_cap.slo;
 		}
 	}
@@ -790,7 +931,7 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 	infer_load o, sat;
 	state st, sst;
 	double hi, lo, bd = 0;
-	closed_load(v, v->cap, &sat, &sst);
+	closed_load(v, v->cap, 1, &sat, &sst);
 	hi = sst.X;
 	lo = hi * 1e-3;
 	if (!open_load(v, lo, &o, &st, 0) || margin(w, &o) > 1) {
@@ -851,11 +992,32 @@ int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const d
 	int dp = p->dp > 0 ? p->dp : 1;
 	for (int i = 0; i < n; i++) {
 		state st;
-		closed_load(&v, loads[i] / dp, &out[i], &st);
+		closed_load(&v, loads[i] / dp, 0, &out[i], &st);
 	}
 	if (!ok && reason)
 		snprintf(reason, len, "%s", r.reason);
 	return ok;
+}
+
+int infer_capacity(const hw_system *s, const wl_workload *w, const plan *p, double *cap, double *rate, char *reason,
+		   size_t len)
+{
+	srv v;
+	infer_result r;
+	infer_load sat;
+	state st;
+	int ok = setup(&v, s, w, p, &r);
+	closed_load(&v, v.cap, 1, &sat, &st);
+	*cap = v.cap;
+	*rate = st.X;
+	if (!ok && reason)
+		snprintf(reason, len, "%s", r.reason);
+	return ok;
+}
+
+double infer_erlang_c(double c, double a)
+{
+	return erlang_c(c, a);
 }
 
 int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *shares, int n,
@@ -867,7 +1029,7 @@ int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, co
 	state st;
 	int ok = setup(&v, s, w, p, &r);
 	double X, bd = 0;
-	closed_load(&v, v.cap, &sat, &st);
+	closed_load(&v, v.cap, 1, &sat, &st);
 	X = st.X;
 	for (int i = 0; i < n; i++)
 		if (open_load(&v, shares[i] * X, &out[i], &st, bd))
@@ -892,7 +1054,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 	setup(&v, s, w, p, r);
 	if (w->scenario == WL_SINGLE) {
 		double N = (double)w->concurrency / dp;
-		closed_load(&v, N, o, &st);
+		closed_load(&v, N, 0, o, &st);
 		if (o->saturated)
 			snprintf(r->batch_reason, INFER_REASON_MAX,
 				 "single: a closed loop of %d requests; the server runs %.0f per replica (%s), %.0f wait %.0f ms for admission",
@@ -904,7 +1066,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 					       : o->synchronized ? " (prefilled together, decoded together)" : " (at spread phases)");
 	} else if (w->scenario == WL_OFFLINE) {
 		double N = w->concurrency > 0 && (double)w->concurrency / dp < v.cap ? (double)w->concurrency / dp : v.cap;
-		closed_load(&v, N, o, &st);
+		closed_load(&v, N, 1, o, &st);
 		o->wait = o->waiting = 0;
 		snprintf(r->batch_reason, INFER_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
 			 o->running, w->concurrency > 0 && N < v.cap ? "the workload's concurrency allows" : r->cap_reason);

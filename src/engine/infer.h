@@ -17,25 +17,31 @@
  * (chunked or whole prompts), `prefill_first` runs them alone while the decodes stall, `static`
  * prefills a compiled batch together and decodes it to the end.
  *
- * A closed loop of N requests (a new one as one finishes) whose prompts the scheduler can take in
- * one pass stays synchronized: a batch that prefills together and decodes together. Otherwise the
- * requests run at spread phases: a new prompt waits one iteration for the scheduler (two with an
+ * A closed loop of N requests (a new one as one finishes) runs at spread phases when each request
+ * comes from its own client: a new prompt waits one iteration for the scheduler (two with an
  * overlap scheduler), then for a prefill slot (Pollaczek-Khinchine M/D/1 with the service the
  * prompt takes of a full prefill iteration; the closed loop sees N - 1 others), then its own
- * iterations. TPOT is the mean iteration a decoding request runs in (prefill_first: the decode
+ * iterations. Clients do not stay in step: requests that finish together reach an idle server a
+ * little apart, and it starts the first alone, so only one request (or a static scheduler's
+ * compiled batch) prefills as a batch. Requests that wait in the server's own queue (offline, and
+ * the most the server completes) are admitted by its scheduler: those it can take in one pass stay
+ * synchronized, a batch that prefills together and decodes together, and those it takes in
+ * several passes lock in groups a pass apart. TPOT is the mean iteration a decoding request runs in (prefill_first: the decode
  * iterations stretched by the prefill ones that stall them). Little's law closes the loop:
  * N = X · (TTFT + (output_len - 1) · TPOT); beyond the cap the rest wait (N - cap) / X.
  *
- * Scenarios: `single` is the closed loop at `concurrency` (over all replicas); `offline` the
- * closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
+ * Scenarios: `single` is the closed loop of clients at `concurrency` (over all replicas);
+ * `offline` the queued closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
  * Poisson arrivals at a rate λ (admission wait Erlang C over the cap, service the time in the
  * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
  * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
  * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
  * (Poisson) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
- * life, variance 2B/3); TTFT from its fixed part plus the prefill and admission waits (an atom at
- * zero with an exponential tail; the closed loop's admission wait is a sum of N - cap completion
- * gaps, taken as normal). With the workload's `length_spread = exponential` (open loop only) the
+ * life, variance 2B/3); TTFT from its fixed part, in the open loop the rest of the iteration that
+ * runs when it arrives (uniform over that iteration: a Poisson arrival lands at a random time in
+ * it), plus the prefill and admission waits (an atom at zero with an exponential tail; the closed
+ * loop's admission wait is a sum of N - cap completion gaps, taken as normal). The mean and every
+ * percentile of TTFT are those of this one law, so p50 <= p90 <= p99. With the workload's `length_spread = exponential` (open loop only) the
  * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
  * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
  * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no
@@ -63,6 +69,9 @@ typedef struct infer_step {
 	double t_comm;            /* s: exposed communication, that stage */
 	double t_overhead;        /* s: runtime per-layer overhead, that stage */
 	double t_host;            /* s: host work per iteration that the device waits for */
+	double t_draft;           /* s: speculative decoding's draft passes (in t, as t_ops is) */
+	double tokens_per_pass;   /* speculative decoding: tokens a verify pass advances a sequence
+				     (0: no speculation) */
 	double comm_level[HW_LEVELS_MAX];
 	roof_sum ops;
 } infer_step;
@@ -128,6 +137,14 @@ typedef struct infer_result {
 void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
 		     double ctx, double prefill_tokens, infer_step *out);
 
+/* Speculative decoding ([infer] draft): the tokens one verify pass accepts per sequence on
+ * average, 1 + a + ... + a^k = (1 - a^(k+1)) / (1 - a) for k proposals each accepted with
+ * probability a given the one before (Leviathan et al. 2023, ICML, eq. 1); 1 without a draft.
+ * An iteration that decodes b sequences takes the draft's k passes and the target's verify pass
+ * over b (k + 1) tokens, and infer_step_eval reports 1 / E of its decode part, so TPOT and
+ * throughput follow from the draft's cost and the accepted tokens. */
+double infer_spec_gain(const wl_workload *w);
+
 /* Evaluates w (mode infer) on s with layout p (filled) for w's scenario. pre/dec receive the
  * ops of one prompt group alone and of the decode iteration (either may be NULL). */
 void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
@@ -138,6 +155,15 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
  * set when the layout cannot serve (one request does not fit, weights do not fit, plan). */
 int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
 		infer_load *out, char *reason, size_t len);
+
+/* What layout p's server holds: *cap sequences per replica (the KV cache, the framework's batch
+ * limits, the workload's concurrency) and *rate, the requests/s one replica completes with that
+ * batch full (a closed loop at the cap). Returns 1, or 0 with reason set when it cannot serve. */
+int infer_capacity(const hw_system *s, const wl_workload *w, const plan *p, double *cap, double *rate, char *reason,
+		   size_t len);
+
+/* Erlang C: the probability that an arrival waits, c servers (whole), offered load a < c. */
+double infer_erlang_c(double c, double a);
 
 /* The open loop (Poisson arrivals, w's server) at shares[i] of the most the server completes
  * (its batch full): out[i].load is the arrival rate over all replicas, out[i].stable 0 where the

@@ -29,24 +29,58 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
+/* Useful work over the capacity the engines spend on an m x n x k GEMM (`b` of them) in output
+ * tiles of th x tw, K padded to kp: whole tiles (a partial one, the last row or column of the
+ * output, takes as long as a full one) in waves over `units` engines, K split into equal shares
+ * per engine where may_split and the tiles leave engines idle. The time is waves x one tile's
+ * share of the K loop: for a fixed tile it never falls as the GEMM grows. */
+static double tiled_eff(const hw_chip *c, double th, double tw, double kp, double m, double n, double k,
+			double b, int may_split)
+{
+	double tiles = fmax(1, ceil_pos(m / th)) * fmax(1, ceil_pos(n / tw)) * ceil_pos(b), split = 1, waves;
+	if (may_split && tiles < c->units)
+		split = fmin(c->units / tiles, fmax(1, floor_pos(k / (4.0 * c->pad_k))));
+	waves = ceil_pos(fmax(0, tiles * split / c->units - 1e-9));
+	return (m * n * k * b) / (waves * c->units * th * tw * kp / split);
+}
+
 double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
 {
-	double pad, tiles, waves, wave;
+	double th, tw, kp, b, e;
+	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
-	/* A fractional m (expert tokens below one) pads to a whole row. */
-	pad = (m * n * k) / (round_up(m, c->pad_m) * round_up(n, c->pad_n) * round_up(k, c->pad_k));
-	/* Wave quantization: whole output tiles over `units` engines. A skinny GEMM (one row of
-	 * tiles, as in decode) is split along K by the libraries (split-K / stream-K / GEMV
-	 * kernels) until the engines are busy or the K chunks get short (4 x pad_k). */
-	tiles = ceil_pos(m / c->tile_m) * ceil_pos(n / c->tile_n) * ceil_pos(batch > 1 ? batch : 1);
-	if (m <= c->tile_m && tiles < c->units) {
-		double split = fmin(floor_pos(c->units / tiles), fmax(1, floor_pos(k / (4.0 * c->pad_k))));
-		tiles *= split;
-	}
-	waves = ceil_pos(tiles / c->units);
-	wave = tiles / (waves * c->units);
-	return pad * wave;
+	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
+	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
+	 * fractional m (expert tokens below one) pads to a whole row. */
+	th = fmin(c->tile_m, round_up(m, c->pad_m));
+	tw = fmin(c->tile_n, round_up(n, c->pad_n));
+	kp = round_up(k, c->pad_k);
+	b = batch > 1 ? batch : 1;
+	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
+	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
+	 * busy or the K chunks get short (4 x pad_k), when the GEMM is skinny (one row of tiles, as
+	 * in decode) or its reduction is the long dimension (K > M: CUTLASS's split-K case,
+	 * NVIDIA/cutlass@0e137486 examples/06_splitK_gemm/splitk_gemm.cu "M = 128, N = 128,
+	 * K = 4096 ... a single thread-block ... split-k"). A square GEMM below one wave is not
+	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
+	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
+	split = m <= c->tile_m || k > m;
+	e = tiled_eff(c, th, tw, kp, m, n, k, b, split);
+	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
+	 * the engines best: the chip's, or half of it in either dimension (cuBLAS and hipBLASLt pick
+	 * a kernel per shape from tiles of 64 to 256 rows and columns). The set does not change with
+	 * the rows, so neither does the rule that time never falls as the GEMM grows; and a larger
+	 * batch does not cost a whole extra wave of the chip's tile. */
+	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units)
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 2; j++) {
+				double h = i ? round_up((double)c->tile_m * (4 - i) / 4, c->pad_m) : th;
+				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
+				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
+					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));
+			}
+	return e;
 }
 
 double roof_curve(const hw_curve *c, double x)
@@ -125,6 +159,8 @@ __attribute__((always_inline)) static inline void time_op(const hw_chip *c, cons
 	roof_bound bound;
 	if (!(c->peak[run] > 0)) {
 		run = hw_run_prec(c, run);
+		if (run == HW_PREC_N)
+			run = hw_widest_prec(c); /* no rate to run at (an infeasible result): an estimate */
 		if (run == HW_PREC_N)
 			run = HW_FP32;
 	}

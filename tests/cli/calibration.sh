@@ -9,9 +9,10 @@ else
 fi
 # Every row predicted (none skipped), within what the model reaches on the 288 rows today
 # (issue 17: training median 6.2 %, worst 45.4 %; serving median 6.3 %, worst 56.2 %). Tightened
-# as fidelity improves.
+# as fidelity improves. Worst training row 46.1 % since issue 23's tile choice (MLPT51-8B-NV-TYCHE-GB200-512,
+# -45.4 -> -46.1 %: a GEMM of several waves runs the best tile of a fixed set).
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:46
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:47
 check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of

@@ -52,16 +52,17 @@ Test(infer, prefill_is_compute_bound_2N_per_token)
 
 Test(infer, a_synchronized_loop_is_a_static_batch)
 {
-	/* 8 requests over 2 replicas: 4 per replica, whose 4 x 512 = 2048 prompt tokens fit one
-	 * iteration's 8192, so the loop stays synchronized: they prefill together (TTFT = that
-	 * iteration) and decode together (TPOT = the decode iteration at 4), and
-	 * tokens/s = replicas × 4 × 128 / (TTFT + 127 TPOT). */
+	/* 8 queued requests (offline) over 2 replicas: 4 per replica, whose 4 x 512 = 2048 prompt
+	 * tokens fit one iteration's 8192, so the scheduler takes them together and the batch stays
+	 * synchronized: they prefill together (TTFT = that iteration) and decode together (TPOT =
+	 * the decode iteration at 4), and tokens/s = replicas × 4 × 128 / (TTFT + 127 TPOT). */
 	hw_system s = fx_round_system(8);
 	nn_net n = fx_gpt(4, 2048, 16, 32000);
 	wl_workload w = fx_infer(n, 512, 128, 8);
 	plan p = {1, 1, 1, 2, 1, 1, 0, 0, 2};
 	infer_result r;
 	infer_step pre, dec;
+	w.scenario = WL_OFFLINE;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	infer_step_eval(&s, &w, &p, 0, 0, 4 * 512, &pre);
 	infer_step_eval(&s, &w, &p, 4, 512 + 64, 0, &dec);
@@ -152,7 +153,8 @@ Test(infer, prefill_first_stalls_the_decodes)
 
 Test(infer, a_loop_that_takes_prompts_in_passes_locks_in_groups)
 {
-	/* 16 requests of 1024-token prompts, 8192 tokens a pass: 16 x 1024 does not fit one pass,
+	/* 16 queued requests (offline: the scheduler admits them, so those that finish together
+	 * are replaced together) of 1024-token prompts, 8192 tokens a pass: 16 x 1024 does not fit one pass,
 	 * a pass beside the other groups' decodes takes floor((8192 - 10.7) / 1024) = 7 prompts, so
 	 * the loop locks in G = ceil(16 / 7) = 3 groups of 5.3. A request's 255 decode iterations
 	 * run through the 2 other groups' passes: TPOT = t_d + 2 (t_p - t_d) / 255; it waits for
@@ -162,6 +164,7 @@ Test(infer, a_loop_that_takes_prompts_in_passes_locks_in_groups)
 	wl_workload w = fx_infer(n, 1024, 256, 16);
 	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
 	infer_result r;
+	w.scenario = WL_OFFLINE;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	cr_assert(r.feasible, "%s", r.reason);
 	cr_assert(r.at.synchronized);
@@ -335,4 +338,78 @@ Test(infer, spread_lengths_lower_the_load_a_tpot_limit_admits)
 	cr_assert_lt(b.tpot, a.tpot);
 	cr_assert_lt(b.tokens_per_s, a.tokens_per_s);
 	cr_assert_float_eq(b.at.tpot.p50, b.tpot, 1e-15);
+}
+
+/* The closed-loop curve of a shipped workload on a shipped system at loads[0..n-1]. */
+static void shipped_curve(const char *sys, const char *wl, const double *loads, int n, infer_load *out)
+{
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	const char *sets[] = {"concurrency=1024"};
+	plan p;
+	char why[256];
+	cr_assert_eq(hw_find_system(sys, "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load(wl, "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	cr_assert(infer_curve(&s, &w, &p, loads, n, out, why, sizeof why), "%s", why);
+}
+
+Test(infer, more_clients_in_flight_never_lower_ttft)
+{
+	/* Llama 3 70B on p5.48xlarge, 1 to 16 requests in flight, each from its own client. Four
+	 * 2048-token prompts fit one 8192-token pass; the loop used to stay in step up to 4 (TTFT =
+	 * a pass of 4 prompts, 317.8 ms) and lock in 2 groups at 5 (221.8 ms), 3 at 8 (235.4 ms):
+	 * more requests, a faster first token. Clients do not stay in step, so from 2 on the phases
+	 * spread and every latency grows with the load. */
+	double loads[16];
+	infer_load o[16];
+	for (int i = 0; i < 16; i++)
+		loads[i] = i + 1;
+	shipped_curve("p5.48xlarge", "llama3-70b-serve", loads, 16, o);
+	for (int i = 1; i < 16; i++) {
+		cr_assert_geq(o[i].ttft.mean, o[i - 1].ttft.mean, "TTFT at %d: %g < %g", i + 1, o[i].ttft.mean, o[i - 1].ttft.mean);
+		cr_assert_geq(o[i].ttft.p99, o[i - 1].ttft.p99);
+		cr_assert_geq(o[i].tpot.mean, o[i - 1].tpot.mean);
+		cr_assert_geq(o[i].tokens_per_s, o[i - 1].tokens_per_s);
+	}
+}
+
+Test(infer, a_quarter_more_requests_do_not_cut_throughput)
+{
+	/* Llama 3 70B bf16 on mi300x-8: 256 -> 320 requests in flight used to cut throughput by a
+	 * third (3,759 -> 2,462 tokens/s) and nearly double TPOT (67.4 -> 129.1 ms): the decode
+	 * GEMMs went from one row of 256-row tiles (split along K over the 304 CUs) to two rows
+	 * without the split. */
+	double loads[2] = {256, 320};
+	infer_load o[2];
+	shipped_curve("mi300x-8", "llama3-70b-serve", loads, 2, o);
+	cr_assert_geq(o[1].tokens_per_s, o[0].tokens_per_s, "%g -> %g tokens/s", o[0].tokens_per_s, o[1].tokens_per_s);
+	cr_assert_leq(o[1].tpot.mean, 1.25 * o[0].tpot.mean * 1.05, "TPOT %g -> %g", o[0].tpot.mean, o[1].tpot.mean);
+}
+
+Test(infer, the_p99_ttft_is_at_or_above_its_mean)
+{
+	/* Llama 3 70B on trn1n.32xlarge, the workload's server scenario: at the highest load the
+	 * TPOT limit admits, few requests wait, so the waits' atom at zero held more than 99 % of
+	 * the law and p99 (641.445 ms) fell below the mean (641.449 ms). A Poisson arrival also
+	 * waits for the rest of the iteration under way, uniform over it: the law has that spread,
+	 * and its p99 lies above its mean. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p;
+	infer_result r;
+	cr_assert_eq(hw_find_system("trn1n.32xlarge", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert(r.feasible, "%s", r.reason);
+	cr_assert_leq(r.at.ttft.p50, r.at.ttft.p90);
+	cr_assert_leq(r.at.ttft.p90, r.at.ttft.p99);
+	cr_assert_geq(r.at.ttft.p99, r.at.ttft.mean, "p99 %g < mean %g", r.at.ttft.p99, r.at.ttft.mean);
 }

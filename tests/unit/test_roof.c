@@ -124,3 +124,46 @@ Test(roof, serving_gemm_curve_and_paged_attention)
 	o.serve = 1;
 	cr_assert_float_eq(roof_op(&c, &o).t_memory, 8e-6 + 100e6 / 0.5e12, 1e-15);
 }
+
+/* An MI300X-like matrix unit: 304 CUs, 256×256 output tiles. */
+static hw_chip mi300x_like(void)
+{
+	hw_chip c = h100_like();
+	c.units = 304;
+	c.tile_m = c.tile_n = 256;
+	return c;
+}
+
+Test(roof, a_gemm_never_takes_less_time_as_it_grows)
+{
+	/* Time ∝ m·n·k / efficiency: one more row never makes a GEMM faster. Partial tiles (the
+	 * last row of the output) take as long as full ones, so crossing a tile row cannot raise the
+	 * efficiency enough to lower the time (it did: an A100 GEMM of 256.1 rows ran in 70 % of the
+	 * time of one of 254.7, 3 rows of tiles counted as full work against 2). */
+	hw_chip chips[2] = {h100_like(), mi300x_like()};
+	double ns[3] = {1280, 6144, 7168}, ks[2] = {1024, 8192};
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 2; j++) {
+				double last = 0;
+				for (double m = 1; m <= 6000; m += 1) {
+					double t = m / roof_shape_eff(&chips[c], m, ns[i], ks[j], 1);
+					cr_assert_geq(t, last * (1 - 1e-12), "chip %d n %g k %g: m %g takes %g, m - 1 took %g",
+						      c, ns[i], ks[j], m, t, last);
+					last = t;
+				}
+			}
+}
+
+Test(roof, a_quarter_more_rows_does_not_cost_twice)
+{
+	/* Llama-3-70B's QKV projection at TP8 (n = 1280, k = 8192) on 304 CUs of 256×256 tiles: 256
+	 * decode rows are one row of 5 tiles, split along K over the CUs; 320 rows are two rows, 10
+	 * tiles, which the libraries split along K as well (K = 8192 > M). Without that split they
+	 * ran on 10 of 304 CUs and 25 % more rows cost 30 times as much. */
+	hw_chip c = mi300x_like();
+	double t256 = 256 / roof_shape_eff(&c, 256, 1280, 8192, 1);
+	double t320 = 320 / roof_shape_eff(&c, 320, 1280, 8192, 1);
+	cr_assert_leq(t320, 2 * t256, "320 rows %g vs 256 rows %g", t320, t256);
+	cr_assert_geq(t320, t256);
+}
