@@ -322,6 +322,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	rank_row *rows = NULL;
 	cli_pricer pricer;
 	rank_opts ro;
+	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
 	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "";
 	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0;
 	double budget = 0, deadline = 0;
@@ -420,6 +421,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			}
 		}
 		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
+		ro.ws = ws;
 		ro.cmin = cmin;
 		ro.cmax = cmax;
 		ro.total = p.chips;
@@ -452,6 +454,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	else
 		print_table(w0, rows, nrows, &o, paths, limits, note);
 done:
+	sweep_ws_free(ws);
 	if (store)
 		db_close(store);
 	for (int i = 0; i < nrows; i++)

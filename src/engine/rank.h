@@ -113,6 +113,8 @@ typedef struct rank_opts {
 	int nuser_capex;
 	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
 	int ndiscounts;
+	sweep_ws *ws;            /* training searches: a workspace kept across systems (NULL: each
+				    search allocates its own); one search at a time */
 } rank_opts;
 
 enum { RANK_CHIPS_OPEN = 1 << 30 };
