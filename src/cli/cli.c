@@ -604,6 +604,40 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	return 0;
 }
 
+int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
+		      char *buf, size_t len, err *e)
+{
+	int any[PRICE_MODEL_N] = {0};
+	size_t l;
+	price_model asked = rows[0].cost.pricing;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (rows[i].cost.have_price)
+			return 0;
+	for (int i = 0; i < n; i++) {
+		int have[PRICE_MODEL_N];
+		if (!rows[i].sys->instance[0])
+			continue;
+		if (!*store && cli_open_db_read(paths, store, e) != 0)
+			return ERR_DATA;
+		if (db_price_models(*store, rows[i].sys->instance, o->as_of ? o->as_of : "", have, e) != 0)
+			return ERR_DATA;
+		for (int m = 0; m < PRICE_CATALOG_N; m++)
+			any[m] |= have[m];
+	}
+	l = (size_t)snprintf(buf, len, "no system compared has a%s %s price", asked == PRICE_ON_DEMAND || asked ==
+			     PRICE_OWNED ? "n" : "", price_model_names[asked]);
+	for (int m = 0, k = 0; m < PRICE_CATALOG_N && l < len; m++)
+		if (any[m])
+			l += (size_t)snprintf(buf + l, len - l, "%s%s", k++ ? ", " : "; the store has for them: ",
+					      price_model_names[m]);
+	if (l < len)
+		snprintf(buf + l, len - l, "%s; --pricing all compares every pricing model, --pricing owned prices "
+			 "buying the hardware, and --price SYSTEM=USD_PER_CHIP_HOUR gives your own", l && any[0] + any[1] +
+			 any[2] + any[3] + any[4] + any[5] + any[6] ? "" : "; the store has none for them");
+	return 0;
+}
+
 int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
 	     const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out,
 	     err *e)

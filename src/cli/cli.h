@@ -125,6 +125,13 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
 	      rank_quote *out, err *e);
 
+/* When no row of a comparison has a price for the pricing model asked for: which pricing
+ * models the store holds for the systems compared, and what to do ("--price", "--pricing
+ * MODEL"), into buf; "" when some row is priced. Returns 0, or nonzero with e set (the store
+ * failed). */
+int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
+		      char *buf, size_t len, err *e);
+
 /* Sorted .ini file stems of dir into *names (caller frees with cli_free_names). Returns the
  * count, or -1 with e set. */
 int cli_ini_stems(const char *dir, char ***names, err *e);
@@ -181,6 +188,12 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"                         (trn2.48xlarge=35); the most specific applies (repeatable)\n" \
 	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (--pricing owned): USD for\n" \
 	"                         CHIPS chips with their host, one node when not given (repeatable)\n"
+
+/* --disagg SPLIT (eval, compare, report): the workload key disagg, as --set disagg=SPLIT. */
+#define CLI_DISAGG_USAGE \
+	"      --disagg SPLIT     disaggregated prefill and decode pools beside the aggregated result:\n" \
+	"                         auto (search the layouts and the split), XpYd (X prefill and Y decode\n" \
+	"                         replicas, layouts searched) or XpYd:PLAN:PLAN (14p2d:tp=4:tp=8)\n"
 
 /* --wide, for the commands that print tables (handled by cli_eval_option). */
 #define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}

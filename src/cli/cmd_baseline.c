@@ -7,6 +7,7 @@
  * where `list` finds a record's last check. */
 #include <cJSON.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +498,8 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	cJSON *options = cJSON_CreateArray();
 	record_eval *ev = NULL;
 	db *store = NULL;
+	char stale[RANK_NOTE_MAX] = "";
+	double age = NAN;
 	db_baseline row;
 	char clipped[80];
 	err e = {0};
@@ -567,11 +570,31 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
+	{
+		/* The price frozen against the record's day: a price older than [cost] price_age_days
+		 * may predate a price change (the record keeps it as it is). */
+		char day[11];
+		snprintf(day, sizeof day, "%.10s", row.created_at);
+		age = ev->cost.have_price && !ev->cost.user_price ? rank_price_age_days(&ev->cost.price, day) : NAN;
+		if (isfinite(age) && age > ev->w.cost.owned.price_age_days)
+			snprintf(stale, sizeof stale, "the price frozen is %.0f days older than the record: %s %s as_of %s, "
+				 "recorded %s, more than %.0f days ([cost] price_age_days); a price change since does not show "
+				 "(import newer rows, or --price)", age, ev->cost.price.instance,
+				 price_model_names[ev->cost.price.model], ev->cost.price.as_of, day, ev->w.cost.owned.price_age_days);
+	}
 	if (o.format == OUT_JSON) {
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "name", name);
 		cJSON_AddNumberToObject(j, "id", row.id);
 		cJSON_AddStringToObject(j, "created_at", row.created_at);
+		if (isfinite(age))
+			cJSON_AddNumberToObject(j, "price_age_days", age);
+		else
+			cJSON_AddNullToObject(j, "price_age_days");
+		if (stale[0])
+			cJSON_AddStringToObject(j, "price_warning", stale);
+		else
+			cJSON_AddNullToObject(j, "price_warning");
 		cJSON_AddStringToObject(j, "sha256", row.sha256);
 		cJSON_AddStringToObject(j, "prev_sha256", row.prev_sha256);
 		cJSON_AddStringToObject(j, "chain_sha256", row.chain_sha256);
@@ -583,6 +606,8 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 		if (o.format == OUT_TABLE)
 			printf("recorded %s in %s as record %d: %d inputs, sha256 %.12s, chained to %.12s%s\n", name,
 			       paths->db, row.id, ev->nin, row.sha256, row.prev_sha256, t.key.len ? " (keyed)" : "");
+		if (stale[0])
+			printf("%swarning: %s\n", o.format == OUT_MD ? "\n" : "", stale);
 	}
 done:
 	cJSON_Delete(options);

@@ -21,7 +21,7 @@ const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
 	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
-	"                        [--format table|csv|json|md] [--wide]\n\n"
+	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
 	"then by throughput where a system has no price. The limits it ranks at come first (serving:\n"
@@ -38,7 +38,8 @@ const char compare_usage[] =
 	"--chips MIN-MAX.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE
 	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n"
-	"      --deadline DAYS    training: drop runs that take longer, failures included\n";
+	"      --deadline DAYS    training: drop runs that take longer, failures included\n"
+	CLI_DISAGG_USAGE;
 
 /* A positive number of optarg into *v, else a usage error naming opt. */
 static int positive(const char *opt, const char *arg, const char *what, double *v, err *e)
@@ -57,7 +58,7 @@ static int capped(const rank_row *r)
 }
 
 /* The line above the table: what the systems are ranked at. */
-static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, size_t n)
+static void limits_text(const wl_workload *w, const rank_opts *ro, int fill, char *buf, size_t n)
 {
 	if (w->mode == WL_INFER) {
 		char lim[160] = "";
@@ -82,7 +83,7 @@ static void limits_text(const wl_workload *w, const rank_opts *ro, char *buf, si
 		if (ro->fixed_plan)
 			snprintf(buf + strlen(buf), n - strlen(buf), "; the --plan layout as given");
 		else
-			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", ro->total);
+			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", fill);
 		if (!ro->fixed_plan && (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1))
 			snprintf(buf + strlen(buf), n - strlen(buf), ", %d-%d chips per replica", ro->cmin, ro->cmax);
 	} else {
@@ -124,8 +125,38 @@ static void cap_note(const rank_row *rows, int n, char *buf, size_t len)
 	}
 }
 
+/* The freshness of the prices compared (rank_price_ages) as JSON fields of root. */
+static void ages_json(cJSON *root, const rank_row *rows, const rank_ages *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (a->n)
+		cJSON_AddNumberToObject(root, "price_age_spread_days", a->spread_days);
+	else
+		cJSON_AddNullToObject(root, "price_age_spread_days");
+	cJSON_AddNumberToObject(o, "threshold_days", a->threshold_days);
+	cJSON_AddNumberToObject(o, "dated_prices", a->n);
+	cJSON_AddBoolToObject(o, "stale", a->stale);
+	for (int k = 0; k < 2; k++) {
+		int i = k ? a->newest : a->oldest;
+		cJSON *x;
+		if (i < 0) {
+			cJSON_AddNullToObject(o, k ? "newest" : "oldest");
+			continue;
+		}
+		x = cJSON_AddObjectToObject(o, k ? "newest" : "oldest");
+		cJSON_AddStringToObject(x, "system", rows[i].sys->name);
+		cJSON_AddStringToObject(x, "pricing_model", price_model_names[rows[i].cost.price.model]);
+		cJSON_AddStringToObject(x, "as_of", rows[i].cost.price.as_of);
+	}
+	if (a->stale)
+		cJSON_AddStringToObject(o, "warning", a->text);
+	else
+		cJSON_AddNullToObject(o, "warning");
+	cJSON_AddItemToObject(root, "price_age", o);
+}
+
 static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, const rank_opts *ro,
-		       const char *limits, const char *note)
+		       const char *limits, const char *note, const rank_ages *ages, const char *empty)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *lim = cJSON_CreateObject();
 	char *s;
@@ -167,17 +198,23 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 		cJSON_AddStringToObject(root, "note", note);
 	else
 		cJSON_AddNullToObject(root, "note");
+	if (empty[0])
+		cJSON_AddStringToObject(root, "price_note", empty);
+	ages_json(root, rows, ages);
 	cJSON_AddStringToObject(root, "comm_note", show_comm_note);
 	arr = cJSON_AddArrayToObject(root, "systems");
 	for (int i = 0; i < nrows; i++) {
 		cJSON *j = show_json(&rows[i].rep);
 		cJSON_AddNumberToObject(j, "rank", i + 1);
+		cJSON_AddStringToObject(j, "pricing_model", price_model_names[rows[i].cost.pricing]);
 		cJSON_AddStringToObject(j, "layout", rows[i].plan);
 		cJSON_AddStringToObject(j, "bound", rows[i].bound);
 		cJSON_AddStringToObject(j, "verdict", rows[i].verdict);
 		cJSON_AddNumberToObject(j, "layouts_searched", (double)rows[i].searched);
 		if (w0->mode == WL_INFER)
 			cJSON_AddBoolToObject(j, "capped_by_concurrency", capped(&rows[i]));
+		if (rows[i].has_disagg)
+			cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(&rows[i].w, &rows[i].dis, &rows[i].dcost));
 		cJSON_AddItemToArray(arr, j);
 	}
 	s = cJSON_Print(root);
@@ -186,10 +223,65 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 	cJSON_Delete(root);
 }
 
+/* --disagg: each system's best disaggregated split beside its aggregated result, at the limits. */
+static void print_disagg(const rank_row *rows, int nrows, const cli_eval_opts *o)
+{
+	static const char *const hdr[] = {"system", "split", "chips", "prefill", "decode", "tokens_per_s_per_chip",
+					  "vs_aggregated_pct", "ttft_tail_ms", "tpot_tail_ms", "kv_transfer_ms", "kv_link",
+					  "usd_per_unit", "note"};
+	out_table t;
+	out_init(&t, 13, hdr);
+	for (int k = 2; k < 12; k++)
+		if (k != 3 && k != 4 && k != 10)
+			out_right(&t, k);
+	out_wide(&t, o->wide);
+	out_fit_col(&t, 12, OUT_FIT_BELOW);
+	for (int i = 0; i < nrows; i++) {
+		const disagg_result *d = &rows[i].dis;
+		const rank_quote *c = &rows[i].dcost;
+		char v[10][48];
+		const char *cells[13];
+		snprintf(v[0], 48, "%dP%dD", d->pre.count, d->dec.count);
+		snprintf(v[1], 48, "%d", d->chips);
+		plan_format(&d->pre.plan, v[2], 48);
+		plan_format(&d->dec.plan, v[3], 48);
+		snprintf(v[4], 48, d->feasible ? "%.0f" : "-", d->tokens_per_s_per_chip);
+		if (d->feasible && rows[i].ir.feasible && rows[i].ir.tokens_per_s_per_chip > 0)
+			snprintf(v[5], 48, "%+.0f", 100 * (d->tokens_per_s_per_chip / rows[i].ir.tokens_per_s_per_chip - 1));
+		else
+			snprintf(v[5], 48, "-");
+		snprintf(v[6], 48, d->feasible ? "%.0f" : "-", d->ttft_tail * 1e3);
+		snprintf(v[7], 48, d->feasible ? "%.1f" : "-", d->tpot_tail * 1e3);
+		snprintf(v[8], 48, "%.3g", d->t_transfer * 1e3);
+		if (c->have_price && c->result.ok && d->feasible)
+			snprintf(v[9], 48, c->result.usd_per_unit < 100 ? "%.3f" : "%.0f", c->result.usd_per_unit);
+		else
+			snprintf(v[9], 48, "-");
+		cells[0] = rows[i].sys->name;
+		for (int k = 0; k < 8; k++)
+			cells[k + 1] = v[k];
+		cells[9] = v[8];
+		cells[10] = hw_level_names[d->link];
+		cells[11] = v[9];
+		cells[12] = d->feasible ? "" : d->reason;
+		out_row(&t, cells);
+	}
+	if (o->format != OUT_CSV) {
+		char split[160];
+		plan_disagg_format(&rows[0].w.disagg, split, sizeof split);
+		printf("\ndisaggregated prefill and decode pools (--disagg %s, within the scale-up domain or --chips N), at "
+		       "the same limits, beside each system's aggregated best above:%s\n", split,
+		       o->format == OUT_MD ? "\n" : "");
+	}
+	out_print(&t, o->format, stdout);
+	out_release(&t);
+}
+
 /* Table, CSV and Markdown. CSV carries the assumptions in columns of every row; the table and
  * Markdown print them under the table. */
 static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const cli_eval_opts *o,
-			const cli_paths *paths, const char *limits, const char *note)
+			const cli_paths *paths, const char *limits, const char *note, const rank_ages *ages,
+			const char *empty)
 {
 	enum { NC = 20 }; /* 14 columns and 6 of assumptions (CSV) */
 	out_table t;
@@ -210,6 +302,8 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		int nbase = train ? 13 : 14;
 		for (int k = 0; k < nbase; k++)
 			hdr[k] = train ? th[k] : ih[k];
+		if (o->pricing_all && !csv)
+			hdr[1] = "system pricing";   /* csv has its pricing_model column */
 		nc = nbase;
 		if (csv)
 			for (int k = 0; k < 6; k++)
@@ -227,7 +321,7 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		rank_row *r = &rows[i];
 		const cost_result *cr = &r->cost.result;
 		const price_row *pr = &r->cost.price;
-		char v[8][48], usd_h[32] = "-", usd_u[32] = "-", chip_h[32] = "-", terms[RANK_NOTE_MAX];
+		char v[8][48], usd_h[32] = "-", usd_u[32] = "-", chip_h[32] = "-", terms[RANK_NOTE_MAX], sysc[96];
 		const char *cells[NC];
 		int k = 0;
 		if (isfinite(cr->usd_per_hour))
@@ -253,7 +347,9 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 			snprintf(v[5], 48, isfinite(days) ? "%.1f" : "-", days / 86400);
 		}
 		cells[k++] = v[0];
-		cells[k++] = r->sys->name;
+		snprintf(sysc, sizeof sysc, "%s%s%s", r->sys->name, o->pricing_all && !csv ? " " : "",
+			 o->pricing_all && !csv ? (r->cost.user_price ? "user" : price_model_names[r->cost.pricing]) : "");
+		cells[k++] = sysc;
 		cells[k++] = r->sys->chip.name;
 		cells[k++] = v[1];
 		cells[k++] = r->plan;
@@ -288,10 +384,20 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 			printf("\n");
 	}
 	out_print(&t, o->format, stdout);
+	if (nrows > 0 && rows[0].has_disagg)
+		print_disagg(rows, nrows, o);
 	if (o->format != OUT_CSV && nrows > 0) {
 		char terms[RANK_NOTE_MAX];
 		const char *nl = o->format == OUT_MD ? "\n" : "";
-		show_terms_text(&rows[0].cost, train, terms, sizeof terms);
+		rank_quote q = rows[0].cost;
+		q.discount = 0;   /* discounts differ per row: the line below lists them */
+		show_terms_text(&q, train, terms, sizeof terms);
+		if (o->pricing_all && strchr(terms, ',')) {
+			/* "spot pricing, ..." is the first row's: each row has its own. */
+			char rest[RANK_NOTE_MAX];
+			snprintf(rest, sizeof rest, "%s", strchr(terms, ','));
+			snprintf(terms, sizeof terms, "each row's pricing model%s", rest);
+		}
 		printf("%sprices: the newest%s%s in the store %s, per chip-hour\n%sassumptions: %s\n", nl,
 		       o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db, nl, terms);
 		cli_price_terms(o, terms, sizeof terms);
@@ -305,26 +411,43 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		}
 		if (note[0])
 			printf("%snote: %s\n", nl, note);
+		if (empty[0])
+			printf("%snote: %s\n", nl, empty);
+		for (int d = 0; d < o->ndiscounts; d++) {
+			int used = 0;
+			for (int i = 0; i < nrows; i++)
+				used |= !strcmp(rows[i].cost.discount_from, o->discounts[d].key[0] ? o->discounts[d].key : "all");
+			if (!used)
+				printf("%snote: --discount %s%s%.4g%% applies to none of the systems compared (a provider, "
+				       "system or instance name)\n", nl, o->discounts[d].key, o->discounts[d].key[0] ? "=" : "",
+				       100 * o->discounts[d].share);
+		}
+		if (ages->stale)
+			printf("%swarning: %s\n", nl, ages->text);
 	}
 	out_release(&t);
 }
 
 int cmd_compare(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_BUDGET = 4000, O_DEADLINE };
+	enum { O_BUDGET = 4000, O_DEADLINE, O_DISAGG };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
 						 {"budget", required_argument, NULL, O_BUDGET},
-						 {"deadline", required_argument, NULL, O_DEADLINE}, {NULL, 0, NULL, 0}};
+						 {"deadline", required_argument, NULL, O_DEADLINE},
+						 {"disagg", required_argument, NULL, O_DISAGG}, {NULL, 0, NULL, 0}};
+	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
 	cli_eval_opts o;
 	err e = {0};
 	db *store = NULL;
 	wl_workload *w0 = malloc(sizeof *w0);
 	rank_row *rows = NULL;
+	hw_system *systems = NULL;
 	cli_pricer pricer;
 	rank_opts ro;
 	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
-	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "";
-	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0;
+	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
+	rank_ages ages;
+	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0, fill = 0;
 	double budget = 0, deadline = 0;
 
 	cli_eval_init(&o);
@@ -338,6 +461,14 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		if (c == O_BUDGET || c == O_DEADLINE) {
 			if (positive(c == O_BUDGET ? "--budget" : "--deadline", optarg, c == O_BUDGET ? "USD" : "days",
 				     c == O_BUDGET ? &budget : &deadline, &e) != 0) {
+				rc = cli_fail(&e);
+				goto done;
+			}
+			continue;
+		}
+		if (c == O_DISAGG) {
+			snprintf(disagg, sizeof disagg, "disagg=%s", optarg);
+			if (cli_eval_option(CLI_OPT_SET, disagg, &o, &e) <= 0) {
 				rc = cli_fail(&e);
 				goto done;
 			}
@@ -381,28 +512,24 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	rows = calloc((size_t)(nnames ? nnames : 1), sizeof *rows);
-	if (!rows) {
+	nmodels = o.pricing_all ? PRICE_MODEL_N : 1;
+	rows = calloc((size_t)(nnames ? nnames : 1) * (size_t)nmodels, sizeof *rows);
+	systems = calloc((size_t)(nnames ? nnames : 1), sizeof *systems);
+	if (!rows || !systems) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);
 		goto done;
 	}
-	for (int i = 0; i < nnames; i++) {
-		rank_row *r = &rows[nrows];
+	for (int i = 0; i < nnames && rc == 0; i++) {
 		cli_eval_opts so = o;
 		plan p;
-		r->sys = malloc(sizeof *r->sys);
-		if (!r->sys) {
-			rc = err_set(&e, ERR_DATA, "out of memory");
-			break;
-		}
-		nrows++;
+		int first = nrows, kept = 0;
 		/* A search is not tied to the workload's layout: --chips is checked against it only
 		 * when --plan fixes the layout. */
 		if (!o.plan_text)
 			so.chips = 0;
 		so.pricing_all = 0;
-		if (cli_setup(paths, &so, names[i], r->sys, w0, &p, &e) != 0) {
+		if (cli_setup(paths, &so, names[i], &systems[i], w0, &p, &e) != 0) {
 			rc = e.code;
 			break;
 		}
@@ -424,16 +551,33 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		ro.ws = ws;
 		ro.cmin = cmin;
 		ro.cmax = cmax;
-		ro.total = p.chips;
+		ro.total = 0;
+		fill = p.chips;
 		if (w0->mode == WL_INFER && !o.plan_text && o.chips && !range) {
 			/* Serving: N chips in all, filled by replicas that divide it. */
-			ro.total = o.chips;
+			ro.total = fill = o.chips;
 			ro.cmin = 1;
 		}
 		ro.budget = budget;
 		ro.deadline = deadline * 86400;
-		if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
-			break;
+		for (int k = 0; k < nmodels && rc == 0; k++) {
+			rank_row *r = &rows[nrows];
+			if (o.pricing_all)
+				ro.pricing = (price_model)k;
+			r->sys = &systems[i];
+			if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
+				break;
+			nrows++;
+		}
+		/* --pricing all: the pricing models with a price; one row (the first model's) when none
+		 * has. A user's price stands for every model: one row. */
+		for (int k = first; k < nrows && o.pricing_all; k++) {
+			const rank_quote *q = &rows[k].cost;
+			if (q->have_price && !(q->user_price && kept))
+				rows[first + kept++] = rows[k];
+		}
+		if (o.pricing_all)
+			nrows = first + (kept ? kept : 1);
 	}
 	if (rc != 0) {
 		rc = cli_fail(&e);
@@ -441,24 +585,28 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	}
 	rank_sort(rows, nrows);
 	rank_verdicts(rows, nrows, budget);
+	rank_price_ages(rows, nrows, w0->cost.owned.price_age_days, &ages);
+	if (nrows > 0 && !o.pricing_all && cli_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
 	if (nrows > 0) {
 		char spot[RANK_NOTE_MAX];
-		limits_text(&rows[0].w, &ro, limits, sizeof limits);
+		limits_text(&rows[0].w, &ro, fill, limits, sizeof limits);
 		cap_note(rows, nrows, note, sizeof note);
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
 		if (spot[0])
 			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
 	}
 	if (o.format == OUT_JSON)
-		print_json(w0, rows, nrows, &ro, limits, note);
+		print_json(w0, rows, nrows, &ro, limits, note, &ages, empty);
 	else
-		print_table(w0, rows, nrows, &o, paths, limits, note);
+		print_table(w0, rows, nrows, &o, paths, limits, note, &ages, empty);
 done:
 	sweep_ws_free(ws);
 	if (store)
 		db_close(store);
-	for (int i = 0; i < nrows; i++)
-		free(rows[i].sys);
+	free(systems);
 	free(rows);
 	if (names)
 		cli_free_names(names, nnames);

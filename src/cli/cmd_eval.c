@@ -15,6 +15,7 @@ const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
 	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST] [--frontier]\n"
+	"                     [--disagg SPLIT]\n"
 	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
 	"layout does not fit; for training the step time, tokens/s, TFLOP/s per chip, MFU and HFU,\n"
@@ -33,7 +34,8 @@ const char eval_usage[] =
 	"those and the best point at the latency limits, csv and json every point with its layout.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE
 	"      --loads LIST       the load curve at these requests in flight (serving)\n"
-	"      --frontier         every layout and load, and the frontier over them (serving)\n";
+	"      --frontier         every layout and load, and the frontier over them (serving)\n"
+	CLI_DISAGG_USAGE;
 
 enum { LOADS_MAX = 4096 };
 
@@ -312,14 +314,37 @@ static int print_frontier(const cli_paths *paths, db **store, const cli_eval_opt
 	return 0;
 }
 
+/* eval --disagg: the split asked for (rank_disagg: searched within the plan's chips or the
+ * scale-up domain), priced like the aggregated result. */
+static int eval_disagg(const cli_paths *paths, db **store, const cli_eval_opts *o, hw_system *sys,
+		       const wl_workload *w, const plan *p, disagg_result *dis, rank_quote *dcost, err *e)
+{
+	rank_row *r = calloc(1, sizeof *r);
+	cli_pricer pricer;
+	rank_opts ro;
+	int rc;
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	cli_rank_opts(&pricer, paths, store, o, w, &ro);
+	ro.total = o->chips;
+	r->sys = sys;
+	rc = rank_disagg(w, p, &ro, r, e);
+	*dis = r->dis;
+	*dcost = r->dcost;
+	free(r);
+	return rc;
+}
+
 int cmd_eval(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_LOADS = 2100, OPT_FRONTIER };
+	enum { OPT_LOADS = 2100, OPT_FRONTIER, OPT_DISAGG };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
 						 {"loads", required_argument, NULL, OPT_LOADS},
-						 {"frontier", no_argument, NULL, OPT_FRONTIER}, {NULL, 0, NULL, 0}};
+						 {"frontier", no_argument, NULL, OPT_FRONTIER},
+						 {"disagg", required_argument, NULL, OPT_DISAGG}, {NULL, 0, NULL, 0}};
 	double *loads = NULL;
 	int nloads = 0, frontier = 0;
+	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
 	cli_eval_opts o;
 	db *store = NULL;
 	rank_quote cost;
@@ -331,11 +356,15 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	rank_view rep;
 	train_result tr;
 	infer_result ir;
+	disagg_result *dis = malloc(sizeof *dis);
+	rank_quote *dcost = malloc(sizeof *dcost);
 
 	cli_eval_init(&o);
-	if (!sys || !w) {
+	if (!sys || !w || !dis || !dcost) {
 		free(sys);
 		free(w);
+		free(dis);
+		free(dcost);
 		err_set(&e, ERR_DATA, "out of memory");
 		return cli_fail(&e);
 	}
@@ -348,6 +377,14 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		}
 		if (c == OPT_FRONTIER) {
 			frontier = 1;
+			continue;
+		}
+		if (c == OPT_DISAGG) {
+			snprintf(disagg, sizeof disagg, "disagg=%s", optarg);
+			if (cli_eval_option(CLI_OPT_SET, disagg, &o, &e) <= 0) {
+				rc = cli_fail(&e);
+				goto done;
+			}
 			continue;
 		}
 		if (c == OPT_LOADS) {
@@ -398,8 +435,16 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	rep.cost = &cost;
+	if (w->mode == WL_INFER && w->disagg.on && (rc = eval_disagg(paths, &store, &o, sys, w, &p, dis, dcost, &e)) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
 	if (o.format == OUT_TABLE) {
 		show_text(&rep, stdout);
+		if (w->mode == WL_INFER && w->disagg.on) {
+			printf("\n");
+			show_disagg_text(w, dis, dcost, &ir, stdout);
+		}
 		if (nloads > 0)
 			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
 		if (frontier && (rc = print_frontier(paths, &store, &o, sys, w, &p, NULL, &e)) != 0)
@@ -411,6 +456,8 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 	} else {
 		cJSON *j = show_json(&rep);
+		if (w->mode == WL_INFER && w->disagg.on)
+			cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(w, dis, dcost));
 		if (nloads > 0)
 			print_curve(sys, w, &p, &ir, loads, nloads, o.format, j);
 		if (frontier && print_frontier(paths, &store, &o, sys, w, &p, j, &e) != 0) {
@@ -433,6 +480,8 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		cJSON_Delete(j);
 	}
 done:
+	free(dis);
+	free(dcost);
 	free(loads);
 	db_close(store);
 	free(sys);

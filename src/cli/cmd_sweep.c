@@ -62,6 +62,9 @@ typedef struct sweep_names {
 	char system[SWEEP_OFFERS_MAX][HW_NAME_MAX];
 	char pricing[SWEEP_OFFERS_MAX][24];
 	double usd[SWEEP_OFFERS_MAX];
+	/* W per chip of each offer's system (NaN: no rated power): drawn (rated x power_share),
+	 * drawn at the facility (x PUE), and provisioned (rated x PUE). */
+	double w_avg[SWEEP_OFFERS_MAX], w_fac[SWEEP_OFFERS_MAX], w_prov[SWEEP_OFFERS_MAX];
 	int n;
 	char space[2048];            /* the lists and overrides searched: shards must agree */
 	double space_layouts;        /* layouts of the whole space (all shards) */
@@ -114,6 +117,18 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 		cJSON_AddNumberToObject(o, "cost", p->cost);
 	else
 		cJSON_AddNullToObject(o, "cost");
+	{
+		/* Power and energy (cost_energy_eval): the run's paid chip-hours at the drawn power. */
+		double pw = p->plan.chips * nm->w_avg[p->offer], e = p->chip_hours * nm->w_fac[p->offer] / 1e3;
+		double mw = p->tokens_per_s / (p->plan.chips * nm->w_prov[p->offer] / 1e6);
+		const char *k[3] = {"power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
+		const double v[3] = {pw, e, mw};
+		for (int i = 0; i < 3; i++)
+			if (isfinite(v[i]))
+				cJSON_AddNumberToObject(o, k[i], v[i]);
+			else
+				cJSON_AddNullToObject(o, k[i]);
+	}
 	return o;
 }
 
@@ -243,6 +258,11 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "system", nm->system[i]);
 			cJSON_AddStringToObject(o, "pricing", nm->pricing[i]);
+			if (isfinite(nm->w_avg[i])) {
+				cJSON_AddNumberToObject(o, "w_per_chip", nm->w_avg[i]);
+				cJSON_AddNumberToObject(o, "facility_w_per_chip", nm->w_fac[i]);
+				cJSON_AddNumberToObject(o, "provisioned_w_per_chip", nm->w_prov[i]);
+			}
 			if (isfinite(nm->usd[i]))
 				cJSON_AddNumberToObject(o, "usd_per_chip_hour", nm->usd[i]);
 			else
@@ -412,6 +432,9 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 					snprintf(nm->system[k], HW_NAME_MAX, "%s", sy->valuestring);
 					snprintf(nm->pricing[k], 24, "%s", pr->valuestring);
 					nm->usd[k] = num(it, "usd_per_chip_hour");
+					nm->w_avg[k] = num(it, "w_per_chip");
+					nm->w_fac[k] = num(it, "facility_w_per_chip");
+					nm->w_prov[k] = num(it, "provisioned_w_per_chip");
 				} else if (k >= nm->n || strcmp(nm->system[k], sy->valuestring) ||
 					   strcmp(nm->pricing[k], pr->valuestring)) {
 					rc = err_set(&e, ERR_DATA, "%s: its systems and prices differ from %s", argv[i], argv[0]);
@@ -767,6 +790,13 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 					snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]]
 						 : !strncmp(rcst.note, "no public price", 15) ? "no public price" : "no price");
 				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
+				{
+					const cost_owned *t = &w->cost.owned;
+					double rated = hw_rated_w_per_chip(&systems[i]);
+					nm->w_avg[nm->n] = rated * t->power_share;
+					nm->w_fac[nm->n] = rated * t->power_share * t->pue;
+					nm->w_prov[nm->n] = rated * t->pue;
+				}
 				nm->n++;
 			}
 	}

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Chips of the scale-up domain (the node when the system has no domain level). */
-static int domain_chips(const hw_system *s)
+int frontier_domain_chips(const hw_system *s)
 {
 	for (int l = 0; l < s->nlevels; l++)
 		if (s->levels[l].kind == HW_LEVEL_DOMAIN)
@@ -37,7 +36,7 @@ static int add(const frontier_space *sp, int tp, int pp, int d, plan *out, int n
 int frontier_layouts(const hw_system *s, const wl_workload *w, const frontier_space *sp, plan *out, int max)
 {
 	const nn_net *net = &w->net;
-	int up = domain_chips(s), node = hw_node_chips(s), n = 0;
+	int up = frontier_domain_chips(s), node = hw_node_chips(s), n = 0;
 	int tps[16], ntp = 0;
 	for (int tp = 1; tp <= up && tp <= net->heads && ntp < 15; tp *= 2)
 		tps[ntp++] = tp;

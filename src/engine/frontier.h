@@ -54,6 +54,9 @@ typedef struct frontier_point {
 	int cost_front;          /* on the frontier of usd_per_unit against per_user */
 } frontier_point;
 
+/* Chips of s's scale-up domain (the node when it has no domain level). */
+int frontier_domain_chips(const hw_system *s);
+
 /* The layouts of s for w within sp into out (at most max). Returns the count. */
 int frontier_layouts(const hw_system *s, const wl_workload *w, const frontier_space *sp, plan *out, int max);
 

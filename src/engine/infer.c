@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double GiB = 1073741824.0;
@@ -84,6 +85,12 @@ static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p,
 	st->t_overhead = L * s->chip.layer_overhead;
 }
 
+/* Query tokens per decoding sequence in one pass: 1, or the draft's tokens and one more. */
+static double decode_q(const wl_workload *w)
+{
+	return w->spec_kind != WL_SPEC_NONE ? 1.0 + w->spec_tokens : 1.0;
+}
+
 /* One stage: b decodes at ctx and ptok prefill tokens. */
 static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
 			 double b, double ctx, double ptok, infer_step *st)
@@ -93,12 +100,76 @@ static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
 	st->t_ops = st->ops.t;
-	pass_extras(s, w, p, pl, b + ptok, st);
+	pass_extras(s, w, p, pl, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;
+}
+
+double infer_spec_gain(const wl_workload *w)
+{
+	double a = w->spec_acceptance;
+	if (w->spec_kind == WL_SPEC_NONE || w->spec_tokens <= 0 || !(a > 0 && a < 1))
+		return 1;
+	return (1 - pow(a, w->spec_tokens + 1)) / (1 - a);
+}
+
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+		      double batch, double ctx, double prefill_tokens, infer_step *out);
+
+/* The draft's proposals for `batch` sequences: spec_tokens decode passes of the draft network, or
+ * of the target's MTP modules and LM head (on the last pipeline stage), on the same chips and
+ * layout; the host work of the iteration is counted once, in the verify pass. The layout's
+ * collective plans hold for the draft: its tp, ep and dp are the target's. */
+static double draft_time(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+			 double batch, double ctx)
+{
+	wl_workload *d = malloc(sizeof *d);
+	infer_step st;
+	plan dp = *p;
+	double t;
+	if (!d)
+		return 0;
+	*d = *w;
+	d->spec_kind = WL_SPEC_NONE;
+	if (w->spec_kind == WL_SPEC_NETWORK) {
+		d->net = w->spec_draft;
+	} else {
+		d->net.layers = w->net.mtp_layers;
+		d->net.dense_layers = 0;
+		dp.pp = 1;
+	}
+	step_once(s, d, &dp, pl, batch, ctx, 0, &st);
+	t = w->spec_tokens * (st.t - st.t_host);
+	free(d);
+	return t;
 }
 
 /* infer_step_eval with the layout's plans (pl; NULL: collectives worked out here). */
 static void step_eval(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+		      double batch, double ctx, double prefill_tokens, infer_step *out)
+{
+	double E, draft, tdec;
+	step_once(s, w, p, pl, batch, ctx, prefill_tokens, out);
+	if (w->spec_kind == WL_SPEC_NONE || batch <= 0)
+		return;
+	/* Speculative decoding: the draft's passes, then the target verifies them in one pass that
+	 * advances each sequence E tokens on average. The servers count iterations that advance a
+	 * sequence one token, so the decode part counts 1/E of itself and the prompts it carries
+	 * their whole cost: t = t_prompts + (t_verify + t_draft) / E. */
+	E = infer_spec_gain(w);
+	draft = draft_time(s, w, p, pl, batch, ctx);
+	if (prefill_tokens > 0) {
+		infer_step d;
+		step_once(s, w, p, pl, batch, ctx, 0, &d);
+		tdec = d.t + draft;
+	} else {
+		tdec = out->t + draft;
+	}
+	out->t_draft = draft;
+	out->tokens_per_pass = E;
+	out->t = out->t + draft - tdec * (1 - 1 / E);
+}
+
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
 		      double batch, double ctx, double prefill_tokens, infer_step *out)
 {
 	const fw_serve *f = &w->fw.serve;
@@ -112,7 +183,7 @@ static void step_eval(const hw_system *s, const wl_workload *w, const plan *p, c
 		 * the micro-batch that carries the prompts paces its slot. */
 		infer_step d;
 		double td = prefill_tokens > 0 ? stage_eval(s, w, p, pl, mb, ctx, 0, &d) : t;
-		double bytes = (mb + prefill_tokens) * w->net.hidden * act_bytes(w);
+		double bytes = (mb * decode_q(w) + prefill_tokens) * w->net.hidden * act_bytes(w);
 		comm_cost c = pl ? comm_plan_time(&pl->send, bytes) : comm_time(s, COMM_SEND_RECV, bytes, 2, p->tp * p->dp);
 		t += (M - 1) * td + (p->pp - 1) * c.t;
 		for (int l = 0; l < HW_LEVELS_MAX; l++)
@@ -969,6 +1040,27 @@ int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const d
 	if (!ok && reason)
 		snprintf(reason, len, "%s", r.reason);
 	return ok;
+}
+
+int infer_capacity(const hw_system *s, const wl_workload *w, const plan *p, double *cap, double *rate, char *reason,
+		   size_t len)
+{
+	srv v;
+	infer_result r;
+	infer_load sat;
+	state st;
+	int ok = setup(&v, s, w, p, &r);
+	closed_load(&v, v.cap, 1, &sat, &st);
+	*cap = v.cap;
+	*rate = st.X;
+	if (!ok && reason)
+		snprintf(reason, len, "%s", r.reason);
+	return ok;
+}
+
+double infer_erlang_c(double c, double a)
+{
+	return erlang_c(c, a);
 }
 
 int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *shares, int n,

@@ -69,6 +69,9 @@ typedef struct infer_step {
 	double t_comm;            /* s: exposed communication, that stage */
 	double t_overhead;        /* s: runtime per-layer overhead, that stage */
 	double t_host;            /* s: host work per iteration that the device waits for */
+	double t_draft;           /* s: speculative decoding's draft passes (in t, as t_ops is) */
+	double tokens_per_pass;   /* speculative decoding: tokens a verify pass advances a sequence
+				     (0: no speculation) */
 	double comm_level[HW_LEVELS_MAX];
 	roof_sum ops;
 } infer_step;
@@ -134,6 +137,14 @@ typedef struct infer_result {
 void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
 		     double ctx, double prefill_tokens, infer_step *out);
 
+/* Speculative decoding ([infer] draft): the tokens one verify pass accepts per sequence on
+ * average, 1 + a + ... + a^k = (1 - a^(k+1)) / (1 - a) for k proposals each accepted with
+ * probability a given the one before (Leviathan et al. 2023, ICML, eq. 1); 1 without a draft.
+ * An iteration that decodes b sequences takes the draft's k passes and the target's verify pass
+ * over b (k + 1) tokens, and infer_step_eval reports 1 / E of its decode part, so TPOT and
+ * throughput follow from the draft's cost and the accepted tokens. */
+double infer_spec_gain(const wl_workload *w);
+
 /* Evaluates w (mode infer) on s with layout p (filled) for w's scenario. pre/dec receive the
  * ops of one prompt group alone and of the decode iteration (either may be NULL). */
 void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_result *r,
@@ -144,6 +155,15 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
  * set when the layout cannot serve (one request does not fit, weights do not fit, plan). */
 int infer_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
 		infer_load *out, char *reason, size_t len);
+
+/* What layout p's server holds: *cap sequences per replica (the KV cache, the framework's batch
+ * limits, the workload's concurrency) and *rate, the requests/s one replica completes with that
+ * batch full (a closed loop at the cap). Returns 1, or 0 with reason set when it cannot serve. */
+int infer_capacity(const hw_system *s, const wl_workload *w, const plan *p, double *cap, double *rate, char *reason,
+		   size_t len);
+
+/* Erlang C: the probability that an arrival waits, c servers (whole), offered load a < c. */
+double infer_erlang_c(double c, double a);
 
 /* The open loop (Poisson arrivals, w's server) at shares[i] of the most the server completes
  * (its batch full): out[i].load is the arrival rate over all replicas, out[i].stable 0 where the

@@ -213,7 +213,7 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
 		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
 		o->k = dc + dr;
-		o->flops = 2 * sh.seqs * heads_l * sh.s_kv * ((dc + dr) + dc);
+		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
 	} else {
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
 	}
@@ -456,10 +456,12 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 {
 	lower c;
 	const nn_net *n = &w->net;
-	shape dec = {batch, 1, ctx, 1.0, 1};
+	/* Speculative decoding verifies the draft's tokens and one more per sequence in one pass. */
+	double q = w->spec_kind != WL_SPEC_NONE ? 1.0 + w->spec_tokens : 1.0;
+	shape dec = {batch, q, ctx, 1.0, 1};
 	shape pre = {prefill_tokens / w->input_len, w->input_len, w->input_len, 0.5, 0};
 	double L = shard_layers_per_stage(n, p->pp);
-	double T = batch + prefill_tokens;
+	double T = batch * q + prefill_tokens;
 	init(&c, out, w, 0);
 	c.serve = 1; /* serving rates (roof_op: [decode] curves, paged attention) */
 	out->layers_stage = L;
@@ -471,7 +473,7 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	else
 		layer(&c, w, p, pre, L, moe_share(n), NULL);
 	/* Logits for the decoded tokens and the last position of each new prompt. */
-	gemm(&c, GR_OTHER, "lm_head", batch + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
+	gemm(&c, GR_OTHER, "lm_head", batch * q + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
 		/* Writing the prompts' K/V into the cache. */
 		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);

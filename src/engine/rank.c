@@ -560,15 +560,53 @@ void rank_bind(rank_row *r)
 	r->rep.cost = &r->cost;
 }
 
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o)
+{
+	int dom = frontier_domain_chips(s);
+	if (o->total > 0)
+		return o->total;
+	return given->chips > dom ? given->chips : dom;
+}
+
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
+{
+	infer_result *ir = malloc(sizeof *ir);
+	disagg_result *d = &r->dis;
+	if (!ir)
+		return err_set(e, ERR_DATA, "out of memory");
+	r->has_disagg = 1;
+	disagg_search(r->sys, w, rank_disagg_chips(r->sys, given, o), d);
+	/* What rank_cost reads of a result, from the split. */
+	memset(ir, 0, sizeof *ir);
+	ir->feasible = d->feasible;
+	ir->plan = d->dec.plan;
+	ir->plan.chips = d->chips;
+	ir->tokens_per_s = d->tokens_per_s;
+	ir->tokens_per_s_per_chip = d->tokens_per_s_per_chip;
+	ir->ttft = d->ttft;
+	ir->tpot = d->tpot;
+	ir->ttft_tail = d->ttft_tail;
+	ir->tpot_tail = d->tpot_tail;
+	if (rank_price_and_cost(o, r->sys, w, NULL, ir, &r->dcost, e) != 0) {
+		free(ir);
+		return e->code;
+	}
+	free(ir);
+	return 0;
+}
+
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
 	int rc;
 	r->w = *w;
 	r->searched = 0;
+	r->has_disagg = 0;
 	if (w->mode == WL_INFER)
 		rc = best_serving(w, given, o, r, e);
 	else
 		rc = best_training(given, o, r, e);
+	if (rc == 0 && w->mode == WL_INFER && w->disagg.on)
+		rc = rank_disagg(w, given, o, r, e);
 	rank_bind(r);
 	return rc;
 }
@@ -642,4 +680,54 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 				 100 * r->ir.tokens_per_s_per_chip / rows[0].ir.tokens_per_s_per_chip);
 		}
 	}
+}
+
+/* A dated price of r: a catalog row or an owned price (its capex date), not the user's. */
+static int dated(const rank_row *r, long *days)
+{
+	const rank_quote *c = &r->cost;
+	return c->have_price && !c->user_price && price_date_days(c->price.as_of, days) == 0;
+}
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out)
+{
+	long lo = 0, hi = 0;
+	memset(out, 0, sizeof *out);
+	out->oldest = out->newest = -1;
+	out->spread_days = NAN;
+	out->threshold_days = threshold_days;
+	for (int i = 0; i < n; i++) {
+		long d;
+		if (!dated(&rows[i], &d))
+			continue;
+		if (!out->n || d < lo) {
+			lo = d;
+			out->oldest = i;
+		}
+		if (!out->n || d > hi) {
+			hi = d;
+			out->newest = i;
+		}
+		out->n++;
+	}
+	if (!out->n)
+		return;
+	out->spread_days = (double)(hi - lo);
+	out->stale = isfinite(threshold_days) && out->spread_days > threshold_days;
+	if (out->stale) {
+		const rank_row *a = &rows[out->oldest], *b = &rows[out->newest];
+		snprintf(out->text, sizeof out->text, "prices %.0f days apart: %s %s from %s (the oldest), %s %s from %s "
+			 "(the newest), more than %.0f days ([cost] price_age_days); a price change between them does not "
+			 "show (import newer rows, --capex for an owned price, or --as-of DATE)", out->spread_days, a->sys->name,
+			 price_model_names[a->cost.price.model], a->cost.price.as_of, b->sys->name,
+			 price_model_names[b->cost.price.model], b->cost.price.as_of, threshold_days);
+	}
+}
+
+double rank_price_age_days(const price_row *p, const char *date)
+{
+	long a, b;
+	if (price_date_days(p->as_of, &a) != 0 || price_date_days(date, &b) != 0)
+		return NAN;
+	return (double)(b - a);
 }

@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/hw.h"
+#include "engine/disagg.h"
 #include "engine/frontier.h"
 #include "engine/infer.h"
 #include "model/plan.h"
@@ -135,6 +136,9 @@ typedef struct rank_row {
 	char bound[48];
 	char verdict[320];
 	long long searched;      /* layouts tried */
+	int has_disagg;          /* serving with w.disagg on: dis and dcost hold the best split */
+	disagg_result dis;
+	rank_quote dcost;
 	double deadline;         /* training: the deadline it was ranked at (s; 0 = none) */
 } rank_row;
 
@@ -200,6 +204,14 @@ void rank_train_space(const hw_system *s, const wl_workload *w, sweep_space *sp)
  * or no serving layout within o->cmin..o->cmax). */
 int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
 
+/* The chips a disaggregated split may take: o->total when given, else the larger of the given
+ * plan's chips and s's scale-up domain (where the KV cache moves over the fastest link). */
+int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o);
+
+/* The best disaggregated split of s for w (w->disagg) into r->dis, priced into r->dcost like an
+ * aggregated result (rank_cost). Returns 0, or nonzero with e set. */
+int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e);
+
 /* Sorts rows best first (class, key, system name) and re-binds their reports. */
 void rank_sort(rank_row *rows, int n);
 
@@ -208,5 +220,24 @@ void rank_bind(rank_row *r);
 
 /* Writes each row's verdict against the first. */
 void rank_verdicts(rank_row *rows, int n, double budget);
+
+/* How far apart in time the prices of rows are: over the rows with a dated price (a catalog
+ * row, or an owned price's capex; the user's --price has no date), the oldest and the newest
+ * as_of and the days between them. stale: the spread is above threshold_days (the workload's
+ * [cost] price_age_days). Pure. */
+typedef struct rank_ages {
+	int n;                       /* rows with a dated price; 0: no spread (NaN) */
+	int oldest, newest;          /* indexes into rows */
+	double spread_days;          /* newest - oldest, days; NaN when n = 0 */
+	double threshold_days;
+	int stale;
+	char text[RANK_NOTE_MAX];    /* "prices 182 days apart: ..." when stale, else "" */
+} rank_ages;
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out);
+
+/* Days from a price row's as_of to date (YYYY-MM-DD, YYYY-MM or YYYY); NaN if either is
+ * no date. */
+double rank_price_age_days(const price_row *p, const char *date);
 
 #endif

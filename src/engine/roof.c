@@ -196,6 +196,8 @@ __attribute__((always_inline)) static inline void time_op(const hw_chip *c, cons
 	if (!(c->peak[run] > 0)) {
 		run = hw_run_prec(c, run);
 		if (run == HW_PREC_N)
+			run = hw_widest_prec(c); /* no rate to run at (an infeasible result): an estimate */
+		if (run == HW_PREC_N)
 			run = HW_FP32;
 	}
 	peak = c->peak[run];

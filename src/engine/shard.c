@@ -72,6 +72,11 @@ shard_code shard_rule(const hw_system *s, const wl_workload *w, const plan *p, c
 #define FAIL(code, ...) do { if (reason) snprintf(reason, (size_t)len, __VA_ARGS__); return code; } while (0)
 	if (plan_limits(p, w->micro_batch, reason, len) != 0)
 		return SHARD_LIMITS;
+	if (hw_run_prec(&s->chip, w->prec) == HW_PREC_N) {
+		if (reason)
+			hw_prec_note(&s->chip, w->prec, reason, (size_t)len);
+		return SHARD_PRECISION;
+	}
 	/* Within the limits (lim.h) the products below fit an int. */
 	if (p->chips != product)
 		FAIL(SHARD_CHIPS, "chips %d differ from tp*pp*dp*cp = %lld", p->chips, product);

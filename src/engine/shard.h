@@ -30,13 +30,15 @@ double shard_params_expert_local_c(const nn_net *n, const nn_counts *c, const pl
 /* Ranks that ZeRO shards over: dp·cp for dense parameters, dp·cp/ep for routed experts. */
 double shard_zero(const plan *p, int expert);
 
-/* The rule a layout breaks (SHARD_OK: none). SHARD_MEMORY is not shard_rule's: train and
- * infer use it for a layout that divides but does not fit the chip's memory. */
+/* The rule a layout breaks (SHARD_OK: none). SHARD_PRECISION: the chip has no matrix rate for
+ * the workload's precision nor a wider one (hw_run_prec), whatever the layout. SHARD_MEMORY is
+ * not shard_rule's: train and infer use it for a layout that divides but does not fit the chip's
+ * memory. */
 typedef enum shard_code {
 	SHARD_OK, SHARD_LIMITS, SHARD_CHIPS, SHARD_MAX_CHIPS, SHARD_HEADS_DIVIDE, SHARD_HEADS_EXCEED,
 	SHARD_LAYERS, SHARD_VPP_NEEDS_PP, SHARD_VPP_LAYERS, SHARD_EP_DENSE, SHARD_EP_EXPERTS,
 	SHARD_BATCH, SHARD_CP_SEQ, SHARD_EP_DPCP, SHARD_VPP_MICRO, SHARD_CP_SERVE, SHARD_EP_DP,
-	SHARD_MEMORY
+	SHARD_PRECISION, SHARD_MEMORY
 } shard_code;
 
 /* Checks that p divides the workload and fits the system (not memory: see mem). Returns

@@ -284,7 +284,11 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	m = (double)w->global_batch / (p->dp * b);
 	r->micro_batches = m;
 	r->run_prec = hw_run_prec(c, w->prec);
-	r->peak = r->run_prec < HW_PREC_N ? c->peak[r->run_prec] : 0;
+	{
+		/* No rate for the precision (shard_rule: infeasible): the estimate runs at the widest. */
+		hw_prec est = r->run_prec < HW_PREC_N ? r->run_prec : hw_widest_prec(c);
+		r->peak = est < HW_PREC_N ? c->peak[est] : 0;
+	}
 
 	/* One micro-batch on the last stage: its layers, the LM head and loss, and the embedding
 	 * when the first stage is the last. */

@@ -18,6 +18,7 @@ const char *const fw_kv_alloc_names[] = {"completion", "current", NULL};
 const char *const fw_preempt_names[] = {"none", "recompute", "swap", NULL};
 const char *const fw_allreduce_names[] = {"custom", "library", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
+const char *const fw_router_names[] = {"random", "round_robin", NULL};
 static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"half", "fp32", "auto", NULL};
 static const char *const flops_conv[] = {"full", "causal", NULL};
@@ -101,6 +102,7 @@ static const cfg_field fw_fields[] = {
 	SRC("serve", serve.src_serve),
 	OPT_BOOL("deploy", "attention_dp", serve.attention_dp),
 	OPT_BOOL("deploy", "disaggregated", serve.disagg),
+	OPT_ENUM("deploy", "router", serve.router, fw_router_names),
 	SRC("deploy", serve.src_deploy),
 };
 

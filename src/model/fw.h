@@ -61,6 +61,12 @@ typedef enum fw_preempt { FW_PREEMPT_NONE, FW_PREEMPT_RECOMPUTE, FW_PREEMPT_SWAP
  * or two-shot over NVLink/xGMI, up to allreduce_max bytes), or the collective library. */
 typedef enum fw_allreduce { FW_AR_CUSTOM, FW_AR_LIBRARY } fw_allreduce;
 
+/* How a disaggregated server picks a prefill replica: at random (each replica sees Poisson
+ * arrivals at its share) or in turn (round robin: each sees every np-th arrival, Erlang-np
+ * gaps, a squared coefficient of variation 1 / np). */
+typedef enum fw_router { FW_ROUTER_RANDOM, FW_ROUTER_ROUND_ROBIN } fw_router;
+
+extern const char *const fw_router_names[];
 extern const char *const fw_kind_names[];
 extern const char *const fw_host_names[];
 extern const char *const fw_selective_names[];
@@ -135,6 +141,8 @@ typedef struct fw_serve {
 				     are spread over them (expert parallel) */
 	int disagg;               /* 1: disaggregated serving: prefill and decode pools, the KV cache
 				     of each request moved from one to the other */
+	fw_router router;         /* how the disaggregated server spreads requests over the prefill
+				     replicas */
 	hw_sourced src_deploy;
 } fw_serve;
 

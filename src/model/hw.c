@@ -27,20 +27,60 @@ double hw_prec_bytes(hw_prec p)
 	return b[p];
 }
 
+/* The precisions a workload in p runs at, nearest first: itself, then the next wider format
+ * with a matrix rate. fp4 -> fp8 -> bf16 -> fp32; the two 16-bit formats stand in for each other
+ * (a chip with only one of them runs both at it); int8 goes to the 16-bit floats (fp8 holds
+ * fewer mantissa bits than int8); tf32 is an fp32 mode. HW_PREC_N ends each list. */
+static const hw_prec run_order[HW_PREC_N][6] = {
+	[HW_FP32] = {HW_FP32, HW_PREC_N},
+	[HW_TF32] = {HW_TF32, HW_FP32, HW_PREC_N},
+	[HW_BF16] = {HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP16] = {HW_FP16, HW_BF16, HW_FP32, HW_PREC_N},
+	[HW_FP8] = {HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_INT8] = {HW_INT8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+	[HW_FP4] = {HW_FP4, HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
+};
+
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
 {
-	/* Order of fall-back, narrowest first. int8 falls back to fp8, then bf16. */
-	static const hw_prec order[] = {HW_FP4, HW_FP8, HW_INT8, HW_BF16, HW_FP16, HW_TF32, HW_FP32};
-	int start = 0;
-	if (c->peak[p] > 0)
-		return p;
-	for (int i = 0; i < 7; i++)
-		if (order[i] == p)
-			start = i + 1;
-	for (int i = start; i < 7; i++)
-		if (c->peak[order[i]] > 0 && order[i] != HW_INT8)
-			return order[i];
+	if ((int)p < 0 || p >= HW_PREC_N)
+		return HW_PREC_N;
+	for (int i = 0; run_order[p][i] != HW_PREC_N; i++)
+		if (c->peak[run_order[p][i]] > 0)
+			return run_order[p][i];
 	return HW_PREC_N;
+}
+
+hw_prec hw_widest_prec(const hw_chip *c)
+{
+	static const hw_prec wide[] = {HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4};
+	for (int i = 0; i < HW_PREC_N; i++)
+		if (c->peak[wide[i]] > 0)
+			return wide[i];
+	return HW_PREC_N;
+}
+
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len)
+{
+	hw_prec r = hw_run_prec(c, p);
+	size_t l = 0;
+	if (len > 0)
+		buf[0] = 0;
+	if (r == p)
+		return 0;
+	if (r < HW_PREC_N) {
+		snprintf(buf, len, "%s has no %s matrix rate; %s is the nearest wider precision it has", c->name,
+			 hw_prec_names[p], hw_prec_names[r]);
+		return 1;
+	}
+	l = (size_t)snprintf(buf, len, "%s has no %s matrix rate nor a wider one to run a workload in %s at (its peaks:",
+			     c->name, hw_prec_names[p], hw_prec_names[p]);
+	for (int i = 0; i < HW_PREC_N && l < len; i++)
+		if (c->peak[i] > 0)
+			l += (size_t)snprintf(buf + l, len - l, " %s", hw_prec_names[i]);
+	if (l < len)
+		snprintf(buf + l, len - l, ")");
+	return 1;
 }
 
 #define F_NUM(sec, key, st, member, unit, req, lo, hi) \
@@ -207,7 +247,8 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 	if (rc == 0 && r.c.peak[HW_BF16] <= 0 && r.c.peak[HW_FP16] <= 0 && r.c.peak[HW_FP32] <= 0) {
 		int line = 0;
 		cfg_has_section(&d, "peak", &line);
-		rc = err_at(e, path, line, "peak: needs at least one of bf16, fp16, fp32");
+		rc = err_at(e, path, line, "peak: chip %s gives none of bf16, fp16, fp32, the rates every precision falls back to",
+			    r.c.name);
 	}
 	if (rc == 0) {
 		r.c.announced = r.status == 1;

@@ -254,8 +254,18 @@ double hw_rated_w_per_chip(const hw_system *s);
 /* Capex per chip, host share included (USD): [capex] usd / chips; NaN when not given. */
 double hw_capex_per_chip(const hw_system *s);
 
-/* Precision the chip runs p at: p itself if supported, else the next wider supported one
- * (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32). Returns HW_PREC_N if none. */
+/* Precision the chip runs p at: p itself if the chip has a matrix rate for it, else the
+ * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
+ * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
+ * a chip without an fp32 rate). */
 hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+
+/* The widest precision the chip has a rate for (HW_PREC_N: none; a loaded chip has one). */
+hw_prec hw_widest_prec(const hw_chip *c);
+
+/* When c runs p at another precision or at none: 1 and the sentence that says so, naming the
+ * chip, in buf ("tpu-v5p has no fp16 matrix rate; bf16 is the nearest wider precision
+ * it has"); else 0 and "". */
+int hw_prec_note(const hw_chip *c, hw_prec p, char *buf, size_t len);
 
 #endif

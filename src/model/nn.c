@@ -31,6 +31,7 @@ static const cfg_field net_fields[] = {
 	I("experts", experts, 0, 0, LIM_EXPERTS), I("experts_active", experts_active, 0, 0, LIM_EXPERTS),
 	I("expert_ffn", expert_ffn, 0, 0, LIM_WIDTH), I("shared_experts", shared_experts, 0, 0, 1000),
 	I("dense_layers", dense_layers, 0, 0, LIM_LAYERS),
+	I("mtp_layers", mtp_layers, 0, 0, 16),
 	I("q_lora_rank", q_lora_rank, 0, 0, LIM_HIDDEN), I("kv_lora_rank", kv_lora_rank, 0, 0, LIM_HIDDEN),
 	I("rope_head_dim", rope_head_dim, 0, 0, LIM_HEAD_DIM), I("v_head_dim", v_head_dim, 0, 0, LIM_HEAD_DIM),
 	S("source", source, 1),

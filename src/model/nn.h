@@ -27,6 +27,8 @@ typedef struct nn_net {
 	int max_context;
 	int experts, experts_active, expert_ffn, shared_experts, dense_layers;
 	int q_lora_rank, kv_lora_rank, rope_head_dim, v_head_dim; /* MLA; 0 = not MLA */
+	int mtp_layers;              /* multi-token-prediction modules (speculative decoding's draft,
+					DeepSeek-V3 §2.2); not counted among the layers */
 	char source[NN_TEXT_MAX];
 	char as_of[16];
 	char note[NN_TEXT_MAX];

@@ -116,3 +116,72 @@ void plan_format(const plan *p, char *buf, int len)
 	if (p->micro_batch > 0 && k < len) snprintf(buf + k, (size_t)(len - k), " mb=%d", p->micro_batch);
 }
 
+
+/* "XpYd" at *t into np, nd; returns the end, or NULL. */
+static const char *counts(const char *t, int *np, int *nd)
+{
+	char *end;
+	long a = strtol(t, &end, 10), b;
+	if (end == t || (*end != 'p' && *end != 'P') || a < 1 || a > LIM_CHIPS)
+		return NULL;
+	t = end + 1;
+	b = strtol(t, &end, 10);
+	if (end == t || (*end != 'd' && *end != 'D') || b < 1 || b > LIM_CHIPS)
+		return NULL;
+	*np = (int)a;
+	*nd = (int)b;
+	return end + 1;
+}
+
+int plan_disagg_parse(const char *text, plan_disagg *d, err *e)
+{
+	const char *t;
+	char buf[PLAN_DISAGG_TEXT_MAX], *second;
+	memset(d, 0, sizeof *d);
+	if (!strcmp(text, "off") || !text[0])
+		return 0;
+	d->on = 1;
+	if (!strcmp(text, "auto"))
+		return 0;
+	t = counts(text, &d->np, &d->nd);
+	if (!t || (*t && *t != ':'))
+		return err_set(e, ERR_USAGE, "disagg: '%s' is not off, auto, XpYd or XpYd:PLAN:PLAN (e.g. 3p1d:tp=2:tp=8)",
+			       text);
+	if (!*t)
+		return 0;
+	if (strlen(t + 1) >= sizeof buf)
+		return err_set(e, ERR_USAGE, "disagg: too long");
+	memcpy(buf, t + 1, strlen(t + 1) + 1);
+	second = strchr(buf, ':');
+	if (!second || !buf[0] || !second[1])
+		return err_set(e, ERR_USAGE, "disagg: '%s': give both pools' layouts, PREFILL:DECODE (e.g. 3p1d:tp=2:tp=8)",
+			       text);
+	*second++ = '\0';
+	if (plan_parse(buf, &d->prefill, e) != 0 || plan_parse(second, &d->decode, e) != 0)
+		return ERR_USAGE;
+	if (d->prefill.dp > 1 || d->decode.dp > 1 || d->prefill.chips || d->decode.chips)
+		return err_set(e, ERR_USAGE, "disagg: a pool's layout is one replica: its count is XpYd, not dp or chips");
+	plan_fill(&d->prefill);
+	plan_fill(&d->decode);
+	return 0;
+}
+
+void plan_disagg_format(const plan_disagg *d, char *buf, int len)
+{
+	char a[64], b[64];
+	if (!d->on) {
+		snprintf(buf, (size_t)len, "off");
+		return;
+	}
+	if (!d->np) {
+		snprintf(buf, (size_t)len, "auto");
+		return;
+	}
+	if (!d->prefill.tp) {
+		snprintf(buf, (size_t)len, "%dP%dD", d->np, d->nd);
+		return;
+	}
+	plan_format(&d->prefill, a, sizeof a);
+	plan_format(&d->decode, b, sizeof b);
+	snprintf(buf, (size_t)len, "%dP%dD: prefill %s x%d, decode %s x%d", d->np, d->nd, a, d->np, b, d->nd);
+}

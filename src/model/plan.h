@@ -31,4 +31,22 @@ int plan_limits(const plan *p, int micro_batch, char *why, int len);
 /* "tp=8 pp=4 dp=2" style text of p, for tables. */
 void plan_format(const plan *p, char *buf, int len);
 
+/* Disaggregated serving: a prefill pool and a decode pool of replicas (xPyD), each replica with
+ * its own layout. */
+typedef struct plan_disagg {
+	int on;              /* 0: aggregated serving */
+	int np, nd;          /* prefill and decode replicas; 0: searched */
+	plan prefill, decode; /* one replica of each; tp 0: searched */
+} plan_disagg;
+
+enum { PLAN_DISAGG_TEXT_MAX = 128 };
+
+/* Parses "off", "auto" (layouts and counts searched), "XpYd" (counts given, layouts searched)
+ * or "XpYd:PLAN:PLAN" (both given; PLAN as plan_parse, e.g. 14p2d:tp=4:tp=8) into *d. Returns 0
+ * or ERR_USAGE with e set ("disagg: ..."). */
+int plan_disagg_parse(const char *text, plan_disagg *d, err *e);
+
+/* "3P1D prefill tp=2 pp=1 dp=1 x3, decode tp=8 pp=1 dp=1 x1" style text (or "auto", "off"). */
+void plan_disagg_format(const plan_disagg *d, char *buf, int len);
+
 #endif

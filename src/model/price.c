@@ -54,6 +54,36 @@ int price_is_date(const char *s)
 	return d <= mdays[m - 1] + (m == 2 && leap);
 }
 
+int price_date_days(const char *s, long *days)
+{
+	char full[PRICE_DATE_MAX];
+	long y, m, d;
+	size_t n = strlen(s);
+	if (n == 4)
+		snprintf(full, sizeof full, "%s-01-01", s);
+	else if (n == 7)
+		snprintf(full, sizeof full, "%s-01", s);
+	else if (n == 10)
+		snprintf(full, sizeof full, "%s", s);
+	else
+		return -1;
+	if (!price_is_date(full))
+		return -1;
+	y = atol(full);
+	m = atol(full + 5);
+	d = atol(full + 8);
+	/* Days from civil (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): years from
+	 * March, so that the leap day ends the year. */
+	y -= m <= 2;
+	{
+		long era = y / 400, yoe = y - era * 400;
+		long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+		long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+		*days = era * 146097 + doe - 719468;
+	}
+	return 0;
+}
+
 /* The reason after an unverified mark at the start of a source, NULL when there is no mark.
  * The mark is the word "unverified" in any case, then any of " \t:;,-": so that "UNVERIFIED:x"
  * or a space lost to CSV trimming still marks the price (a lost mark shows it as verified). */

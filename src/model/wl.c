@@ -21,6 +21,8 @@ static const char *const opt_names[] = {"adam", "sgd", NULL};
 typedef struct wl_raw {
 	wl_workload w;
 	char kv_prec[8];
+	char disagg[PLAN_DISAGG_TEXT_MAX];
+	char draft[WL_TEXT_MAX];
 	/* Keys that override the framework's behaviour (-1: not given). */
 	int host, elementwise, attention, offload_remat;
 	double overlap_tp;
@@ -73,6 +75,10 @@ static const cfg_field wl_fields[] = {
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
 	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
 	INT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
+	{"infer", "disagg", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, disagg), sizeof(((wl_raw *)0)->disagg), NULL},
+	{"infer", "draft", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, draft), sizeof(((wl_raw *)0)->draft), NULL},
+	INT("infer", "draft_tokens", spec_tokens, 0, 1, 16),
+	NUM("infer", "acceptance", spec_acceptance, UNITS_NONE, 0, 0.01, 0.99),
 	NUM("infer", "iter_overhead", iter_overhead, UNITS_TIME, 0, 0, 1),
 	INT("plan", "tp", plan.tp, 0, 1, LIM_CHIPS),
 	INT("plan", "pp", plan.pp, 0, 1, LIM_PP),
@@ -286,6 +292,66 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		}
 	}
 	return validate_cost(d, w, e);
+}
+
+/* The acceptance of one token proposed by DeepSeek-V3's multi-token-prediction module: "the
+ * acceptance rate of the second token prediction ranges between 85% and 90%" (DeepSeek-AI 2024,
+ * DeepSeek-V3 Technical Report, arXiv 2412.19437, §5.4.3), the low end taken. */
+static const double mtp_acceptance = 0.85;
+
+/* [infer] disagg, draft, draft_tokens, acceptance: parsed and checked against the network. */
+static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *models_dir, wl_workload *w, err *e)
+{
+	int tokens_given = cfg_find(d, "infer", "draft_tokens") != NULL;
+	int acc_given = cfg_find(d, "infer", "acceptance") != NULL;
+	if (r->disagg[0]) {
+		err inner = {0};
+		if (plan_disagg_parse(r->disagg, &w->disagg, &inner) != 0)
+			return key_err(e, d, "infer", "disagg", inner.msg + (strncmp(inner.msg, "disagg: ", 8) ? 0 : 8));
+	}
+	w->spec_kind = WL_SPEC_NONE;
+	if (!r->draft[0] || !strcmp(r->draft, "none")) {
+		if (tokens_given || acc_given)
+			return key_err(e, d, "infer", tokens_given ? "draft_tokens" : "acceptance",
+				       "applies with a draft (draft = NETWORK or mtp)");
+		w->spec_tokens = 0;
+		return 0;
+	}
+	if (!strcmp(r->draft, "mtp")) {
+		if (w->net.mtp_layers <= 0)
+			return key_err(e, d, "infer", "draft", "mtp needs a network with multi-token-prediction modules "
+				       "(mtp_layers); this one has none");
+		w->spec_kind = WL_SPEC_MTP;
+		if (!tokens_given)
+			w->spec_tokens = 1;
+		if (!acc_given)
+			w->spec_acceptance = mtp_acceptance;
+		return 0;
+	}
+	{
+		char net_path[WL_TEXT_MAX + 1024];
+		size_t nl = strlen(r->draft);
+		if (!tokens_given || !acc_given)
+			return key_err(e, d, "infer", "draft", "a draft network needs draft_tokens and acceptance beside it "
+				       "(no stack publishes a default: acceptance depends on the two networks and the data)");
+		if (strchr(r->draft, '/') || (nl > 4 && !strcmp(r->draft + nl - 4, ".ini")))
+			names_relative(d->path, r->draft, net_path, sizeof net_path);
+		else
+			snprintf(net_path, sizeof net_path, "%s", r->draft);
+		if (nn_find(net_path, models_dir, &w->spec_draft, e) != 0) {
+			char inner[ERR_MSG_MAX];
+			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+			return key_err(e, d, "infer", "draft", inner);
+		}
+		if (w->spec_draft.vocab != w->net.vocab) {
+			char why[160];
+			snprintf(why, sizeof why, "%s's vocab %d differs from %s's %d: a draft shares the target's tokenizer",
+				 w->spec_draft.name, w->spec_draft.vocab, w->net.name, w->net.vocab);
+			return key_err(e, d, "infer", "draft", why);
+		}
+		w->spec_kind = WL_SPEC_NETWORK;
+	}
+	return 0;
 }
 
 void wl_apply_framework(wl_workload *w, const fw_framework *fw)
@@ -517,6 +583,8 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	}
 	if (rc == 0)
 		rc = validate(&d, &r->w, e);
+	if (rc == 0 && r->w.mode == WL_INFER)
+		rc = load_serving_modes(&d, r, models_dir, &r->w, e);
 	if (rc == 0)
 		rc = owned_defaults(&d, models_dir, &r->w, e);
 	if (rc == 0) {

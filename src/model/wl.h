@@ -44,6 +44,10 @@ typedef struct wl_cost {
 				     models/cost.ini; NaN where neither gives one */
 } wl_cost;
 
+/* The draft of speculative decoding: none, a smaller network, or the target's own
+ * multi-token-prediction modules. */
+typedef enum wl_spec_kind { WL_SPEC_NONE, WL_SPEC_NETWORK, WL_SPEC_MTP } wl_spec_kind;
+
 enum { WL_SOURCE_MAX = 512 };
 
 typedef struct wl_workload {
@@ -78,6 +82,14 @@ typedef struct wl_workload {
 	int max_num_seqs;         /* running-batch limit; 0 = none */
 	double iter_overhead;     /* s of host work per serving iteration */
 	plan plan;                /* as given in [plan]; zeros where absent */
+	plan_disagg disagg;       /* [infer] disagg: prefill and decode pools; .on 0: aggregated */
+	/* Speculative decoding ([infer] draft, draft_tokens, acceptance): a draft proposes
+	 * spec_tokens tokens per sequence, the target verifies them in one pass, and each is
+	 * accepted with probability spec_acceptance given the one before it was. */
+	wl_spec_kind spec_kind;
+	int spec_tokens;          /* tokens the draft proposes per step; 0: no speculation */
+	double spec_acceptance;   /* (0, 1) */
+	nn_net spec_draft;        /* WL_SPEC_NETWORK: the draft network */
 	wl_cost cost;
 	/* Where each cost_owned figure came from (cost_owned_keys order): "workload [cost]",
 	 * "--set", or "models/cost.ini: SOURCE (AS_OF)"; "" = nowhere (the figure is NaN). */

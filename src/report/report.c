@@ -67,8 +67,10 @@ void report_load_point(const hw_system *s, const wl_workload *w, const plan *p, 
 	c.pricing = w->cost.pricing;
 	c.have_price = isfinite(usd_per_chip_hour);
 	c.usd_per_chip_hour = usd_per_chip_hour;
+	c.rated_w_per_chip = hw_rated_w_per_chip(s);
 	rank_cost(&wc, NULL, &r, &c);
 	out->usd_per_unit = c.result.ok && r.feasible ? c.result.usd_per_unit : NAN;
+	out->per_mw = r.feasible ? c.energy.tokens_per_s_per_mw : NAN;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -213,7 +215,10 @@ int report_roof_ops(const hw_chip *c, const ops_list *l, report_roof_op *out)
 double report_roof(const hw_chip *c, hw_prec p, double intensity)
 {
 	hw_prec rp = hw_run_prec(c, p);
-	double peak = rp < HW_PREC_N ? c->peak[rp] : 0;
+	double peak;
+	if (rp == HW_PREC_N)
+		rp = hw_widest_prec(c); /* no rate for p (an infeasible result): the estimate's */
+	peak = rp < HW_PREC_N ? c->peak[rp] : 0;
 	return fmin(peak, intensity * c->hbm_bw);
 }
 
@@ -652,6 +657,42 @@ static int ranking(rep *r)
 }
 
 /* The assumptions and the prices, under the ranking. */
+/* Each price's age and the freshness warning (rank_price_ages): ages count to --as-of when
+ * given, else to the newest price compared, so that the same inputs give the same report. */
+static int price_ages(rep *r)
+{
+	static const char *const hdr[] = {"system", "pricing_model", "as_of", "age_days", "verified"};
+	rank_ages a;
+	out_table t;
+	const char *ref;
+	rank_price_ages(r->rows, r->n, r->w->cost.owned.price_age_days, &a);
+	if (!a.n)
+		return 0;
+	ref = r->o->rank.as_of && r->o->rank.as_of[0] ? r->o->rank.as_of : r->rows[a.newest].cost.price.as_of;
+	if (table_start(r, &t, 5, hdr) != 0)
+		return ERR_DATA;
+	out_right(&t, 3);
+	for (int i = 0; i < r->n; i++) {
+		const rank_quote *c = &r->rows[i].cost;
+		char v[32];
+		const char *cells[5] = {sys_name(r, i), price_model_names[c->pricing], c->have_price ? c->price.as_of : "",
+					v, c->have_price ? (price_verified(&c->price) ? "yes" : "no") : ""};
+		double age = c->have_price && !c->user_price ? rank_price_age_days(&c->price, ref) : NAN;
+		snprintf(v, sizeof v, isfinite(age) ? "%.0f" : "-", age);
+		if (out_row(&t, cells) != 0) {
+			out_release(&t);
+			return oom(r);
+		}
+	}
+	if (say(r, HTML_NOTE, "Price ages: days from each price's as_of to %s (%s); the prices compared span %.0f "
+		"days.%s%s", ref, r->o->rank.as_of && r->o->rank.as_of[0] ? "--as-of" : "the newest price compared",
+		a.spread_days, a.stale ? " Warning: " : "", a.stale ? a.text : "") != 0) {
+		out_release(&t);
+		return ERR_DATA;
+	}
+	return table_out(r, "price_ages", &t, 1);
+}
+
 static int assumptions(rep *r)
 {
 	char terms[RANK_NOTE_MAX], buf[4096] = "";
@@ -674,6 +715,8 @@ static int assumptions(rep *r)
 	if (say(r, HTML_NOTE, "Assumptions: %s. Prices: %s%s%s. Communication: %s.", terms, buf,
 		r->o->pricing_note && r->o->pricing_note[0] ? "; " : "", r->o->pricing_note ? r->o->pricing_note : "",
 		show_comm_note) != 0)
+		return ERR_DATA;
+	if (price_ages(r) != 0)
 		return ERR_DATA;
 	if (r->w->mode == WL_TRAIN) {
 		const cost_failures *f = &r->rows[0].cost.terms.failures;
@@ -939,7 +982,8 @@ static int roofline_section(rep *r, const char *name, const roof_group *g, int n
 			dup |= !strcmp(r->rows[j].sys->chip.name, c->name);
 		if (dup)
 			continue;
-		snprintf(label, sizeof label, "%s roof (%s)", c->name, hw_prec_names[hw_run_prec(c, r->w->prec)]);
+		snprintf(label, sizeof label, "%s roof (%s)", c->name,
+			 hw_prec_names[hw_run_prec(c, r->w->prec) < HW_PREC_N ? hw_run_prec(c, r->w->prec) : hw_widest_prec(c)]);
 		sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, label);
 		if (sr) {
 			double ridge = report_roof(c, r->w->prec, 1e12) / c->hbm_bw;
@@ -1070,19 +1114,20 @@ static int serve_load_csv(rep *r, const serve_sys *sv)
 {
 	static const char *const hdr[] = {"system", "layout", "load", "feasible", "slo_met", "tokens_per_s",
 					  "tokens_per_s_per_chip", "tokens_per_s_per_user", "ttft_ms", "ttft_ms_tail",
-					  "tpot_ms", "tpot_ms_tail", "mem_gib", "usd_per_unit", "reason"};
+					  "tpot_ms", "tpot_ms_tail", "mem_gib", "usd_per_unit", "reason", "tokens_per_s_per_mw"};
 	out_table t;
-	if (table_start(r, &t, 15, hdr) != 0)
+	if (table_start(r, &t, 16, hdr) != 0)
 		return ERR_DATA;
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < sv[i].npts; k++) {
 			const report_load *p = &sv[i].pts[k];
 			char v[12][32];
-			const char *cells[15] = {sys_name(r, i), r->rows[i].plan, v[0], p->feasible ? "1" : "0",
+			const char *cells[16] = {sys_name(r, i), r->rows[i].plan, v[0], p->feasible ? "1" : "0",
 						 p->slo_met ? "1" : "0", num(v[1], p->tokens_per_s), num(v[2], p->per_chip),
 						 num(v[3], p->per_user), num(v[4], p->ttft * 1e3), num(v[5], p->ttft_tail * 1e3),
 						 num(v[6], p->tpot * 1e3), num(v[7], p->tpot_tail * 1e3),
-						 num(v[8], p->mem / GiB), num(v[9], p->usd_per_unit), p->reason};
+						 num(v[8], p->mem / GiB), num(v[9], p->usd_per_unit), p->reason,
+						 num(v[10], p->per_mw)};
 			snprintf(v[0], 32, "%d", p->load);
 			if (out_row(&t, cells) != 0) {
 				out_release(&t);
@@ -1314,6 +1359,80 @@ static int serve_cost_models(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_cost", &t, 0);
 }
 
+/* Output tokens/s per provisioned MW against tokens/s per user, over load: the power side of
+ * the cost plots (InferenceMAX's tokens per provisioned megawatt). */
+static int serve_power(rep *r, const serve_sys *sv)
+{
+	const wl_workload *w = r->w;
+	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0, best[REPORT_SYSTEMS_MAX];
+	char s[2048] = "", none[1024] = "", ref[128];
+	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
+	plot_start(r, "serving_power", "", 0);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: output tokens/s per provisioned MW against speed per user",
+		 w->name);
+	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per MW (rated power x PUE)", 0,
+	     PLOT_AUTO_LOG);
+	for (int i = 0; i < r->n; i++) {
+		char label[PLOT_TEXT_MAX], pl[64];
+		plot_series *sr;
+		short_plan(&r->rows[i].ir.plan, pl, sizeof pl);
+		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
+		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
+		best[i] = NAN;
+		for (int k = 0; k < sv[i].npts; k++) {
+			const report_load *pt = &sv[i].pts[k];
+			if (!pt->feasible || !isfinite(pt->per_mw))
+				continue;
+			plot_point(sr, pt->per_user, pt->per_mw);
+			if (pt->per_user >= slo_speed && !(pt->per_mw <= best[i]))
+				best[i] = pt->per_mw;
+		}
+		if (!isfinite(r->rows[i].rep.cost->rated_w_per_chip))
+			cat(none, sizeof none, "%s%s", none[0] ? ", " : "", sys_name(r, i));
+	}
+	for (int i = 0; i < r->n; i++) {
+		plot_series *sr;
+		const rank_quote *c = &r->rows[i].cost;
+		if (!r->rows[i].ir.feasible || !c->energy.known)
+			continue;
+		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
+		plot_point(sr, 1 / r->rows[i].ir.tpot, c->energy.tokens_per_s_per_mw);
+	}
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "chosen layout and load");
+	if (slo_speed > 0) {
+		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
+		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
+	}
+	for (int i = 0; i < r->n; i++)
+		if (isfinite(best[i])) {
+			int j = nb++;
+			while (j > 0 && best[order[j - 1]] < best[i]) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+	for (int j = 0; j < nb; j++)
+		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	if (heading(r, "power", "Tokens per megawatt against speed per user") != 0)
+		return ERR_DATA;
+	if (nb > 0)
+		rc = say(r, HTML_P, "%s, the most output tokens/s per provisioned MW: %s.", slo_speed > 0 ?
+			 "At the TPOT limit or faster" : "At any load", s);
+	else
+		rc = say(r, HTML_P, "No system has a rated power and a feasible load%s.", slo_speed > 0 ?
+			 " at the TPOT limit" : "");
+	if (rc == 0 && none[0])
+		rc = say(r, HTML_P, "No rated power in the system file of %s: no curve.", none);
+	if (rc != 0)
+		return ERR_DATA;
+	return emit_plot(r, "serving_load", "The load curves of the throughput plot, per MW of facility power "
+			 "provisioned for the chips and their hosts: their rated power ([power] in the system file) times "
+			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the chosen "
+			 "layout and load. Power and energy of the chosen point: `power_w`, `energy_kwh_per_unit` in the "
+			 "ranking data.");
+}
+
 /* TTFT and TPOT against load. */
 static int serve_latency(rep *r, const serve_sys *sv)
 {
@@ -1392,6 +1511,8 @@ static int serve_curves(rep *r, const serve_sys *sv)
 		rc = serve_cost_curve(r, sv);
 	if (rc == 0)
 		rc = serve_cost_models(r, sv);
+	if (rc == 0)
+		rc = serve_power(r, sv);
 	if (rc == 0)
 		rc = serve_latency(r, sv);
 	return rc;

@@ -82,6 +82,8 @@ typedef struct report_load {
 	double ttft, ttft_tail;     /* s: mean and at the SLO percentile */
 	double tpot, tpot_tail;
 	double usd_per_unit;        /* at the price given; NaN without one */
+	double per_mw;              /* output tokens/s per MW of provisioned facility power (rated
+				       W of the chips with their hosts x PUE); NaN: no rated power */
 	double mem;                 /* B per chip */
 	char reason[160];           /* why infeasible */
 } report_load;

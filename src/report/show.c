@@ -314,6 +314,11 @@ void *show_json(const rank_view *r)
 	cJSON_AddStringToObject(o, "mode", wl_mode_names[r->w->mode]);
 	cJSON_AddStringToObject(o, "precision", hw_prec_names[r->w->prec]);
 	cJSON_AddStringToObject(o, "run_precision", rp < HW_PREC_N ? hw_prec_names[rp] : "none");
+	{
+		char pn[256];
+		if (hw_prec_note(&r->sys->chip, r->w->prec, pn, sizeof pn))
+			cJSON_AddStringToObject(o, "precision_note", pn);
+	}
 	cJSON_AddNumberToObject(o, "chips", p->chips);
 	cJSON_AddItemToObject(o, "plan", plan_json(p));
 	cJSON_AddItemToObject(o, "framework", framework_json(&r->w->fw));
@@ -649,9 +654,16 @@ void show_text(const rank_view *r, FILE *fp)
 	}
 	if (!feasible)
 		line(fp, "estimate", "the figures below are for this layout as if it were feasible");
-	line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)", hw_prec_names[r->w->prec],
-	     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec && rp < HW_PREC_N ? hw_prec_names[rp] : "",
-	     rp < HW_PREC_N ? c->peak[rp] / 1e12 : 0.0);
+	{
+		char pn[256];
+		hw_prec_note(c, r->w->prec, pn, sizeof pn);
+		if (rp < HW_PREC_N)
+			line(fp, "precision", "%s%s%s (dense peak %.0f TFLOP/s per chip)%s%s", hw_prec_names[r->w->prec],
+			     rp != r->w->prec ? ", runs at " : "", rp != r->w->prec ? hw_prec_names[rp] : "",
+			     c->peak[rp] / 1e12, pn[0] ? ": " : "", pn);
+		else
+			line(fp, "precision", "%s: %s", hw_prec_names[r->w->prec], pn);
+	}
 	if (r->train)
 		line(fp, "memory/chip", "%.1f GiB of %.1f GiB (weights %.1f, grads %.1f, optimizer %.1f, activations %.1f)",
 		     m->total / GiB, c->hbm / GiB, m->weights / GiB, m->grads / GiB, m->optimizer / GiB,
@@ -728,4 +740,95 @@ void show_flat(const void *json, const char *prefix, out_table *t)
 			out_row(t, cells);
 		}
 	}
+}
+
+void show_disagg_text(const wl_workload *w, const disagg_result *d, const rank_quote *c, const infer_result *agg,
+		      FILE *fp)
+{
+	char pre[64], dec[64];
+	plan_format(&d->pre.plan, pre, sizeof pre);
+	plan_format(&d->dec.plan, dec, sizeof dec);
+	fprintf(fp, "disaggregated    %dP%dD: prefill %s x%d, decode %s x%d, %d chips (%lld splits tried)\n",
+		d->pre.count, d->dec.count, pre, d->pre.count, dec, d->dec.count, d->chips, d->searched);
+	if (!d->feasible) {
+		fprintf(fp, "  feasible       no: %s\n", d->reason);
+		return;
+	}
+	fprintf(fp, "  load           %.4g requests/s, %.4g output tokens/s, %.4g per chip", d->requests_per_s,
+		d->tokens_per_s, d->tokens_per_s_per_chip);
+	if (agg && agg->feasible && agg->tokens_per_s_per_chip > 0) {
+		char lay[64];
+		plan_format(&agg->plan, lay, sizeof lay);
+		fprintf(fp, " (%+.0f%% against %s aggregated, %.4g per chip)",
+			100 * (d->tokens_per_s_per_chip / agg->tokens_per_s_per_chip - 1), lay, agg->tokens_per_s_per_chip);
+	}
+	fprintf(fp, "\n  ttft           %.0f ms mean, %.0f ms p%g: prefill %.0f ms, KV transfer %.2f ms (%.3g MB over %s, "
+		"%.0f%% of its bandwidth), decode-slot wait %.1f ms\n", d->ttft * 1e3, d->ttft_tail * 1e3,
+		w->slo_percentile, d->ttft_prefill * 1e3, d->t_transfer * 1e3, d->kv_bytes / 1e6, hw_level_names[d->link],
+		100 * d->link_share, d->wait * 1e3);
+	fprintf(fp, "  tpot           %.1f ms mean, %.1f ms p%g (%.1f tokens/s per user)\n", d->tpot * 1e3,
+		d->tpot_tail * 1e3, w->slo_percentile, d->tokens_per_s_per_user);
+	fprintf(fp, "  pools          prefill %.3g requests/s per replica (%.3g prompts a pass, %.0f ms); decode %.3g per "
+		"replica, %.0f running of %.0f the KV cache holds per rank\n", d->pre.rate, d->pre.batch,
+		d->pre.iter * 1e3, d->dec.rate, d->dec.batch, d->dec.slots);
+	if (c && c->have_price && c->result.ok)
+		fprintf(fp, "  usd_per_%-6s %.4g (%.2f per hour)\n", cost_unit_names[w->cost.unit], c->result.usd_per_unit,
+			c->result.usd_per_hour);
+}
+
+static void pool_json(cJSON *o, const char *key, const plan *p, int count)
+{
+	cJSON *j = cJSON_CreateObject();
+	char t[64];
+	plan_format(p, t, sizeof t);
+	cJSON_AddStringToObject(j, "layout", t);
+	cJSON_AddNumberToObject(j, "tp", p->tp);
+	cJSON_AddNumberToObject(j, "pp", p->pp);
+	cJSON_AddNumberToObject(j, "dp", p->dp);
+	cJSON_AddNumberToObject(j, "ep", p->ep);
+	cJSON_AddNumberToObject(j, "replicas", count);
+	cJSON_AddNumberToObject(j, "chips", p->chips * count);
+	cJSON_AddItemToObject(o, key, j);
+}
+
+void *show_disagg_json(const wl_workload *w, const disagg_result *d, const rank_quote *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	char split[32];
+	(void)w;
+	snprintf(split, sizeof split, "%dP%dD", d->pre.count, d->dec.count);
+	cJSON_AddStringToObject(o, "split", split);
+	cJSON_AddBoolToObject(o, "feasible", d->feasible);
+	if (!d->feasible)
+		cJSON_AddStringToObject(o, "reason", d->reason);
+	pool_json(o, "prefill", &d->pre.plan, d->pre.count);
+	pool_json(o, "decode", &d->dec.plan, d->dec.count);
+	cJSON_AddNumberToObject(o, "chips", d->chips);
+	cJSON_AddNumberToObject(o, "requests_per_s", d->requests_per_s);
+	cJSON_AddNumberToObject(o, "tokens_per_s", d->tokens_per_s);
+	cJSON_AddNumberToObject(o, "tokens_per_s_per_chip", d->tokens_per_s_per_chip);
+	cJSON_AddNumberToObject(o, "tokens_per_s_per_user", d->tokens_per_s_per_user);
+	cJSON_AddNumberToObject(o, "ttft_ms", d->ttft * 1e3);
+	cJSON_AddNumberToObject(o, "ttft_tail_ms", d->ttft_tail * 1e3);
+	cJSON_AddNumberToObject(o, "ttft_prefill_ms", d->ttft_prefill * 1e3);
+	cJSON_AddNumberToObject(o, "tpot_ms", d->tpot * 1e3);
+	cJSON_AddNumberToObject(o, "tpot_tail_ms", d->tpot_tail * 1e3);
+	cJSON_AddNumberToObject(o, "kv_transfer_ms", d->t_transfer * 1e3);
+	cJSON_AddNumberToObject(o, "kv_bytes_per_request", d->kv_bytes);
+	cJSON_AddStringToObject(o, "kv_link", hw_level_names[d->link]);
+	cJSON_AddNumberToObject(o, "kv_link_share", d->link_share);
+	cJSON_AddNumberToObject(o, "decode_slot_wait_ms", d->wait * 1e3);
+	cJSON_AddNumberToObject(o, "prefill_requests_per_s_per_replica", d->pre.rate);
+	cJSON_AddNumberToObject(o, "decode_requests_per_s_per_replica", d->dec.rate);
+	cJSON_AddNumberToObject(o, "decode_running_per_rank", d->dec.batch);
+	cJSON_AddBoolToObject(o, "slo_met", d->slo_met);
+	cJSON_AddNumberToObject(o, "splits_searched", (double)d->searched);
+	if (c && c->have_price && c->result.ok) {
+		cJSON_AddNumberToObject(o, "usd_per_hour", c->result.usd_per_hour);
+		cJSON_AddNumberToObject(o, "usd_per_unit", c->result.usd_per_unit);
+	} else {
+		cJSON_AddNullToObject(o, "usd_per_hour");
+		cJSON_AddNullToObject(o, "usd_per_unit");
+	}
+	return o;
 }

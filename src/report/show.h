@@ -36,6 +36,12 @@ void show_flat(const void *json, const char *prefix, out_table *t);
 /* Writes the readable text form. */
 void show_text(const rank_view *r, FILE *fp);
 
+/* A disaggregated split (disagg.h) beside the aggregated result agg (may be NULL), priced by
+ * c (may be NULL): the readable block, and a cJSON object (caller frees; void * as above). */
+void show_disagg_text(const wl_workload *w, const disagg_result *d, const rank_quote *c, const infer_result *agg,
+		      FILE *fp);
+void *show_disagg_json(const wl_workload *w, const disagg_result *d, const rank_quote *c);
+
 /* The note printed while communication is not priced. */
 extern const char show_comm_note[];
 

@@ -1,2 +1,13 @@
 # CLI cases (issue 23): precision fallback, percentiles, load-curve shape, the property suite. Sourced by tests/cli/run.sh, which defines
 # check, check_not, check_sh, $R (the binary), $B, $C and $tmp.
+
+# --- precision fallback: a precision the chip lacks runs at the nearest wider one it has, and says so
+check prec-fp16-on-tpu-runs-bf16 0 '"run_precision":	"bf16"' -- $R eval -s tpu-v5p -w megatron-1t-train --format json
+check prec-fp16-on-tpu-note 0 '"precision_note":	"tpu-v5p has no fp16 matrix rate; bf16 is the nearest wider precision it has"' -- $R eval -s tpu-v5p -w megatron-1t-train --format json
+check prec-fp16-on-tpu-text 0 'fp16, runs at bf16 (dense peak 459 TFLOP/s per chip): tpu-v5p has no fp16 matrix rate' -- $R eval -s tpu-v5p -w megatron-1t-train
+check prec-fp16-on-v6e 0 '"run_precision":	"bf16"' -- $R eval -s tpu-v6e -w gpt3-175b-train --set precision=fp16 --format json
+check_not prec-same-has-no-note 0 'precision_note' -- $R eval -s p5.48xlarge -w llama3-70b-serve --format json
+check prec-fp32-on-tpu-infeasible 0 'feasible         no: tpu-v5p has no fp32 matrix rate nor a wider one' -- $R eval -s tpu-v5p -w llama3-8b-train --set precision=fp32
+# The TPUs ranked first to fourth at MFU 0.0 % (a peak of 0); no row of the compare has MFU 0 now.
+check_not prec-compare-no-zero-mfu 0 ' 0.0      97' -- $R compare -w megatron-1t-train -s all
+check_sh prec-compare-tpus-below-1 "$R compare -w megatron-1t-train -s all --format json | grep '\"mfu\"' | sed 's/.*: *//; s/,//' | awk '{ if (\$1 <= 0 || \$1 >= 1) bad = 1 } END { exit bad }'"

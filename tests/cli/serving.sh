@@ -28,3 +28,41 @@ check frontier-eval-csv 0 "layout,chips,load,running,tokens_per_s_per_user,token
 # csv: every point, each with its layout; more points than the frontier, and several layouts.
 check_sh frontier-eval-every-point "$R eval -s p5en.48xlarge -w llama3-70b-serve --frontier --format csv | awk -F, 'NR > 1 { n++; lay[\$1] = 1; if (\$13 == 1) f++ } END { k = 0; for (l in lay) k++; exit !(n > 50 && f > 3 && f < n && k >= 5) }'"
 check frontier-train 2 "--frontier: applies to serving" -- $R eval -s p5.48xlarge -w llama3-8b-train --frontier
+
+# --- disaggregated serving
+# llama3-70b-serve on an 8-GPU DGX H100 and on a GB200 NVL72 rack: each system's best split beside its aggregated
+# best, with the KV transfer: over NVLink inside the node (dgx-h100, 8 chips) and inside the NVLink domain (gb200).
+check disagg-compare 0 "disaggregated prefill and decode pools (--disagg auto" -- $R compare -w llama3-70b-serve -s dgx-h100,gb200-nvl72 --disagg auto
+check_sh disagg-compare-rows "$R compare -w llama3-70b-serve -s dgx-h100,gb200-nvl72 --disagg auto --wide | awk '/^dgx-h100 .* node / { a = 1 } /^gb200-nvl72 .* domain / { b = 1 } END { exit !(a && b) }'"
+check disagg-compare-json 0 '"kv_transfer_ms":' -- $R compare -w llama3-70b-serve -s dgx-h100,gb200-nvl72 --disagg auto --format json
+check disagg-eval 0 "KV transfer" -- $R eval -s gb200-nvl72 -w llama3-70b-serve --disagg auto
+# Pools beyond one 8-GPU node move the cache over InfiniBand: the same split costs more transfer time there than
+# inside the node.
+tn=$($R eval -s dgx-h100 -w llama3-70b-serve --disagg 1p1d:tp=4:tp=4 --format json | awk -F'[:,]' '/"kv_transfer_ms"/ { gsub(/[ \t]/, "", $2); print $2 }')
+ts=$($R eval -s dgx-h100 -w llama3-70b-serve --disagg 2p1d:tp=4:tp=8 --format json | awk -F'[:,]' '/"kv_transfer_ms"/ { gsub(/[ \t]/, "", $2); print $2 }')
+check_sh disagg-scaleout-slower "awk -v a=$tn -v b=$ts 'BEGIN { exit !(b > 2 * a) }'"
+check disagg-scaleout-link 0 '"kv_link":	"scaleout"' -- $R eval -s dgx-h100 -w llama3-70b-serve --disagg 2p1d:tp=4:tp=8 --format json
+# A published disaggregated measurement: MLPerf Inference v5.1 closed, NVIDIA GB200 NVL72 (72 GPUs), llama3.1-405b
+# Interactive 9,921.02 tokens/s, run as 14 TP4 context servers and 2 TP8 generation servers (TensorRT-LLM's
+# disaggregated server; closed/NVIDIA/code/llama3_1-405b/tensorrt/run_disagg_405B/README.md). Within 20 %.
+G=tests/cli/good/mlperf
+check_sh disagg-mlperf-405b "$R eval -s gb200-nvl72 -w $G/mlperf51-405b-interactive.ini --disagg 14p2d:tp=4:tp=8 --format json | awk -F'[:,]' '/\"disaggregated\"/ { d = 1 } d && /\"tokens_per_s\"/ { gsub(/[ \t]/, \"\", \$2); v = \$2; exit } END { e = v / 9921.02 - 1; print \"error \" e; exit !(e > -0.2 && e < 0.2) }'"
+check disagg-bad 2 "disagg: '3x' is not off, auto, XpYd or XpYd:PLAN:PLAN" -- $R eval -s dgx-h100 -w llama3-70b-serve --disagg 3x
+check disagg-bad-plan 2 "a pool's layout is one replica" -- $R eval -s dgx-h100 -w llama3-70b-serve --disagg 1p1d:tp=4,dp=2:tp=4
+check disagg-no-layout 2 "give both pools' layouts" -- $R eval -s dgx-h100 -w llama3-70b-serve --disagg 1p1d:tp=4
+
+# --- speculative decoding
+# A draft network that proposes 4 tokens, 70 % accepted each: 2.77 tokens per verify pass (1 + .7 + .49 + .343 +
+# .2401); TPOT at one stream falls, though the draft's 4 passes cost time of their own.
+t0=$($R eval -s p5en.48xlarge -w llama3-70b-serve --plan tp=8 --set scenario=single --set concurrency=1 --format json | awk -F'[:,]' '/"tpot_ms"/ { gsub(/[ \t]/, "", $2); print $2; exit }')
+t1=$($R eval -s p5en.48xlarge -w llama3-70b-serve --plan tp=8 --set scenario=single --set concurrency=1 --set draft=llama3-8b --set draft_tokens=4 --set acceptance=0.7 --format json | awk -F'[:,]' '/"tpot_ms"/ { gsub(/[ \t]/, "", $2); print $2; exit }')
+t2=$($R eval -s p5en.48xlarge -w llama3-70b-serve --plan tp=8 --set scenario=single --set concurrency=1 --set draft=llama3-8b --set draft_tokens=4 --set acceptance=0.05 --format json | awk -F'[:,]' '/"tpot_ms"/ { gsub(/[ \t]/, "", $2); print $2; exit }')
+check_sh spec-faster "awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b < 0.8 * a) }'"
+# Nearly nothing accepted: the draft's passes are pure cost.
+check_sh spec-bad-draft-slower "awk -v a=$t0 -v b=$t2 'BEGIN { exit !(b > a) }'"
+# DeepSeek-V3's own MTP module, with the acceptance its report gives (85 % for the second token).
+check spec-mtp 0 '"tpot_ms"' -- $R eval -s hgx-h200 -w deepseek-v3-serve --set draft=mtp --format json
+check spec-mtp-none 2 "mtp needs a network with multi-token-prediction modules" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft=mtp
+check spec-vocab 2 "a draft shares the target's tokenizer" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft=llama2-7b --set draft_tokens=2 --set acceptance=0.5
+check spec-needs-rate 2 "a draft network needs draft_tokens and acceptance" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft=llama3-8b
+check spec-orphan 2 "applies with a draft" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft_tokens=3

@@ -106,6 +106,63 @@ Test(hw, precision_fallback)
 	cr_assert_eq(hw_run_prec(&c, HW_FP4), HW_FP8);
 }
 
+Test(hw, every_precision_falls_back_to_the_nearest_wider_rate)
+{
+	/* TPU v5p publishes bf16, fp8 and int8 only: an fp16 workload runs at bf16 (it ran at
+	 * peak 0, "MFU 0.0 %" and 700 model TFLOP/s per chip); fp32 has nothing wider and no rate,
+	 * so none, with a note naming the chip. A chip with fp16 and no bf16 runs bf16 at fp16. */
+	hw_chip c;
+	err e = {0};
+	char note[256];
+	cr_assert_eq(hw_load_chip("models/hw/chips/tpu-v5p.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_eq(hw_run_prec(&c, HW_FP16), HW_BF16);
+	cr_assert_eq(hw_run_prec(&c, HW_BF16), HW_BF16);
+	cr_assert_eq(hw_run_prec(&c, HW_FP4), HW_FP8);
+	cr_assert_eq(hw_run_prec(&c, HW_FP32), HW_PREC_N);
+	cr_assert_eq(hw_run_prec(&c, HW_TF32), HW_PREC_N);
+	cr_assert_eq(hw_prec_note(&c, HW_FP16, note, sizeof note), 1);
+	cr_assert(strstr(note, "tpu-v5p") && strstr(note, "fp16") && strstr(note, "bf16"), "%s", note);
+	cr_assert_eq(hw_prec_note(&c, HW_FP32, note, sizeof note), 1);
+	cr_assert(strstr(note, "tpu-v5p") && strstr(note, "nor a wider one"), "%s", note);
+	cr_assert_eq(hw_prec_note(&c, HW_BF16, note, sizeof note), 0);
+	cr_assert_str_eq(note, "");
+	c.peak[HW_FP16] = c.peak[HW_BF16];
+	c.peak[HW_BF16] = 0;
+	cr_assert_eq(hw_run_prec(&c, HW_BF16), HW_FP16);
+	cr_assert_eq(hw_run_prec(&c, HW_FP8), HW_FP8);
+	c.peak[HW_FP8] = 0;
+	cr_assert_eq(hw_run_prec(&c, HW_FP8), HW_FP16);
+	cr_assert_eq(hw_run_prec(&c, HW_INT8), HW_INT8);
+	c.peak[HW_INT8] = 0;
+	cr_assert_eq(hw_run_prec(&c, HW_INT8), HW_FP16, "int8 goes to a 16-bit float, not to fp8");
+	c.peak[HW_FP32] = 1e12;
+	cr_assert_eq(hw_run_prec(&c, HW_TF32), HW_FP32);
+	cr_assert_eq(hw_widest_prec(&c), HW_FP32);
+}
+
+Test(hw, a_chip_without_a_16_or_32_bit_rate_is_a_load_error_naming_it)
+{
+	/* No precision can fall back to fp8 alone: the file is refused, and the message names the
+	 * file, the line and the chip. */
+	char dir[] = "/tmp/roofcost-hw-XXXXXX", path[64];
+	FILE *f;
+	hw_chip c;
+	err e = {0};
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/fp8only.ini", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("[chip]\nname = fp8only\ndisplay = x\nvendor = x\nstatus = ga\nunits = 1\ntile_m = 128\ntile_n = 128\n"
+	      "pad_m = 16\npad_n = 8\npad_k = 16\nsource = x\nas_of = 2025-01\n\n[peak]\nfp8 = 100 TFLOP/s\n"
+	      "source = x\nas_of = 2025-01\n\n[memory]\nhbm = 80 GB\nhbm_bw = 3 TB/s\nsource = x\nas_of = 2025-01\n\n"
+	      "[efficiency]\ngemm = 0.8\nhbm = 0.8\nop_overhead = 4 us\nsource = x\nas_of = 2025-01\n", f);
+	fclose(f);
+	cr_assert_neq(hw_load_chip(path, &c, &e), 0);
+	unlink(path);
+	rmdir(dir);
+	cr_assert(strstr(e.msg, "fp8only") && strstr(e.msg, "peak"), "%s", e.msg);
+}
+
 Test(hw, unknown_system_is_a_clear_error)
 {
 	hw_system s;

@@ -70,3 +70,51 @@ Test(train, layouts_that_do_not_divide_or_fit)
 	cr_assert(strstr(train_reason(&r, &s, &w, why, sizeof why), "GiB per chip, has 0.5 GiB"), "%s", why);
 	cr_assert(r.step_time > 0, "an infeasible layout still reports its estimate");
 }
+
+Test(train, fp16_on_a_chip_with_only_bf16_runs_at_bf16)
+{
+	/* Megatron GPT 1T is fp16; TPU v5p publishes no fp16 rate. It ran at a peak of 0 (MFU 0.0 %,
+	 * 700 model TFLOP/s per chip on a chip whose bf16 peak is 459) and ranked first. It runs at
+	 * bf16 now: MFU in (0, 1), model TFLOP/s per chip below the bf16 peak. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p;
+	train_result r;
+	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("megatron-1t-train", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_eq(r.run_prec, HW_BF16);
+	cr_assert_float_eq(r.peak, s.chip.peak[HW_BF16], 1);
+	cr_assert_gt(r.mfu, 0);
+	cr_assert_leq(r.mfu, r.hfu);
+	cr_assert_leq(r.hfu, 1);
+	cr_assert_leq(r.model_tflops_per_chip * 1e12, s.chip.peak[HW_BF16]);
+}
+
+Test(train, a_precision_with_no_rate_is_infeasible_not_free)
+{
+	/* fp32 on TPU v5p: no fp32 rate and nothing wider. The layout is infeasible, its reason
+	 * names the chip, and the estimate runs at the widest rate it has, never at a peak of 0. */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	const char *sets[] = {"precision=fp32"};
+	plan p;
+	train_result r;
+	char why[TRAIN_REASON_MAX];
+	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-8b-train", "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_not(r.feasible);
+	cr_assert_eq(r.why, SHARD_PRECISION);
+	cr_assert(strstr(train_reason(&r, &s, &w, why, sizeof why), "tpu-v5p"), "%s", why);
+	cr_assert_gt(r.peak, 0);
+	cr_assert_gt(r.step_time, 0);
+}
