@@ -557,3 +557,30 @@ int cfg_extract(const cfg_doc *d, const cfg_field *fields, int nfields,
 	}
 	return 0;
 }
+
+int cfg_extract_section(const cfg_doc *d, int s, const cfg_field *fields, int nfields, void *out, err *e)
+{
+	cfg_doc one = *d;
+	cfg_field *f = malloc(sizeof *f * (size_t)(nfields ? nfields : 1));
+	int rc;
+	one.n = 0;
+	one.entries = malloc(sizeof *one.entries * (size_t)(d->n ? d->n : 1));
+	if (!f || !one.entries) {
+		free(f);
+		free(one.entries);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	for (int i = 0; i < nfields; i++) {
+		f[i] = fields[i];
+		f[i].section = d->sections[s].name;
+	}
+	for (int i = 0; i < d->n; i++)
+		if (!strcmp(d->entries[i].section, d->sections[s].name))
+			one.entries[one.n++] = d->entries[i];
+	one.sections[0] = d->sections[s];
+	one.nsections = 1;
+	rc = cfg_extract(&one, f, nfields, NULL, out, e);
+	free(one.entries);
+	free(f);
+	return rc;
+}

@@ -604,6 +604,15 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	return 0;
 }
 
+const interval_status *cli_calibration(const cli_paths *paths, const hw_system *s, const wl_workload *w,
+				       interval_status *out)
+{
+	if (!paths->intervals)
+		return NULL;
+	interval_lookup(paths->intervals, w->mode == WL_TRAIN, s->chip.family, w->fw.name, out);
+	return out;
+}
+
 int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
 		      char *buf, size_t len, err *e)
 {
@@ -668,6 +677,7 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 	ro->as_of = o->as_of ? o->as_of : "";
 	ro->price = price_cb;
 	ro->price_ctx = pr;
+	ro->intervals = paths->intervals;
 	ro->user_prices = o->prices;
 	ro->nuser_prices = o->nprices;
 	ro->user_capex = o->capex;
@@ -758,10 +768,31 @@ int main(int argc, char **argv)
 	cli_find_paths(&paths, argv[0]);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name)) {
+			interval_table *iv = malloc(sizeof *iv);
+			err e = {0};
+			int rc;
+			/* The intervals of every prediction (DESIGN §6), read once for the command; a bad
+			 * file is an error before the command runs. --help needs none. */
+			if (!iv) {
+				err_set(&e, ERR_DATA, "out of memory");
+				return cli_fail(&e);
+			}
+			if (interval_load(paths.models, iv, &e) != 0) {
+				int wants_help = 0;
+				for (int k = 2; k < argc && !wants_help; k++)
+					wants_help = !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
+				if (!wants_help) {
+					free(iv);
+					return cli_fail(&e);
+				}
+			}
+			paths.intervals = iv->read ? iv : NULL;
 			/* getopt's messages start with argv[0]: "roofcost eval: unrecognized option". */
 			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
 			argv[1] = name;
-			return commands[i].run(argc - 1, argv + 1, &paths);
+			rc = commands[i].run(argc - 1, argv + 1, &paths);
+			free(iv);
+			return rc;
 		}
 	fprintf(stderr, "roofcost: unknown command '%s'\n", argv[1]);
 	usage(stderr);

@@ -597,6 +597,9 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
 		if (spot[0])
 			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
+		rank_error_note(rows, nrows, spot, sizeof spot);
+		if (spot[0])
+			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
 	}
 	if (o.format == OUT_JSON)
 		print_json(w0, rows, nrows, &ro, limits, note, &ages, empty);

@@ -356,6 +356,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	rank_view rep;
 	train_result tr;
 	infer_result ir;
+	interval_status cal;
 	disagg_result *dis = malloc(sizeof *dis);
 	rank_quote *dcost = malloc(sizeof *dcost);
 
@@ -435,6 +436,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	rep.cost = &cost;
+	rep.cal = cli_calibration(paths, sys, w, &cal);
 	if (w->mode == WL_INFER && w->disagg.on && (rc = eval_disagg(paths, &store, &o, sys, w, &p, dis, dcost, &e)) != 0) {
 		rc = cli_fail(&e);
 		goto done;

@@ -151,6 +151,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	echo(el, w->path, "workloads");
 	echo(el, w->net.path, "models/nn");
 	echo(el, w->fw.path, "models/frameworks");
+	if (paths->intervals)
+		echo(el, paths->intervals->path, "models");   /* every figure's interval */
 	for (int i = 0; i < w->fw.nbases; i++)
 		echo(el, w->fw.bases[i], "models/frameworks");   /* based_on: read beside it */
 	if (w->cost_path[0])

@@ -4,6 +4,7 @@
 #include <cJSON.h>
 #include <limits.h>
 #include <getopt.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,8 @@ typedef struct sweep_names {
 	char space[2048];            /* the lists and overrides searched: shards must agree */
 	double space_layouts;        /* layouts of the whole space (all shards) */
 	char assumptions[RANK_NOTE_MAX * 3]; /* prices, [cost] terms, failures, spot */
+	int have_cal;                /* 1: cal holds each offer's calibration group (models/intervals.ini) */
+	interval_status cal[SWEEP_OFFERS_MAX];
 } sweep_names;
 
 /* What a table of the sweep shows: the top list, the front, or both. */
@@ -80,6 +83,20 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 	fprintf(stderr, "\rsweep %5.1f%% (%llu of %llu layouts)", 100.0 * (double)done / (double)total,
 		(unsigned long long)done, (unsigned long long)total);
 	fflush(stderr);
+}
+
+/* v as a reader of the JSON gets it back: cJSON prints 15 significant digits when they read
+ * back within an ulp or so (its compare_double), else 17. A layout's interval is taken from that
+ * value, so that shards merged (--merge reads the figures back) print the same bytes. */
+static double as_printed(double v)
+{
+	char buf[64];
+	double t;
+	if (!isfinite(v))
+		return v;
+	snprintf(buf, sizeof buf, "%1.15g", v);
+	t = strtod(buf, NULL);
+	return fabs(t - v) <= fmax(fabs(t), fabs(v)) * DBL_EPSILON ? t : v;
 }
 
 static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
@@ -117,6 +134,18 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 		cJSON_AddNumberToObject(o, "cost", p->cost);
 	else
 		cJSON_AddNullToObject(o, "cost");
+	if (nm->have_cal) {
+		/* DESIGN §6: the layout's figures with their calibration group's interval. */
+		const interval_status *c = &nm->cal[p->offer];
+		cJSON *iv = cJSON_AddObjectToObject(o, "interval");
+		show_interval_add(iv, "step_time_s", c, as_printed(p->step_time), 1, 0);
+		show_interval_add(iv, "tokens_per_s", c, as_printed(p->tokens_per_s), 0, 0);
+		show_interval_add(iv, "mfu", c, as_printed(p->mfu), 0, 1);
+		show_interval_add(iv, "run_time_s", c, as_printed(p->run_time), 1, 0);
+		if (isfinite(p->usd_per_run))
+			show_interval_add(iv, "usd_per_run", c, as_printed(p->usd_per_run), 1, 0);
+		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), c);
+	}
 	{
 		/* Power and energy (cost_energy_eval): the run's paid chip-hours at the drawn power. */
 		double pw = p->plan.chips * nm->w_avg[p->offer], e = p->chip_hours * nm->w_fac[p->offer] / 1e3;
@@ -136,6 +165,23 @@ static double num(const cJSON *o, const char *k)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
 	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
+}
+
+/* An offer's calibration as its JSON says it (a shard read back by --merge). */
+static void calibration_from_json(const cJSON *o, interval_status *c)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status"), *g = cJSON_GetObjectItemCaseSensitive(o, "group"),
+		    *nt = cJSON_GetObjectItemCaseSensitive(o, "note");
+	memset(c, 0, sizeof *c);
+	c->calibrated = cJSON_IsString(st) && !strcmp(st->valuestring, "calibrated");
+	if (cJSON_IsString(g))
+		snprintf(c->group, sizeof c->group, "%s", g->valuestring);
+	if (cJSON_IsString(nt))
+		snprintf(c->note, sizeof c->note, "%s", nt->valuestring);
+	c->rows = isfinite(num(o, "rows")) ? (int)num(o, "rows") : 0;
+	c->have = isfinite(num(o, "p10_pct")) && isfinite(num(o, "p90_pct"));
+	c->p10 = c->have ? interval_round(num(o, "p10_pct")) : 0;
+	c->p90 = c->have ? interval_round(num(o, "p90_pct")) : 0;
 }
 
 /* A whole number of o in [0, hi] (a shard file is input like any other: a cast of a NaN,
@@ -267,6 +313,8 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 				cJSON_AddNumberToObject(o, "usd_per_chip_hour", nm->usd[i]);
 			else
 				cJSON_AddNullToObject(o, "usd_per_chip_hour");
+			if (nm->have_cal)
+				show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &nm->cal[i]);
 			cJSON_AddItemToArray(offers, o);
 		}
 		top = cJSON_AddArrayToObject(root, "top");
@@ -429,9 +477,14 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 				if (k >= SWEEP_OFFERS_MAX || !cJSON_IsString(sy) || !cJSON_IsString(pr))
 					break;
 				if (i == 0) {
+					const cJSON *cal = cJSON_GetObjectItemCaseSensitive(it, "calibration");
 					snprintf(nm->system[k], HW_NAME_MAX, "%s", sy->valuestring);
 					snprintf(nm->pricing[k], 24, "%s", pr->valuestring);
 					nm->usd[k] = num(it, "usd_per_chip_hour");
+					if (cJSON_IsObject(cal)) {
+						nm->have_cal = 1;
+						calibration_from_json(cal, &nm->cal[k]);
+					}
 					nm->w_avg[k] = num(it, "w_per_chip");
 					nm->w_fac[k] = num(it, "facility_w_per_chip");
 					nm->w_prov[k] = num(it, "provisioned_w_per_chip");
@@ -790,6 +843,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 					snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]]
 						 : !strncmp(rcst.note, "no public price", 15) ? "no public price" : "no price");
 				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
+				nm->have_cal = cli_calibration(paths, &systems[i], w, &nm->cal[nm->n]) != NULL;
 				{
 					const cost_owned *t = &w->cost.owned;
 					double rated = hw_rated_w_per_chip(&systems[i]);

@@ -558,6 +558,7 @@ void rank_bind(rank_row *r)
 	r->rep.train = r->w.mode == WL_TRAIN ? &r->tr : NULL;
 	r->rep.infer = r->w.mode == WL_INFER ? &r->ir : NULL;
 	r->rep.cost = &r->cost;
+	r->rep.cal = r->cal.group[0] ? &r->cal : NULL;
 }
 
 int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o)
@@ -600,6 +601,9 @@ int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, ran
 	int rc;
 	r->w = *w;
 	r->searched = 0;
+	memset(&r->cal, 0, sizeof r->cal);
+	if (o->intervals)
+		interval_lookup(o->intervals, w->mode == WL_TRAIN, r->sys->chip.family, w->fw.name, &r->cal);
 	r->has_disagg = 0;
 	if (w->mode == WL_INFER)
 		rc = best_serving(w, given, o, r, e);
@@ -679,6 +683,63 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 			snprintf(r->verdict + l, sizeof r->verdict - l, "; %.0f%% of the best tokens/s per chip",
 				 100 * r->ir.tokens_per_s_per_chip / rows[0].ir.tokens_per_s_per_chip);
 		}
+	}
+}
+
+int rank_key_interval(const rank_row *r, double *vp, double *lo, double *hi, const char **name)
+{
+	double v;
+	int time = 1;
+	if (!r->rep.cal || !r->rep.cal->have)
+		return 0;
+	switch (r->klass) {
+	case RANK_PRICED:
+		v = r->cost.result.usd_per_unit;
+		*name = r->w.cost.unit == COST_RUN ? "USD per run" : r->w.cost.unit == COST_MTOK ? "USD per Mtok" : "USD per example";
+		break;
+	case RANK_OVER_BUDGET:
+		v = r->cost.result.usd_per_hour;
+		*name = "USD per hour";
+		break;
+	case RANK_NO_PRICE:
+		if (r->w.mode == WL_INFER) {
+			v = r->ir.tokens_per_s_per_chip;
+			time = 0;
+			*name = "tokens/s per chip";
+		} else {
+			v = r->tr.train_time / 86400;
+			*name = "days to train";
+		}
+		break;
+	default:
+		return 0;
+	}
+	if (!isfinite(v))
+		return 0;
+	*vp = v;
+	interval_apply(r->rep.cal, v, time, lo, hi);
+	return 1;
+}
+
+void rank_error_note(const rank_row *rows, int n, char *buf, size_t len)
+{
+	double a0, a1, b0, b1, va, vb;
+	const char *na, *nb;
+	size_t l;
+	int k = 0;
+	buf[0] = '\0';
+	if (n >= 2 && rows[0].klass == rows[1].klass && rank_key_interval(&rows[0], &va, &a0, &a1, &na) &&
+	    rank_key_interval(&rows[1], &vb, &b0, &b1, &nb) && a0 <= b1 && b0 <= a1)
+		snprintf(buf, len, "within the model's error: the intervals of %s of %s (%.4g-%.4g) and %s (%.4g-%.4g) "
+			 "overlap (10th-90th percentile of out-of-sample error), so the data cannot tell which is first",
+			 na, rows[0].sys->name, a0, a1, rows[1].sys->name, b0, b1);
+	for (int i = 0; i < n; i++) {
+		const interval_status *c = rows[i].rep.cal;
+		if (!c || c->calibrated)
+			continue;
+		l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s %s (%s)", k++ ? "," : l ? "; uncalibrated:" : "uncalibrated:",
+			 "", rows[i].sys->name, c->group);
 	}
 }
 

@@ -904,6 +904,88 @@ static int memory_section(rep *r)
 	free(cap);
 	return rc;
 }
+/* The model's error: each system's ranking figure with the interval of its calibration group
+ * (the 10th to 90th percentile of its validation rows' out-of-sample errors), drawn as a bar
+ * from low to high with the figure marked. No section when no row has an interval. */
+static int error_section(rep *r)
+{
+	static const char *const hdr[] = {"rank", "system", "figure", "value", "low", "high", "status", "group",
+					  "rows", "note"};
+	plot_panel *pn;
+	out_table t;
+	char s[4096] = "", title[256], ylab[64] = "";
+	int any = 0, rc;
+	plot_start(r, "model_error", "", 0);
+	pn = &r->ps->panel[0];
+	for (int i = 0; i < r->n; i++) {
+		double v, lo, hi;
+		const char *name;
+		plot_series *sr;
+		if (i < PLOT_CATS_MAX)
+			snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
+		if (i >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
+			continue;
+		if (!any++)
+			snprintf(ylab, sizeof ylab, "%s", name);
+		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
+			plot_point(sr, i, lo);
+			plot_point(sr, i, hi);
+		}
+		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
+			plot_point(sr, i, v);
+	}
+	if (!any)
+		return 0;
+	snprintf(title, sizeof title, "%s: each system's figure with the model's error (10th-90th percentile)", r->w->name);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s", title);
+	axes(r, 0, "", "", ylab, 0, PLOT_AUTO_LOG);
+	if (table_start(r, &t, 10, hdr) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < r->n; i++) {
+		const rank_row *x = &r->rows[i];
+		const interval_status *c = x->rep.cal;
+		double v, lo, hi;
+		const char *name = "";
+		char a[4][32], rows[16];
+		const char *cells[10];
+		int have = rank_key_interval(x, &v, &lo, &hi, &name);
+		snprintf(a[0], 32, "%d", i + 1);
+		snprintf(a[1], 32, have ? "%.6g" : "-", v);
+		snprintf(a[2], 32, have ? "%.6g" : "-", lo);
+		snprintf(a[3], 32, have ? "%.6g" : "-", hi);
+		snprintf(rows, sizeof rows, "%d", c ? c->rows : 0);
+		cells[0] = a[0];
+		cells[1] = x->sys->name;
+		cells[2] = name;
+		cells[3] = a[1];
+		cells[4] = a[2];
+		cells[5] = a[3];
+		cells[6] = c ? (c->calibrated ? "calibrated" : "uncalibrated") : "-";
+		cells[7] = c ? c->group : "";
+		cells[8] = rows;
+		cells[9] = c ? c->note : "";
+		if (out_row(&t, cells) != 0) {
+			out_release(&t);
+			return oom(r);
+		}
+	}
+	rank_error_note(r->rows, r->n, s, sizeof s);
+	rc = heading(r, "error", "The model's error");
+	if (rc == 0)
+		rc = say(r, HTML_P, "%s.", s[0] ? s : "The first two systems' intervals do not overlap: the ranking holds "
+						       "within the model's error");
+	if (rc == 0)
+		rc = emit_plot(r, "model_error", "Each system's ranking figure (ringed) and its interval: the 10th to 90th "
+				  "percentile of the out-of-sample errors of its calibration group (chip family x framework; "
+				  "validate --intervals), applied to the figure. An uncalibrated system's interval is a nearer "
+				  "family's, widened.");
+	if (rc == 0)
+		rc = table_out(r, "model_error", &t, 1);
+	else
+		out_release(&t);
+	return rc;
+}
+
 /* The step broken down, one stacked bar per system. */
 static int step_section(rep *r)
 {
@@ -1935,6 +2017,8 @@ static int sections(rep *r)
 	}
 	if (rc == 0)
 		rc = assumptions(r);
+	if (rc == 0)
+		rc = error_section(r);
 	if (rc == 0 && train)
 		rc = train_front_section(r, v);
 	if (rc == 0 && train)
