@@ -20,7 +20,8 @@
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
+	"                        [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
+	"                        [--capex SYS=USD[/CHIPS]]...\n"
 	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"

@@ -12,7 +12,7 @@
 const char report_usage[] =
 	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N] [--plan ...]\n"
 	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
-	"                       [--price SYS=USD]... [--discount PCT]\n\n"
+	"                       [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n\n"
 	"Ranks each system's best layout for the workload as compare does and writes a folder: DIR/index.html\n"
 	"(one self-contained page, plots inlined, opens offline), DIR/report.md (the same, plots linked),\n"
 	"DIR/plots/NAME.gp, .dat, .svg and .png, DIR/data/*.csv (every number behind every table and plot)\n"

@@ -25,7 +25,8 @@ const char sweep_usage[] =
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
 	"                      [--shard I/N] [--max-layouts N] [--set KEY=VALUE]... [--as-of DATE]\n"
-	"                      [--price SYS=USD]... [--discount PCT] [--format table|csv|json|md]\n"
+	"                      [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                      [--format table|csv|json|md]\n"
 	"                      [--table top|pareto|both] [--wide]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
@@ -53,7 +54,9 @@ const char sweep_usage[] =
 	"      --pricing LIST     pricing models, or all\n"
 	"      --as-of DATE       the newest prices at or before DATE\n"
 	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
-	"      --discount PCT     take PCT percent off every catalog price\n"
+	"      --discount [KEY=]PCT  take PCT percent off catalog prices: every system's (30), a provider's\n"
+	"                         (aws=30,gcp=20) or one system's or instance's; the most specific applies\n"
+	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (pricing owned)\n"
 	"      --format FMT       table | csv | json | md\n" CLI_TABLE_USAGE
 	"  -h, --help             this text\n";
 

@@ -537,18 +537,19 @@ static int ranking(rep *r)
 	int train = w->mode == WL_TRAIN;
 	static const char *const ih[] = {"rank", "system", "chip", "chips", "layout", "load", "tokens_per_s",
 					 "tokens_per_s_per_chip", "ttft_ms", "tpot_ms", "ttft_ms_tail",
-					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict"};
+					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict", "power_w",
+					 "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const th[] = {"rank", "system", "chip", "chips", "layout", "tokens_per_s", "mfu_pct",
 					 "goodput_pct", "step_s", "train_days", "usd_per_hour", "usd_per_unit",
-					 "bound", "verdict"};
+					 "bound", "verdict", "power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const id[] = {"#", "system", "chips", "layout", "load", "tokens/s per chip",
 					 "TTFT ms (tail)", "TPOT ms (tail)", "USD/h", "", "bound"};
 	static const char *const td[] = {"#", "system", "chips", "layout", "tokens/s", "MFU %", "goodput %",
 					 "days", "USD/h", "", "bound"};
-	int nc = train ? 14 : 16;
+	int nc = train ? 14 : 16;   /* and the three of power and energy after them */
 	out_table t, d;
 	char s[512] = "", b[32], c[32];
-	if (table_start(r, &t, nc, train ? th : ih) != 0)
+	if (table_start(r, &t, nc + 3, train ? th : ih) != 0)
 		return ERR_DATA;
 	const char *dh[11];
 	char unit_h[48], verdicts[4096] = "";
@@ -562,15 +563,18 @@ static int ranking(rep *r)
 	for (int k = 0; k < 10; k++)
 		if (k != 1 && k != 3)
 			out_right(&d, k);
-	for (int k = 0; k < nc; k++)
-		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2))
+	for (int k = 0; k < nc + 3; k++)
+		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2) || k >= nc)
 			out_right(&t, k);
 	for (int i = 0; i < r->n; i++) {
 		const rank_row *x = &r->rows[i];
 		const cost_result *cr = &x->cost.result;
-		char v[12][32];
-		const char *cells[16];
+		char v[12][32], pw[3][32];
+		const char *cells[19];
 		snprintf(v[0], 32, "%d", i + 1);
+		cells[nc] = num(pw[0], x->cost.energy.power_w);
+		cells[nc + 1] = num(pw[1], x->cost.energy.energy_kwh_per_unit);
+		cells[nc + 2] = num(pw[2], x->cost.energy.tokens_per_s_per_mw);
 		if (!train) {
 			snprintf(v[1], 32, "%d", x->ir.plan.chips);
 			snprintf(v[2], 32, "%.0f", x->ir.batch);
@@ -1511,8 +1515,8 @@ static int serve_power(rep *r, const serve_sys *sv)
 	return emit_plot(r, "serving_load", "The load curves of the throughput plot, per MW of facility power "
 			 "provisioned for the chips and their hosts: their rated power ([power] in the system file) times "
 			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the chosen "
-			 "layout and load. Power and energy of the chosen point: `power_w`, `energy_kwh_per_unit` in the "
-			 "ranking data.");
+			 "layout and load. Power and energy of the chosen points: `power_w`, `energy_kwh_per_unit` and "
+			 "`tokens_per_s_per_mw` in `data/ranking.csv`.");
 }
 
 /* TTFT and TPOT against load. */
