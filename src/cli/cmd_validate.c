@@ -517,7 +517,7 @@ static int explain(const cases_set *cs, const char *id, out_format f, int wide, 
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv, const cli_paths *paths)
+int cmd_validate(int argc, char **argv, const home_paths *paths)
 {
 	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS };
 	static const struct option longopts[] = {
