@@ -14,7 +14,8 @@
 const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
-	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST] [--frontier]\n"
+	"                     [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                     [--loads LIST] [--frontier]\n"
 	"                     [--disagg SPLIT]\n"
 	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"

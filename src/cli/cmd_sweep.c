@@ -19,13 +19,15 @@
 #include "store/db.h"
 #include "report/show.h"
 #include "engine/sweep.h"
+#include "base/os.h"
 
 const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
 	"                      [--shard I/N] [--max-layouts N] [--set KEY=VALUE]... [--as-of DATE]\n"
-	"                      [--price SYS=USD]... [--discount PCT] [--format table|csv|json|md]\n"
+	"                      [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                      [--format table|csv|json|md]\n"
 	"                      [--table top|pareto|both] [--wide]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
@@ -53,7 +55,9 @@ const char sweep_usage[] =
 	"      --pricing LIST     pricing models, or all\n"
 	"      --as-of DATE       the newest prices at or before DATE\n"
 	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
-	"      --discount PCT     take PCT percent off every catalog price\n"
+	"      --discount [KEY=]PCT  take PCT percent off catalog prices: every system's (30), a provider's\n"
+	"                         (aws=30,gcp=20) or one system's or instance's; the most specific applies\n"
+	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (pricing owned)\n"
 	"      --format FMT       table | csv | json | md\n" CLI_TABLE_USAGE
 	"  -h, --help             this text\n";
 
@@ -401,14 +405,14 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 		return cli_fail(&e);
 	}
 	for (int i = 0; i < argc && rc == 0; i++) {
-		FILE *fp = fopen(argv[i], "rb");
+		FILE *fp = os_open_read(argv[i], &e);   /* a named pipe is refused, not waited on */
 		char *buf = NULL;
 		long len;
 		cJSON *root = NULL;
 		const cJSON *it;
 		memset(one, 0, sizeof *one);
 		if (!fp) {
-			rc = err_set(&e, ERR_DATA, "%s: cannot open", argv[i]);
+			rc = ERR_DATA;
 			break;
 		}
 		if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {

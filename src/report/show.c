@@ -642,12 +642,13 @@ static void cost_text(const rank_view *r, FILE *fp)
 		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
 	}
 	if (c->energy.known)
-		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s kWh per %s at PUE %.3g; "
+		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s %s at PUE %.3g; "
 		     "%s tokens/s per provisioned MW", grouped(a, sizeof a, round(c->energy.power_w), ""), p->chips,
 		     p->chips == 1 ? "" : "s", 100 * c->terms.owned.power_share,
 		     grouped(b, sizeof b, round(p->chips * c->rated_w_per_chip), ""),
-		     grouped(d, sizeof d, c->energy.energy_kwh_per_unit, ""),
-		     x->unit == COST_MTOK ? "million output tokens" : cost_unit_names[x->unit], c->terms.owned.pue,
+		     grouped(d, sizeof d, x->unit == COST_RUN ? c->energy.energy_kwh_per_unit / 1e3 : c->energy.energy_kwh_per_unit, ""),
+		     x->unit == COST_RUN ? "MWh per run" : x->unit == COST_MTOK ? "kWh per million output tokens" : "kWh per example",
+		     c->terms.owned.pue,
 		     grouped(f, sizeof f, round(c->energy.tokens_per_s_per_mw), ""));
 	else
 		line(fp, "power", "unknown: %s", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :

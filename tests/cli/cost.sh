@@ -22,7 +22,10 @@ check owned-capex 0 '"capex_usd_per_chip_hour":	0.71347' -- \
 	$R eval -s dgx-h100 -w llama3-70b-serve --pricing owned --capex dgx-h100=200000 --format json
 check owned-capex-chips 0 '"capex_usd_per_chip_hour":	0.71347' -- \
 	$R eval -s gb200-nvl72 -w llama3-70b-serve --pricing owned --capex gb200-nvl72=1800000/72 --format json
-check owned-capex-tpu 0 '"usd_per_unit":	' -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned --capex tpu-v6e=50000 --format json
+# hgx-b300 has a rated power and no capex estimate: a quote prices it; a TPU has neither, a quote still
+# lacks the power.
+check owned-capex-quote 0 "per chip-hour owned" -- $R eval -s hgx-b300 -w llama3-70b-serve --pricing owned --capex hgx-b300=450000
+check owned-capex-tpu 0 "no owned price: no power figure for tpu-v6e" -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned --capex tpu-v6e=50000
 check owned-no-capex 0 "no owned price: no capex for tpu-v6e (Google rents TPUs" -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned
 check owned-capex-bad 2 "--capex: 'dgx-h100=abc' is not SYSTEM=USD" -- $R eval -s dgx-h100 -w llama3-70b-serve --capex dgx-h100=abc
 check owned-capex-unknown 2 "--capex: unknown system 'dgx-h10'; did you mean 'dgx-h100'" -- \
@@ -42,6 +45,7 @@ check power-text 0 "tokens/s per provisioned MW" -- $R eval -s dgx-h100 -w llama
 check power-unknown 0 "power            unknown: the system file gives no rated power" -- $R eval -s trn2.48xlarge -w llama3-70b-serve
 check power-unknown-null 0 '"power_w":	null' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format json
 check power-train 0 '"energy_kwh_per_unit":	' -- $R eval -s dgx-h100 -w llama3-8b-train --format json
+check power-train-text 0 "MWh per run at PUE 1.56" -- $R eval -s dgx-h100 -w llama3-8b-train
 check power-compare 0 '"tokens_per_s_per_mw":	' -- $R compare -w llama3-70b-serve -s dgx-h100,hgx-b200 --format json
 
 # --- price freshness
