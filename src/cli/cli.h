@@ -197,11 +197,49 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (--pricing owned): USD for\n" \
 	"                         CHIPS chips with their host, one node when not given (repeatable)\n"
 
+/* The ranking options of compare and report: --budget, --deadline, --chips MIN-MAX, --disagg. */
+typedef struct cli_rank_args {
+	double budget;            /* USD per hour (serving) or per run (training); 0 = none */
+	double deadline;          /* days; 0 = none */
+	int cmin, cmax, range;    /* --chips MIN-MAX (range 1), or the single --chips N (range 0) */
+	char disagg[PLAN_DISAGG_TEXT_MAX + 8]; /* "disagg=SPLIT", given to cli_eval_option as --set */
+} cli_rank_args;
+
+void cli_rank_args_init(cli_rank_args *a);
+
+/* Handles one ranking option (codes below, or --chips with MIN-MAX) into a, or into o (--disagg
+ * as --set disagg=SPLIT). Returns 1 if handled, 0 if not one of them, -1 on a usage error. */
+int cli_rank_option(int code, const char *arg, cli_eval_opts *o, cli_rank_args *a, err *e);
+
+/* Sets ro's chip bounds, budget and deadline from a and o for workload w with plan p: serving
+ * --chips N is the chips the replicas fill (ro->total), MIN-MAX bounds a replica; training
+ * searches MIN-MAX or takes N. *fill: the chips serving replicas fill. Returns 0, or ERR_USAGE
+ * with e set (--deadline on a serving workload). */
+int cli_rank_apply(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, const plan *p,
+		   rank_opts *ro, int *fill, err *e);
+
+/* A training run of --chips N (no --plan, no range): the workload's layout with dp filling N,
+ * or pure data parallelism where the layout does not divide N. The plan was set up without
+ * --chips (a search is not tied to the workload's layout). */
+void cli_rank_plan(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, plan *p);
+
+enum { CLI_OPT_BUDGET = 1100, CLI_OPT_DEADLINE, CLI_OPT_DISAGG };
+
+#define CLI_RANK_LONGOPTS \
+	{"budget", required_argument, NULL, CLI_OPT_BUDGET}, \
+	{"deadline", required_argument, NULL, CLI_OPT_DEADLINE}, \
+	{"disagg", required_argument, NULL, CLI_OPT_DISAGG}
+
 /* --disagg SPLIT (eval, compare, report): the workload key disagg, as --set disagg=SPLIT. */
 #define CLI_DISAGG_USAGE \
 	"      --disagg SPLIT     disaggregated prefill and decode pools beside the aggregated result:\n" \
 	"                         auto (search the layouts and the split), XpYd (X prefill and Y decode\n" \
 	"                         replicas, layouts searched) or XpYd:PLAN:PLAN (14p2d:tp=4:tp=8)\n"
+
+#define CLI_RANK_USAGE \
+	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n" \
+	"      --deadline DAYS    training: drop runs that take longer, failures included\n" \
+	CLI_DISAGG_USAGE
 
 /* --wide, for the commands that print tables (handled by cli_eval_option). */
 #define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}
