@@ -1223,6 +1223,25 @@ static int serve_load_csv(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_load", &t, 0);
 }
 
+/* The systems with a finite best[i], highest first, into order; "A (12), then B (9)" into s
+ * (n bytes). Returns how many. */
+static int best_order(rep *r, const double *best, int *order, char *s, size_t n)
+{
+	int nb = 0;
+	for (int i = 0; i < r->n; i++)
+		if (isfinite(best[i])) {
+			int j = nb++;
+			while (j > 0 && best[order[j - 1]] < best[i]) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+	for (int j = 0; j < nb; j++)
+		cat(s, n, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	return nb;
+}
+
 /* Throughput per chip against tokens/s per user. */
 static int serve_throughput(rep *r, const serve_sys *sv)
 {
@@ -1264,17 +1283,7 @@ static int serve_throughput(rep *r, const serve_sys *sv)
 		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
 	}
 	/* The sentence: systems by their best throughput per chip at or above the limit. */
-	for (int i = 0; i < r->n; i++)
-		if (isfinite(best[i])) {
-			int j = nb++;
-			while (j > 0 && best[order[j - 1]] < best[i]) {
-				order[j] = order[j - 1];
-				j--;
-			}
-			order[j] = i;
-		}
-	for (int j = 0; j < nb; j++)
-		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	nb = best_order(r, best, order, s, sizeof s);
 	if (heading(r, "throughput", "Throughput against speed per user") != 0)
 		return ERR_DATA;
 	if (nb > 0 && slo_speed > 0)
@@ -1489,17 +1498,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
 		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
 	}
-	for (int i = 0; i < r->n; i++)
-		if (isfinite(best[i])) {
-			int j = nb++;
-			while (j > 0 && best[order[j - 1]] < best[i]) {
-				order[j] = order[j - 1];
-				j--;
-			}
-			order[j] = i;
-		}
-	for (int j = 0; j < nb; j++)
-		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	nb = best_order(r, best, order, s, sizeof s);
 	if (heading(r, "power", "Tokens per megawatt against speed per user") != 0)
 		return ERR_DATA;
 	if (nb > 0)
