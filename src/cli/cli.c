@@ -745,7 +745,11 @@ static int help(int argc, char **argv, const cli_paths *paths)
 			av[2] = NULL;
 			return commands[i].run(2, av, paths);
 		}
-	fprintf(stderr, "roofcost help: unknown command '%s' (roofcost help lists them)\n", argv[2]);
+	{
+		char q[400];
+		fprintf(stderr, "roofcost help: unknown command '%s' (roofcost help lists them)\n",
+			text_quote(q, sizeof q, argv[2]));
+	}
 	return 2;
 }
 
@@ -794,7 +798,10 @@ int main(int argc, char **argv)
 			free(iv);
 			return rc;
 		}
-	fprintf(stderr, "roofcost: unknown command '%s'\n", argv[1]);
+	{
+		char q[400];
+		fprintf(stderr, "roofcost: unknown command '%s'\n", text_quote(q, sizeof q, argv[1]));
+	}
 	usage(stderr);
 	return 2;
 }

@@ -1,6 +1,7 @@
 /* cmd_report: `roofcost report` - one workload on several systems as a report folder with
  * plots (report.c), for a planner to hand to a decision. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,35 @@ static void command_text(int argc, char **argv, char *buf, size_t n)
 			continue;
 		snprintf(buf + l, n - l, strpbrk(a, " \t'\"$\\") ? " '%s'" : " %s", a);
 	}
+}
+
+static volatile sig_atomic_t stopped_by;
+
+static void on_stop(int sig)
+{
+	stopped_by = sig;
+	report_cancel();
+}
+
+/* report_write with SIGINT, SIGTERM and SIGHUP stopping it cleanly (no partial folder, no
+ * gnuplot left running); the signal is then taken as it would have been. */
+static int write_report(const report_opts *ro, report_result *res, err *e)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old[3];
+	int rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stopped_by = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	rc = report_write(ro, res, e);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stopped_by)
+		raise(stopped_by);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv, const cli_paths *paths)
@@ -173,7 +203,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	ro.pricing_note = pricing_note;
 	ro.inputs = el->in;
 	ro.ninputs = el->n;
-	if (report_write(&ro, &res, &e) != 0) {
+	if (write_report(&ro, &res, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}

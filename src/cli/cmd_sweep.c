@@ -19,6 +19,7 @@
 #include "store/db.h"
 #include "report/show.h"
 #include "engine/sweep.h"
+#include "base/os.h"
 
 const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
@@ -404,14 +405,14 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 		return cli_fail(&e);
 	}
 	for (int i = 0; i < argc && rc == 0; i++) {
-		FILE *fp = fopen(argv[i], "rb");
+		FILE *fp = os_open_read(argv[i], &e);   /* a named pipe is refused, not waited on */
 		char *buf = NULL;
 		long len;
 		cJSON *root = NULL;
 		const cJSON *it;
 		memset(one, 0, sizeof *one);
 		if (!fp) {
-			rc = err_set(&e, ERR_DATA, "%s: cannot open", argv[i]);
+			rc = ERR_DATA;
 			break;
 		}
 		if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {

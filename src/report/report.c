@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@
 #include "model/price.h"
 #include "report/show.h"
 #include "engine/sweep.h"
+#include "base/os.h"
+
+/* Set by report_cancel (a signal handler): the report in progress stops. */
+static volatile sig_atomic_t cancelled;
 
 static const double GiB = 1073741824.0;
 
@@ -2042,12 +2047,12 @@ static int sections(rep *r)
 
 static int copy_file(rep *r, const char *from, const char *to)
 {
-	FILE *in = fopen(from, "rb"), *out;
+	FILE *in = os_open_read(from, r->e), *out;   /* a named pipe is refused, not waited on */
 	char buf[8192];
 	size_t k;
 	int rc = 0;
 	if (!in)
-		return err_set(r->e, ERR_DATA, "%s: cannot read: %s", from, strerror(errno));
+		return ERR_DATA;
 	out = fopen(to, "wb");
 	if (!out) {
 		fclose(in);
@@ -2160,37 +2165,81 @@ static int inputs(rep *r)
 		   "script and data in `plots/`.");
 }
 
+/* Text into report.md with '<', '>' and '&' as entities: Markdown passes raw HTML through, so a
+ * workload's name or description (or any data string) would otherwise reach a reader's browser
+ * as markup (<script>, <img onerror>). Inside a code span the entity shows as written, which
+ * only data that holds those characters meets. */
+static void md_put(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		default: fputc(*s, fp);
+		}
+	}
+}
+
+/* A table in Markdown, through md_put. */
+static int md_table(const out_table *t, FILE *fp)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+	if (!mem)
+		return -1;
+	out_print(t, OUT_MD, mem);
+	if (fclose(mem) != 0) {
+		free(buf);
+		return -1;
+	}
+	md_put(fp, buf);
+	free(buf);
+	return 0;
+}
+
 /* report.md: the page, plots linked. */
 static int write_md(rep *r)
 {
 	char path[REPORT_PATH_MAX + 32];
 	FILE *fp;
+	int rc = 0;
 	snprintf(path, sizeof path, "%s/report.md", r->dir);
 	fp = fopen(path, "w");
 	if (!fp)
 		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
-	for (int i = 0; i < r->page.n; i++) {
+	for (int i = 0; i < r->page.n && rc == 0; i++) {
 		const html_block *b = &r->page.blocks[i];
+		static const char *const lead[] = {[HTML_H1] = "# ", [HTML_H2] = "## ", [HTML_NOTE] = "> "};
 		switch (b->kind) {
-		case HTML_H1: fprintf(fp, "# %s\n\n", b->text); break;
-		case HTML_H2: fprintf(fp, "## %s\n\n", b->text); break;
-		case HTML_P: fprintf(fp, "%s\n\n", b->text); break;
-		case HTML_NOTE: fprintf(fp, "> %s\n\n", b->text); break;
+		case HTML_H1:
+		case HTML_H2:
+		case HTML_P:
+		case HTML_NOTE:
+			fputs(lead[b->kind] ? lead[b->kind] : "", fp);
+			md_put(fp, b->text);
+			fputs("\n\n", fp);
+			break;
 		case HTML_PRE: fprintf(fp, "```\n%s\n```\n\n", b->text); break;
 		case HTML_TABLE:
-			out_print(&b->table, OUT_MD, fp);
+			rc = md_table(&b->table, fp);
 			fputs("\n", fp);
 			break;
 		case HTML_FIGURE:
-			if (access(b->svg_path, R_OK) == 0)
-				fprintf(fp, "![%s](plots/%s.svg)\n\n*%s*\n\n", b->id, b->id, b->text);
-			else
-				fprintf(fp, "%s\n\n", b->missing);
+			if (access(b->svg_path, R_OK) == 0) {
+				fprintf(fp, "![%s](plots/%s.svg)\n\n*", b->id, b->id);
+				md_put(fp, b->text);
+				fputs("*\n\n", fp);
+			} else {
+				md_put(fp, b->missing);
+				fputs("\n\n", fp);
+			}
 			break;
 		}
 	}
-	if (fclose(fp) != 0)
-		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	if (fclose(fp) != 0 || rc != 0)
+		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, rc ? "out of memory" : strerror(errno));
 	return 0;
 }
 
@@ -2257,6 +2306,8 @@ static int render(rep *r, report_result *res)
 		return 0;
 	}
 	for (int i = 0; i < r->nplots; i++) {
+		if (cancelled)
+			return err_set(r->e, ERR_DATA, "interrupted: nothing written");
 		if (plot_render(r->gnuplot, plots, r->plot[i], r->e) != 0)
 			return ERR_DATA;
 		res->drawn++;
@@ -2286,11 +2337,132 @@ static int check_target(const char *dir, err *e)
 	return 0;
 }
 
+void report_cancel(void)
+{
+	cancelled = 1;
+	plot_cancel();
+}
+
+/* Removes the partial folders that reports killed before they could clean up left in folder:
+ * entries "PREFIXPID-XXXXXX" whose process PID is gone. */
+static void remove_stale(const char *folder, const char *prefix)
+{
+	DIR *d = opendir(folder);
+	struct dirent *de;
+	size_t n = strlen(prefix);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[REPORT_PATH_MAX + 256], *end;
+		long pid;
+		if (strncmp(de->d_name, prefix, n) != 0)
+			continue;
+		pid = strtol(de->d_name + n, &end, 10);
+		if (pid <= 0 || *end != '-' || strlen(end) != 7)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;   /* its report still runs (or the process is another user's) */
+		snprintf(path, sizeof path, "%s/%s", folder, de->d_name);
+		remove_tree(path);
+	}
+	closedir(d);
+}
+
+/* Where the report is built before it is published whole: beside the target ("DIR.partial-PID-
+ * XXXXXX", renamed to DIR), or inside a target that exists as an empty folder (followed through
+ * a symlink, "-o .", or one whose parent cannot be written: "DIR/.partial-PID-XXXXXX", its
+ * entries moved up). */
+typedef struct stage {
+	char target[REPORT_PATH_MAX];   /* -o without trailing slashes */
+	char real[REPORT_PATH_MAX];     /* inside: the target's real path */
+	int inside;
+} stage;
+
+static int stage_open(const char *dir, stage *sg, char *partial, size_t n, err *e)
+{
+	struct stat st;
+	size_t len;
+	memset(sg, 0, sizeof *sg);
+	snprintf(sg->target, sizeof sg->target, "%s", dir);
+	for (len = strlen(sg->target); len > 1 && sg->target[len - 1] == '/'; len--)
+		sg->target[len - 1] = '\0';
+	sg->inside = stat(sg->target, &st) == 0;
+	if (sg->inside) {
+		if (!S_ISDIR(st.st_mode))
+			return err_set(e, ERR_DATA, "%s: exists and is not a folder", sg->target);
+		if (!realpath(sg->target, sg->real))
+			return err_set(e, ERR_DATA, "%s: %s", sg->target, strerror(errno));
+		remove_stale(sg->real, ".partial-");
+	} else {
+		char parent[REPORT_PATH_MAX], prefix[REPORT_PATH_MAX];
+		const char *slash = strrchr(sg->target, '/');
+		if (slash) {
+			snprintf(parent, sizeof parent, "%.*s", slash == sg->target ? 1 : (int)(slash - sg->target), sg->target);
+			snprintf(prefix, sizeof prefix, "%s.partial-", slash + 1);
+		} else {
+			snprintf(parent, sizeof parent, ".");
+			snprintf(prefix, sizeof prefix, "%s.partial-", sg->target);
+		}
+		remove_stale(parent, prefix);
+	}
+	if (check_target(sg->target, e) != 0)
+		return ERR_DATA;
+	if (sg->inside)
+		snprintf(partial, n, "%s/.partial-%ld-XXXXXX", sg->real, (long)getpid());
+	else
+		snprintf(partial, n, "%s.partial-%ld-XXXXXX", sg->target, (long)getpid());
+	if (!mkdtemp(partial))
+		return err_set(e, ERR_DATA, "%s: cannot create a folder %s it: %s", sg->target,
+			       sg->inside ? "in" : "beside", strerror(errno));
+	return 0;
+}
+
+/* Publishes the built report: renamed to the target, or its entries moved into it (and, if one
+ * cannot be, those moved already taken back out, so that the target stays empty). */
+static int stage_publish(const stage *sg, const char *partial, err *e)
+{
+	DIR *d;
+	struct dirent *de;
+	char moved[16][64];
+	int nmoved = 0, rc = 0;
+	if (!sg->inside) {
+		if (rename(partial, sg->target) != 0)
+			return err_set(e, ERR_DATA, "%s: cannot rename %s to it: %s", sg->target, partial, strerror(errno));
+		return 0;
+	}
+	if (!(d = opendir(partial)))
+		return err_set(e, ERR_DATA, "%s: %s", partial, strerror(errno));
+	while (rc == 0 && (de = readdir(d))) {
+		char from[REPORT_PATH_MAX + 320], to[REPORT_PATH_MAX + 320];
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(from, sizeof from, "%s/%s", partial, de->d_name);
+		snprintf(to, sizeof to, "%s/%s", sg->real, de->d_name);
+		if (nmoved == 16 || strlen(de->d_name) >= sizeof moved[0] || rename(from, to) != 0)
+			rc = err_set(e, ERR_DATA, "%s: cannot move %s into it: %s", sg->target, de->d_name,
+				     nmoved == 16 ? "too many entries" : strerror(errno));
+		else
+			snprintf(moved[nmoved++], sizeof moved[0], "%s", de->d_name);
+	}
+	closedir(d);
+	for (int i = 0; rc != 0 && i < nmoved; i++) {
+		char from[REPORT_PATH_MAX + 320], to[REPORT_PATH_MAX + 320];
+		snprintf(from, sizeof from, "%s/%s", sg->real, moved[i]);
+		snprintf(to, sizeof to, "%s/%s", partial, moved[i]);
+		if (rename(from, to) != 0)
+			remove_tree(from);
+	}
+	if (rc == 0)
+		rmdir(partial);
+	return rc;
+}
+
 int report_write(const report_opts *o, report_result *res, err *e)
 {
 	rep *r = calloc(1, sizeof *r);
 	static const char *const subs[] = {"plots", "data", "inputs"};
 	char sub[REPORT_PATH_MAX + 16];
+	stage sg;
 	int rc = 0;
 	memset(res, 0, sizeof *res);
 	if (!r)
@@ -2302,15 +2474,10 @@ int report_write(const report_opts *o, report_result *res, err *e)
 		free(r);
 		return err_set(e, ERR_USAGE, "report: at most %d systems", REPORT_SYSTEMS_MAX);
 	}
-	if (check_target(o->dir, e) != 0) {
+	cancelled = 0;
+	if (stage_open(o->dir, &sg, r->dir, sizeof r->dir, e) != 0) {
 		free(r);
 		return ERR_DATA;
-	}
-	snprintf(r->dir, sizeof r->dir, "%s.partial-XXXXXX", o->dir);
-	if (!mkdtemp(r->dir)) {
-		rc = err_set(e, ERR_DATA, "%s: cannot create a folder beside it: %s", o->dir, strerror(errno));
-		free(r);
-		return rc;
 	}
 	for (int i = 0; i < 3 && rc == 0; i++) {
 		snprintf(sub, sizeof sub, "%s/%s", r->dir, subs[i]);
@@ -2338,12 +2505,14 @@ int report_write(const report_opts *o, report_result *res, err *e)
 	}
 	if (rc == 0)
 		rc = write_md(r);
-	if (rc == 0 && rename(r->dir, o->dir) != 0)
-		rc = err_set(e, ERR_DATA, "%s: cannot rename %s to it: %s", o->dir, r->dir, strerror(errno));
+	if (rc == 0 && cancelled)
+		rc = err_set(e, ERR_DATA, "%s: interrupted: nothing written", sg.target);
+	if (rc == 0)
+		rc = stage_publish(&sg, r->dir, e);
 	if (rc != 0) {
 		remove_tree(r->dir);
 	} else {
-		snprintf(res->index, sizeof res->index, "%s/index.html", o->dir);
+		snprintf(res->index, sizeof res->index, "%s/index.html", sg.target);
 	}
 	html_release(&r->page);
 	free(r->rows);
