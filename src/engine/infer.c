@@ -52,7 +52,7 @@ static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p,
 	const fw_serve *f = &w->fw.serve;
 	double L = shard_layers_per_stage(n, p->pp);
 	double ab = act_bytes(w);
-	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	double moe = nn_moe_share(n);
 	if (p->tp > 1 && T > 0) {
 		/* Megatron-style TP: all-reduce after attention and after the FFN (MODEL.md), by the
 		 * stack's peer-to-peer kernels up to their largest message, else the library. */
@@ -830,7 +830,8 @@ static int server_cap(srv *v, infer_result *r)
 	int dp = v->p->dp > 0 ? v->p->dp : 1;
 	if (f->kv_block > 0)
 		tok = ceil(tok / f->kv_block) * f->kv_block;
-	per = tok * kvt;
+	/* A windowed layer keeps at most its window of a request's tokens (mem_infer). */
+	per = kvt > 0 ? mem_infer(w, v->p, 1, tok, 0).kv_cache : 0;
 	if (fixed > c->hbm) {
 		snprintf(r->reason, INFER_REASON_MAX, "weights and workspace need %.1f GiB per chip (weights %.1f), has %.1f GiB",
 			 fixed / GiB, none.weights / GiB, c->hbm / GiB);
@@ -1092,6 +1093,11 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 	r->t_comm_exposed = r->step.t_comm;
 	r->mem = mem_infer(w, p, o->running, r->kv_per_request > 0 ? r->kv_per_request / mem_infer(w, p, 1, 1, 0).kv_cache : v.ctx,
 			   v.budget);
+	if (r->kv_per_request > 0 && nn_window_share(&w->net) > 0) {
+		/* With windowed layers a request's blocks are not linear in its tokens. */
+		r->mem.total += o->running * r->kv_per_request - r->mem.kv_cache;
+		r->mem.kv_cache = o->running * r->kv_per_request;
+	}
 	ops_iter(w, p, 0, 0, st.ptok > 0 ? st.ptok : w->input_len, P);
 	ops_decode(w, p, o->running < 1 ? 1 : (int)ceil(o->running), r->ctx_mean, D);
 	r->prefill = roof_list(c, P, NULL);

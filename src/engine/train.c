@@ -24,6 +24,11 @@ static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *
 	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
 	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len *
 			  (w->fw.train.flops_causal ? 0.5 : 1.0);
+	/* Layers with a window compute nn_window_pairs of the s(s+1)/2 causal pairs. */
+	if (nn_window_share(n) > 0 && w->seq_len > 0) {
+		double s = w->seq_len;
+		attn_fwd *= 1 - nn_window_share(n) * (1 - nn_window_pairs(n, s) / (s * (s + 1) / 2));
+	}
 	double fwd = 2 * (layer_params + head) + attn_fwd;
 	double extra = 0;
 	*model = 3 * fwd;
@@ -177,7 +182,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	/* Each tensor-parallel rank keeps its own copy: a chip running several ranks (Neuron
 	 * cores) moves that many copies over its links. */
 	tp_act = act * s->chip.ranks_per_chip;
-	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	moe = nn_moe_share(n);
 	/* One pipeline send: with sequence parallelism each rank holds 1/tp of it; Megatron's
 	 * scatter/gather (Narayanan et al. SC21 §4.1) splits it across the tensor ranks anyway
 	 * and all-gathers it over the node's links on the other side. */
