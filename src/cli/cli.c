@@ -692,7 +692,8 @@ static void usage(FILE *fp)
 		    "       roofcost --version\n\n%s\ncommands:\n", about);
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+	fprintf(fp, "  %-10s %s\n  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+		"help keys: every workload key, its unit, what it is (for --set)", "",
 		"help --man, help --bash-completion: the manual page, the bash completion", notes);
 }
 
@@ -736,6 +737,8 @@ static int help(int argc, char **argv, const cli_paths *paths)
 		doc_bash_completion(&d, stdout);
 		return 0;
 	}
+	if (!strcmp(argv[2], "keys"))
+		return new_help_keys(stdout);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[2], commands[i].name)) {
 			char name[64], flag[] = "--help", *av[3];

@@ -166,13 +166,19 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	{"framework", required_argument, NULL, CLI_OPT_FRAMEWORK}, \
 	{"help", no_argument, NULL, 'h'}
 
-#define CLI_EVAL_USAGE \
+/* The inputs of an evaluation (eval, compare, roofline, report, baseline record). */
+#define CLI_EVAL_USAGE_INPUTS \
 	"  -s, --system NAME      a system (roofcost list systems) or a path to its .ini\n" \
 	"  -w, --workload NAME    a workload (roofcost list workloads) or a path to its .ini\n" \
 	"      --plan LAYOUT      tp=8,pp=4,vpp=2,dp=16,cp=1,ep=1,sp=1,mb=1 (over the workload's [plan])\n" \
 	"      --chips N          total chips; dp = N / (tp*pp*cp) when dp is not given\n" \
-	"      --set KEY=VALUE    override any workload key, e.g. --set concurrency=1 (repeatable)\n" \
-	"      --framework NAME   the software stack (roofcost list frameworks), over the workload's\n" \
+	"      --set KEY=VALUE    override a workload key (repeatable); the ones used most: serving\n" \
+	"                         input_len, output_len, concurrency, ttft_slo, tpot_slo (--set\n" \
+	"                         tpot_slo=50ms), training tokens (--set tokens=1T), global_batch;\n" \
+	"                         roofcost help keys lists every key with its unit\n" \
+	"      --framework NAME   the software stack (roofcost list frameworks), over the workload's\n"
+
+#define CLI_EVAL_USAGE CLI_EVAL_USAGE_INPUTS \
 	"      --format FMT       table | csv | json | md (default table)\n" \
 	"  -h, --help             this text\n"
 
@@ -251,6 +257,8 @@ enum { CLI_OPT_BUDGET = 1100, CLI_OPT_DEADLINE, CLI_OPT_DISAGG };
 extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
 	sweep_usage[], import_usage[], new_usage[], report_usage[], baseline_usage[], baseline_options_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
+/* `roofcost help keys`: every workload key, its unit, whether required, what it is. */
+int new_help_keys(FILE *fp);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
 int cmd_compare(int argc, char **argv, const cli_paths *paths);

@@ -431,6 +431,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	hw_system *systems = NULL;
 	cli_pricer pricer;
 	rank_opts ro;
+	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
 	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
 	rank_ages ages;
 	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, fill = 0;
@@ -496,6 +497,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		}
 		cli_rank_plan(&ra, &o, w0, &p);
 		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
+		ro.ws = ws;
 		if ((rc = cli_rank_apply(&ra, &o, w0, &p, &ro, &fill, &e)) != 0)
 			break;
 		for (int k = 0; k < nmodels && rc == 0; k++) {
@@ -544,6 +546,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	else
 		print_table(w0, rows, nrows, &o, paths, limits, note, &ages, empty);
 done:
+	sweep_ws_free(ws);
 	if (store)
 		db_close(store);
 	free(systems);

@@ -27,9 +27,9 @@ const char report_usage[] =
 	"one node to 131,072 chips, the step broken down, memory, the roofline. The same inputs give\n"
 	"the same bytes. DIR must be new or empty. Plots need gnuplot; without it the folder has the\n"
 	"tables, the data and the plot scripts, and stderr says how to install it. Prints the path of\n"
-	"index.html.\n\n" CLI_EVAL_USAGE CLI_COST_USAGE CLI_RANK_USAGE
+	"index.html.\n\n" CLI_EVAL_USAGE_INPUTS CLI_COST_USAGE CLI_RANK_USAGE
 	"  -o, --output DIR       the folder to write (new or empty)\n"
-	"(--format has no effect here.)\n";
+	"  -h, --help             this text\n";
 
 /* Echoed files: where to read them and their names under inputs/ (folder/stem.ini). */
 typedef struct echo_list {
@@ -135,6 +135,13 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		if (c == 'o') {
 			dir = optarg;
 			continue;
+		}
+		if (c == CLI_OPT_FORMAT) {
+			/* A report folder holds every format (index.html, report.md, the data CSVs). */
+			err_set(&e, ERR_USAGE, "report: --format: a report writes index.html, report.md and data/*.csv "
+				"(every format); drop --format");
+			rc = cli_fail(&e);
+			goto done;
 		}
 		h = cli_rank_option(c, optarg, &o, &ra, &e);
 		if (h < 0) {

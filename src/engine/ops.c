@@ -210,15 +210,24 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 	o->k = d;
 	o->batch = sh.seqs * heads_l;
 	if (sh.decode && nn_is_mla(n)) {
-		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
+		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3, FlashMLA): each head's query is taken into
+		 * the latent (q_absorb), so the scores run over the dc+dr latent-and-rope key and the
+		 * values over the dc latent of every cached token, and the output leaves the latent
+		 * through o_absorb: 2·(dc+dr) + 2·dc FLOPs per head and cached token. */
 		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
 		o->k = dc + dr;
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
+		/* The absorbed query (dc+dr) and output (dc) per head, the latent cache once. */
+		o->bytes = sh.seqs * (sh.s_q * heads_l * ((dc + dr) + dc) * c->ab + sh.s_kv * kvl * kvb);
 	} else {
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
+		/* Q and O once, K/V of the context once (flash: no scores in HBM). */
+		o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
 	}
-	/* Q and O once, K/V of the context once (flash: no scores in HBM). */
-	o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
+	/* A learned sink (gpt-oss) is one more score per query and head, whose exponential joins
+	 * the softmax's denominator and which has no value (GptOssAttention). */
+	if (n->attn_sinks)
+		o->flops += 2 * sh.seqs * heads_l * sh.s_q;
 	if (!w->flash_attention && !sh.decode) {
 		/* Unfused: scores written by QKᵀ, read and written by the (fused scale-mask) softmax,
 		 * read by AV; attention dropout reads the probabilities and writes its output and a
@@ -244,6 +253,32 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 			}
 		}
 	}
+}
+
+/* Attention of `count` layers: the share with the window attends at most its window of keys
+ * (sliding: the last W; chunked: the positions of the token's own chunk), the rest the whole
+ * context. Decode: min(ctx, W) keys (sliding) or ctx's place in its chunk; a prompt of s
+ * tokens: nn_window_pairs query-key pairs instead of s(s+1)/2, scaling the causal share of a
+ * fused kernel (one that masks the whole score matrix computes it all). */
+static void attention_layers(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+{
+	const nn_net *n = &w->net;
+	double ws = nn_window_share(n);
+	shape win = sh;
+	if (ws <= 0) {
+		attention(c, w, p, sh, count);
+		return;
+	}
+	if (ws < 1)
+		attention(c, w, p, sh, count * (1 - ws));
+	if (sh.decode) {
+		win.s_kv = nn_window_keys(n, sh.s_kv);
+	} else {
+		double s = sh.s_kv;
+		if (sh.causal < 1 && s > 0)
+			win.causal = sh.causal * nn_window_pairs(n, s) / (s * (s + 1) / 2);
+	}
+	attention(c, w, p, win, count * ws);
 }
 
 /* One transformer layer's forward ops (and backward when training), `count` layers, with
@@ -275,15 +310,31 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 			gemm(c, GR_OTHER, "q_proj", T, a * d / t, h, 1, count);
 		}
 		gemm(c, GR_OTHER, "kv_down", T, dc + dr, h, 1, count);
-		gemm(c, GR_OTHER, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+		if (sh.decode) {
+			/* Decode runs MLA absorbed: W_UK is taken into each head's query (T×(d-dr) into
+			 * T×dc per head) and W_UV into its output (T×dc into T×dv per head), instead of
+			 * expanding the whole cache to keys and values (DeepSeek-V2 §2.1.3). The same
+			 * weights and FLOPs per new token as kv_up, as per-head GEMMs. */
+			double a_l = ceil(a / t), Td = sh.seqs * sh.s_q;
+			gemm(c, GR_OTHER, "q_absorb", Td, dc, d - dr, a_l, count);
+			gemm(c, GR_OTHER, "o_absorb", Td, dv, dc, a_l, count);
+			if (T > Td)   /* prompts in the same pass expand their own keys and values */
+				gemm(c, GR_OTHER, "kv_up", T - Td, a * ((d - dr) + dv) / t, dc, 1, count);
+		} else {
+			gemm(c, GR_OTHER, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+		}
 	} else {
 		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
 		double a_l = ceil(a / t), k_l = shard_kv_heads_local(n, p->tp);
 		gemm(c, GR_QKV, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
+		if (n->qk_norm)
+			/* QK-norm (Qwen3, Gemma 3): an RMSNorm over each query and key head after the
+			 * projection, reading and writing q and k. */
+			elem(c, "qk_norm", OPS_NORM, T * (a_l + k_l) * d, 2 * ab, 3 * ab, 5, count);
 	}
-	attention(c, w, p, sh, count);
+	attention_layers(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
-		attention(c, w, p, *extra, count);
+		attention_layers(c, w, p, *extra, count);
 	gemm(c, GR_OPROJ, "o_proj", T, h, ceil(a / t) * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
@@ -316,7 +367,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		     moe_count);
 		gemm(c, GR_DOWN, "expert_down", m_e, h, fe / t, inst, moe_count);
 		if (n->shared_experts > 0) {
-			double fs = n->shared_experts * fe;
+			double fs = (double)n->shared_experts * (n->shared_expert_ffn > 0 ? n->shared_expert_ffn : fe);
 			gemm(c, GR_UP, "shared_up", T, fin * fs / t, h, 1, moe_count);
 			elem(c, "shared_act", OPS_ELEM, T * fs / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
 			     moe_count);
@@ -330,7 +381,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 
 static double moe_share(const nn_net *n)
 {
-	return n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	return nn_moe_share(n);
 }
 
 static void init(lower *c, ops_list *out, const wl_workload *w, int train)
@@ -415,7 +466,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		nn_counts cnt = nn_params(n);
 		double per_layer = cnt.attn + (n->experts > 0
 			? (1 - moe_share(n)) * cnt.ffn_dense +
-			  moe_share(n) * (cnt.router + (n->experts / p->ep + n->shared_experts) * cnt.ffn_expert)
+			  moe_share(n) * (cnt.router + n->experts / p->ep * cnt.ffn_expert + cnt.shared)
 			: cnt.ffn_dense);
 		double local = (L * per_layer + (p->pp == 1 ? cnt.embed + cnt.head : cnt.head)) / t;
 		double E = shard_params_expert_local(n, p);
@@ -482,4 +533,20 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
 		}
 	}
+}
+
+double ops_decode_flops(const wl_workload *w, double ctx, double *attn)
+{
+	plan one = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	double all = 0, a = 0;
+	ops_iter(w, &one, 1, ctx, 0, &l);
+	for (int i = 0; i < l.n; i++) {
+		all += l.op[i].flops * l.op[i].count;
+		if (l.op[i].kind == OPS_ATTN)
+			a += l.op[i].flops * l.op[i].count;
+	}
+	if (attn)
+		*attn = a;
+	return all;
 }

@@ -71,4 +71,9 @@ void ops_decode(const wl_workload *w, const plan *p, int batch, double ctx, ops_
 void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, double prefill_tokens,
 	      ops_list *out);
 
+/* The FLOPs of decoding one token at context ctx on the whole network (one chip, no split):
+ * every op, and in *attn (may be NULL) the attention core's part. For MLA this is the
+ * absorbed form; windowed layers attend their window. */
+double ops_decode_flops(const wl_workload *w, double ctx, double *attn);
+
 #endif

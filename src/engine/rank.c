@@ -531,20 +531,22 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 	const hw_system *s = r->sys;
 	wl_workload *w = &r->w;
 	plan p = *given;
-	int late = 0;
+	int late = 0, priced = 0;
+	rank_quote pc;
 	r->deadline = o->deadline;
 	if (!o->fixed_plan) {
 		sweep_space sp;
 		sweep_offer of;
 		sweep_job job;
-		sweep_result *res = malloc(sizeof *res);
-		rank_quote pc;
+		sweep_result *res = o->ws ? sweep_ws_result(o->ws) : malloc(sizeof *res);
 		if (!res)
 			return err_set(e, ERR_DATA, "out of memory");
 		if (rank_price(o, s, w, &pc, e) != 0) {
-			free(res);
+			if (!o->ws)
+				free(res);
 			return e->code;
 		}
+		priced = 1;
 		rank_train_space(s, w, &sp);
 		if (o->cmax >= RANK_CHIPS_OPEN) {
 			sp.chips.v[sp.chips.n++] = given->chips;
@@ -567,8 +569,10 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 		job.top_k = 1;
 		job.threads = 1;
 		job.nshards = 1;
+		job.ws = o->ws;
 		if (sweep_run(&job, res) != 0) {
-			free(res);
+			if (!o->ws)
+				free(res);
 			return err_set(e, ERR_DATA, "out of memory");
 		}
 		r->searched = (long long)res->total;
@@ -590,11 +594,17 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 			w->zero = pt->zero;
 			w->recompute = (wl_recompute)pt->recompute;
 		}
-		free(res);
+		if (!o->ws)
+			free(res);
 	}
 	train_eval(s, w, &p, &r->tr, NULL);
-	if (rank_price_and_cost(o, s, w, &r->tr, NULL, &r->cost, e) != 0)
+	if (priced) {
+		/* The price the search ran at (rank_price is a pure lookup): cost the winner. */
+		r->cost = pc;
+		rank_cost(w, &r->tr, NULL, &r->cost);
+	} else if (rank_price_and_cost(o, s, w, &r->tr, NULL, &r->cost, e) != 0) {
 		return e->code;
+	}
 	if (!r->tr.feasible) {
 		r->klass = RANK_INFEASIBLE;
 		r->key = 0;
