@@ -19,8 +19,8 @@
 
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
-	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
+	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]...\n"
+	"                        [--pricing MODEL|all] [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
 	"                        [--capex SYS=USD[/CHIPS]]...\n"
 	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"

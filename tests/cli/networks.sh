@@ -93,7 +93,10 @@ if command -v bash >/dev/null 2>&1; then
 	check completion-baseline-all 0 "--all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost baseline check --a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check completion-baseline-frozen 0 "--frozen" -- bash -c ". '$CP'; COMP_WORDS=(roofcost baseline check --fr); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check_sh completion-prices-once "test \$(bash -c \". '$CP'; COMP_WORDS=(roofcost list p); COMP_CWORD=2; _roofcost; echo \\\"\\\${COMPREPLY[*]}\\\"\" | wc -w) -eq 1"
-	check_not completion-pricing-all-compare 0 "all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost compare --pricing a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	# --pricing all where the command takes it (compare, sweep), not where it refuses it
+	check completion-pricing-all-compare 0 "all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost compare --pricing a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check_not completion-pricing-no-all-eval 0 "all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost eval --pricing a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
+	check_not completion-pricing-no-all-report 0 "all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost report --pricing a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
 	check completion-pricing-all-sweep 0 "all" -- bash -c ". '$CP'; COMP_WORDS=(roofcost sweep --pricing a); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
 	ROOFCOST_DB="$tmp/completion.db" $R baseline record tour-rec -s p5.48xlarge -w llama3-8b-serve > /dev/null 2>&1
 	check completion-record-names 0 "tour-rec" -- env ROOFCOST_DB="$tmp/completion.db" bash -c ". '$CP'; COMP_WORDS=($R baseline check to); COMP_CWORD=3; _roofcost; echo \"\${COMPREPLY[*]}\""
