@@ -216,7 +216,7 @@ __attribute__((always_inline)) static inline void time_op(const hw_chip *c, cons
 		if (o->serve)
 			serve_eff = serve_gemm_eff(c, o, run);
 		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, ck, o, sm)) * ck->clock *
-		      (o->train ? ck->sustained : 1);
+		      (o->train > 0 ? o->train * ck->sustained : 1);
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
 	} else if (c->vector > 0) {
 		eff = 1;

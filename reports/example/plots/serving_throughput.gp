@@ -30,11 +30,11 @@ do for [fmt in 'svg png'] {
 	set label 100 'tp2 pp4' at first 6.262343868, first 735.0727626 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 103 'tp4 pp2' at first 22.06448628, first 554.9623778 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 105 'tp8' at first 100.3417031, first 78.39756492 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 106 'tp1 pp4' at first 3.899222389, first 279.0957478 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 108 'tp2' at first 11.32071328, first 165.5306888 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 109 'tp8 pp2' at first 30.11726935, first 93.84571898 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 112 'tp16 pp2' at first 56.05677213, first 10.40233627 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 113 'tp16' at first 55.01360078, first 14.67383179 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 106 'tp1 pp4' at first 3.917822978, first 280.3383143 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 108 'tp2' at first 11.37522981, first 165.5635311 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp8 pp2' at first 30.18678773, first 93.85027861 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp16 pp2' at first 56.0671494, first 10.40266153 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 113 'tp16' at first 55.02832474, first 14.67475157 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
 	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
