@@ -1961,10 +1961,16 @@ static int train_front(rep *r, const rank_row *x, const plan *given, train_sys *
 			sp.chips.v[sp.chips.n++] = (int)c;
 	if (sp.chips.n == 0)
 		sp.chips.v[sp.chips.n++] = given->chips;
+	/* Every field of the offer: chip_mtbf was left as the stack had it, so the front depended on
+	 * what ran before (empty with --chips 64-256 on one build); the chip MTBF as the ranking's. */
+	memset(&of, 0, sizeof of);
 	of.sys = x->sys;
 	of.system = 0;
 	of.pricing = (int)pc.pricing;
 	of.usd_per_chip_hour = pc.have_price ? pc.usd_per_chip_hour : NAN;
+	of.chip_mtbf = rank_spot_mtbf(x->w.cost.failures.chip_mtbf, pc.pricing == PRICE_SPOT ?
+				      (pc.spot_interval > 0 ? pc.spot_interval : x->w.cost.spot_interval) : 0,
+				      pc.node_chips);
 	memset(&job, 0, sizeof job);
 	job.space = &sp;
 	job.w = r->w;
