@@ -1,27 +1,33 @@
 /* text: what a text file is (UTF-8, no NUL or control characters, one leading BOM) and the
  * escaping of control characters for output. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/text.h"
 
-/* Scans s (n bytes) in pieces of `step` bytes; returns 0 or -1 with the line in *line. */
+
+/* Scans s (n bytes) in pieces of `step` bytes; returns 0 or -1 with the line in *line and the
+ * offence in *why (copied while the scan lives: ts.why may point into ts). */
 static int scan(const char *s, size_t n, size_t step, long *line, const char **why, int *bom)
 {
+	static char kept[256];
 	text_scan ts;
 	text_scan_init(&ts);
 	for (size_t i = 0; i < n; i += step) {
 		size_t k = n - i < step ? n - i : step;
 		if (text_scan_feed(&ts, s + i, k) != 0) {
 			*line = ts.line;
-			*why = ts.why;
+			snprintf(kept, sizeof kept, "%s", ts.why);
+			*why = kept;
 			return -1;
 		}
 	}
 	*line = ts.line;
 	*bom = ts.bom;
 	if (text_scan_end(&ts) != 0) {
-		*why = ts.why;
+		snprintf(kept, sizeof kept, "%s", ts.why);
+		*why = kept;
 		return -1;
 	}
 	return 0;
