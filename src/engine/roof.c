@@ -68,18 +68,31 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 	split = m <= c->tile_m || k > m;
 	e = tiled_eff(c, th, tw, kp, m, n, k, b, split);
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
-	 * the engines best: the chip's, or half of it in either dimension (cuBLAS and hipBLASLt pick
-	 * a kernel per shape from tiles of 64 to 256 rows and columns). The set does not change with
-	 * the rows, so neither does the rule that time never falls as the GEMM grows; and a larger
-	 * batch does not cost a whole extra wave of the chip's tile. */
-	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units)
-		for (int i = 0; i < 4; i++)
+	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
+	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
+	 * columns). The set does not change with the rows, so neither does the rule that time never
+	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
+	 * chip's tile. */
+	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units) {
+		double cols = ceil_pos(n / tw) * ceil_pos(b), rows_sub;
+		for (int i = 0; i < 8; i++)
 			for (int j = 0; j < 2; j++) {
-				double h = i ? round_up(c->tile_m * (4 - i) / 4.0, c->pad_m) : th;
+				double h = i ? round_up(c->tile_m * (8 - i) / 8.0, c->pad_m) : th;
 				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
 				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
 					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));
 			}
+		/* Unsplit, it takes at least as long as the largest GEMM of these columns below one
+		 * wave of the chip's tile, which runs that tile (the square GEMMs above): the rows of a
+		 * larger one never run in less time than fewer rows. */
+		rows_sub = floor_pos((c->units - 1) / cols);
+		if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m) {
+			double ms = rows_sub * c->tile_m;
+			double t_sub = ms / tiled_eff(c, c->tile_m, tw, kp, ms, n, k, b, 0);
+			if (m / e < t_sub)
+				e = m / t_sub;
+		}
+	}
 	return e;
 }
 
