@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "base/os.h"
 
 enum { CFG_FILE_MAX = 1 << 20 };   /* bytes in one INI file: descriptions are a few KiB */
 
@@ -21,6 +22,9 @@ typedef struct reader_state {
 	int continuation;     /* the current line began with white space */
 	int key_seen;         /* a key line since the last section header (inih's prev_name) */
 	int failed;           /* our own error is in e */
+	const char *rest;     /* the part of a long key line still to give inih, piece by piece */
+	size_t rest_len;
+	int glue;             /* the current line is such a piece: joined to the value without a space */
 	char last_key[CFG_NAME_MAX];
 	char last_section[CFG_NAME_MAX];
 	err *e;
@@ -92,15 +96,46 @@ static char *section_line(reader_state *st, const char *p, char *str)
 	return str;
 }
 
+/* The longest prefix of p[0..len) of at most room bytes to end a piece of a long line on: it
+ * ends on a byte that is not white space, and the rest starts with neither white space nor a
+ * comment character (inih trims the one and skips lines that start with the other). 0: none. */
+static size_t split_at(const char *p, size_t len, size_t room)
+{
+	for (size_t k = room < len ? room : len; k > 1; k--)
+		if (!isspace((unsigned char)p[k - 1]) && !isspace((unsigned char)p[k]) && p[k] != ';' && p[k] != '#')
+			return k;
+	return 0;
+}
+
 /* inih's reader: the next line of the buffer, checked before inih sees it, so that every
- * syntax error is ours, on its own line, and inih only splits good lines. */
+ * syntax error is ours, on its own line, and inih only splits good lines. inih holds a line
+ * in INI_MAX_LINE (200) bytes: a longer key line (a path in a deep folder) is given as its
+ * first piece and then pieces of continuation, which the handler joins without a space. */
 static char *reader(char *str, int num, void *stream)
 {
 	reader_state *st = stream;
 	const char *p, *nl;
 	size_t n, body;
 
-	if (st->failed || st->pos >= st->len)
+	if (st->failed)
+		return NULL;
+	if (st->rest_len) {
+		size_t room = (size_t)num - 3;   /* a leading space, the line feed, the NUL */
+		size_t k = st->rest_len <= room ? st->rest_len : split_at(st->rest, st->rest_len, room);
+		if (k == 0)
+			return line_fail(st, "a value with more than %s characters of white space or comment "
+					 "characters in a row", "190");
+		str[0] = ' ';
+		memcpy(str + 1, st->rest, k);
+		str[k + 1] = '\n';
+		str[k + 2] = '\0';
+		st->rest += k;
+		st->rest_len -= k;
+		st->continuation = st->glue = 1;
+		return str;
+	}
+	st->glue = 0;
+	if (st->pos >= st->len)
 		return NULL;
 	p = st->buf + st->pos;
 	nl = memchr(p, '\n', st->len - st->pos);
@@ -111,10 +146,35 @@ static char *reader(char *str, int num, void *stream)
 	if (body > 0 && p[body - 1] == '\r')
 		body--;                      /* ... and the carriage return of CRLF */
 	if (body > (size_t)num - 2) {
-		err_at(st->e, st->d->path, st->line,
-		       "line longer than %d characters: continue the value on an indented line", num - 2);
-		st->failed = 1;
-		return NULL;
+		const char *q = p, *eq = memchr(p, '=', body);
+		size_t k;
+		while (q < p + body && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q == p + body || *q == ';' || *q == '#') {
+			/* A long comment: nothing of it reaches inih. */
+			str[0] = '\n';
+			str[1] = '\0';
+			return str;
+		}
+		/* A long key line: its inline comment cut here (a piece would not see it), then
+		 * pieces. */
+		for (const char *c = eq ? eq + 1 : p + body; c < p + body; c++)
+			if ((*c == '#' || *c == ';') && (c[-1] == ' ' || c[-1] == '\t')) {
+				body = (size_t)(c - p);
+				break;
+			}
+		while (body > 0 && isspace((unsigned char)p[body - 1]))
+			body--;
+		k = body > (size_t)num - 2 ? split_at(p, body, (size_t)num - 2) : body;
+		if (*q == '[' || !eq || k == 0 || (size_t)(eq - p) + 2 > k) {
+			err_at(st->e, st->d->path, st->line, "line longer than %d characters (a section header, or a "
+			       "key that long)", num - 2);
+			st->failed = 1;
+			return NULL;
+		}
+		st->rest = p + k;
+		st->rest_len = body - k;
+		body = k;
 	}
 	memcpy(str, p, body);
 	str[body] = '\n';
@@ -192,14 +252,29 @@ static void strip_hash_comment(char *v)
 		v[n - 1] = '\0';
 }
 
+static int handle(reader_state *st, cfg_doc *d, const char *section, const char *name, const char *v);
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	reader_state *st = user;
 	cfg_doc *d = st->d;
-	char v[512];
+	char *v = dup_str(value);
+	int rc;
 
-	snprintf(v, sizeof v, "%s", value);
-	strip_hash_comment(v);
+	if (!v) {
+		err_set(st->e, ERR_DATA, "out of memory");
+		st->failed = 1;
+		return 0;
+	}
+	if (!st->glue)
+		strip_hash_comment(v);
+	rc = handle(st, d, section, name, v);
+	free(v);
+	return rc;
+}
+
+static int handle(reader_state *st, cfg_doc *d, const char *section, const char *name, const char *v)
+{
 	if (*section == '\0') {
 		err_at(st->e, d->path, st->line, "%s: key outside any [section]", name);
 		st->failed = 1;
@@ -212,13 +287,14 @@ static int handler(void *user, const char *section, const char *name, const char
 	}
 	if (st->continuation && strcmp(st->last_key, name) == 0 &&
 	    strcmp(st->last_section, section) == 0) {
+		/* A continuation line joins with a space; a piece of one long line joins as it was. */
 		cfg_entry *en = find_mut(d, section, name);
-		size_t a = strlen(en->value), b = strlen(v);
+		size_t a = strlen(en->value), b = strlen(v), sp = st->glue ? 0 : 1;
 		char *nv = realloc(en->value, a + b + 2);
 		if (!nv)
 			return 0;
 		nv[a] = ' ';
-		memcpy(nv + a + 1, v, b + 1);
+		memcpy(nv + a + sp, v, b + 1);
 		en->value = nv;
 		return 1;
 	}
@@ -244,11 +320,11 @@ static int handler(void *user, const char *section, const char *name, const char
 /* Reads path into *buf: at most CFG_FILE_MAX + 1 bytes (one more tells it is too long). */
 static int read_raw(const char *path, char **buf, size_t *len, err *e)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = os_open_read(path, e);   /* a named pipe is refused, not waited on */
 	size_t n = 0, cap = 0;
 	char *b = NULL;
 	if (!f)
-		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+		return ERR_DATA;
 	for (;;) {
 		size_t got;
 		if (n == cap) {
@@ -556,4 +632,31 @@ int cfg_extract(const cfg_doc *d, const cfg_field *fields, int nfields,
 				      fields[j].section);
 	}
 	return 0;
+}
+
+int cfg_extract_section(const cfg_doc *d, int s, const cfg_field *fields, int nfields, void *out, err *e)
+{
+	cfg_doc one = *d;
+	cfg_field *f = malloc(sizeof *f * (size_t)(nfields ? nfields : 1));
+	int rc;
+	one.n = 0;
+	one.entries = malloc(sizeof *one.entries * (size_t)(d->n ? d->n : 1));
+	if (!f || !one.entries) {
+		free(f);
+		free(one.entries);
+		return err_set(e, ERR_DATA, "out of memory");
+	}
+	for (int i = 0; i < nfields; i++) {
+		f[i] = fields[i];
+		f[i].section = d->sections[s].name;
+	}
+	for (int i = 0; i < d->n; i++)
+		if (!strcmp(d->entries[i].section, d->sections[s].name))
+			one.entries[one.n++] = d->entries[i];
+	one.sections[0] = d->sections[s];
+	one.nsections = 1;
+	rc = cfg_extract(&one, f, nfields, NULL, out, e);
+	free(one.entries);
+	free(f);
+	return rc;
 }

@@ -36,7 +36,7 @@ typedef struct cfg_doc {
 	char path[CFG_PATH_MAX];
 	cfg_entry *entries;   /* owned */
 	int n, cap;
-	cfg_section_line sections[16];
+	cfg_section_line sections[128];  /* models/intervals.ini holds one per calibration group */
 	int nsections;
 } cfg_doc;
 
@@ -91,5 +91,10 @@ int cfg_parse_value(const cfg_field *f, const char *value, void *out, char *why,
  * left as the caller initialised them. */
 int cfg_extract(const cfg_doc *d, const cfg_field *fields, int nfields,
 		const char *const *required_sections, void *out, err *e);
+
+/* cfg_extract of the entries of section d->sections[s] alone, through fields whose section
+ * is "" (every field applies to that section): a document of repeated sections of one schema
+ * (models/calibration.ini, models/intervals.ini). */
+int cfg_extract_section(const cfg_doc *d, int s, const cfg_field *fields, int nfields, void *out, err *e);
 
 #endif

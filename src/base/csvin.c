@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "base/os.h"
 
 enum { CHUNK = 1 << 16 };
 
@@ -132,13 +133,13 @@ int csvin_each(const char *path, csvin_row_fn fn, void *ctx, char *sha256, err *
 	struct sha256_ctx sc;
 	text_scan ts;
 	state st;
-	FILE *f = fopen(path, "rb");
+	FILE *f = os_open_read(path, e);   /* a named pipe is refused, not waited on */
 	char *chunk, *line;
 	size_t used = 0;    /* bytes of the current physical line in `line` */
 	size_t cap = 4096;  /* grows to CSVIN_LINE_MAX for a long line */
 
 	if (!f)
-		return err_set(e, ERR_DATA, "%s: cannot open: %s", path, strerror(errno));
+		return ERR_DATA;
 	chunk = malloc(CHUNK);
 	line = malloc(cap);
 	if (!chunk || !line || csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {

@@ -59,27 +59,80 @@ void out_wide(out_table *t, int wide)
 	t->width = wide ? 0 : OUT_WIDTH;
 }
 
+const char *out_cell_raw(const out_table *t, int row, int col)
+{
+	const char *s = t->raw[row * t->ncols + col];
+	return s ? s : "";
+}
+
 int out_row(out_table *t, const char *const *cells)
 {
 	int used = t->cells ? t->nrows + 1 : 0;
 	if (used + 1 > t->cap) {
 		int cap = t->cap ? t->cap * 2 : 16;
 		char **nc = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *nc);
+		char **nr;
 		if (!nc)
 			return -1;
 		t->cells = nc;
+		if (!(nr = realloc(t->raw, (size_t)cap * (size_t)t->ncols * sizeof *nr)))
+			return -1;
+		t->raw = nr;
 		t->cap = cap;
 	}
-	for (int i = 0; i < t->ncols; i++)
+	for (int i = 0; i < t->ncols; i++) {
 		t->cells[used * t->ncols + i] = dup_cell(cells[i]);
+		t->raw[used * t->ncols + i] = strdup(cells[i] ? cells[i] : "");
+	}
 	if (used > 0)
 		t->nrows++;
 	return 0;
 }
 
+/* 1 if a cell that starts like a spreadsheet formula ('=', '+', '-', '@', tab, CR) is one of
+ * the tool's own forms that no spreadsheet runs: a lone "-", or a signed number (+-2%,
+ * -45.49%, -1.5e-3). */
+static int csv_number_like(const char *s)
+{
+	const char *p = s;
+	int digits = 0;
+	if (!strcmp(s, "-"))
+		return 1;
+	while ((*p == '+' || *p == '-') && p - s < 2)
+		p++;
+	for (; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+		digits += *p != '.';
+	if (digits && (*p == 'e' || *p == 'E')) {
+		const char *q = p + 1;
+		if (*q == '+' || *q == '-')
+			q++;
+		if (*q >= '0' && *q <= '9') {
+			while (*q >= '0' && *q <= '9')
+				q++;
+			p = q;
+		}
+	}
+	if (*p == ' ' && p[1] == '%')
+		p++;
+	if (*p == '%')
+		p++;
+	return digits && *p == '\0';
+}
+
 static void csv_cell(const char *s, FILE *fp)
 {
-	if (strpbrk(s, ",\"\n\r")) {
+	/* A cell a spreadsheet would read as a formula (=HYPERLINK(...), +cmd|...) is written with
+	 * a leading apostrophe, which makes it text (OWASP "CSV injection"). */
+	if (strchr("=+-@\t\r", s[0]) && s[0] && !csv_number_like(s)) {
+		fputc('"', fp);
+		fputc('\'', fp);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', fp);
+			fputc(*s, fp);
+		}
+		fputc('"', fp);
+	} else if (strpbrk(s, ",\"\n\r")) {
 		fputc('"', fp);
 		for (; *s; s++) {
 			if (*s == '"')
@@ -400,9 +453,12 @@ void out_print(const out_table *t, out_format f, FILE *fp)
 void out_release(out_table *t)
 {
 	int used = t->cells ? t->nrows + 1 : 0;
-	for (int i = 0; i < used * t->ncols; i++)
+	for (int i = 0; i < used * t->ncols; i++) {
 		free(t->cells[i]);
+		free(t->raw[i]);
+	}
 	free(t->cells);
+	free(t->raw);
 	free(t->right);
 	free(t->drop);
 	free(t->fit);

@@ -27,12 +27,16 @@ typedef enum out_fit { OUT_FIT_NONE, OUT_FIT_WRAP, OUT_FIT_CLIP, OUT_FIT_BELOW }
 
 typedef struct out_table {
 	int ncols, nrows, cap;
-	char **cells;      /* (nrows + 1) × ncols, row 0 the header; owned */
+	char **cells;      /* (nrows + 1) × ncols, row 0 the header, control characters escaped; owned */
+	char **raw;        /* the same cells as given (for JSON, which escapes them itself); owned */
 	int *right;        /* per column: 1 = right-aligned (numbers) */
 	int *drop;         /* per column: 0 = always shown, n > 0 = may be left out (highest first) */
 	int *fit;          /* per column: an out_fit */
 	int width;         /* text tables: the most columns; 0 = no limit */
 } out_table;
+
+/* Cell (row, col) as given to out_row (row 0: the header), before text_escape. */
+const char *out_cell_raw(const out_table *t, int row, int col);
 
 /* Starts a table with ncols columns named by header[]. Returns 0 or -1 (out of memory). */
 int out_init(out_table *t, int ncols, const char *const *header);

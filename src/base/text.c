@@ -1,6 +1,7 @@
 /* text: text files and printable strings (see text.h). */
 #include "base/text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void text_scan_init(text_scan *s)
@@ -15,13 +16,33 @@ static int offence(text_scan *s, const char *why)
 	return -1;
 }
 
+int text_invisible(uint32_t cp)
+{
+	if (cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+	    (cp >= 0x2066 && cp <= 0x2069))
+		return 1;   /* bidi marks, embeddings, overrides and isolates */
+	if ((cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064) || cp == 0x180E ||
+	    cp == 0x2028 || cp == 0x2029)
+		return 2;   /* zero-width characters, invisible operators, line and paragraph separators */
+	return 0;
+}
+
 /* A complete code point whose first byte was at position start. */
 static int code_point(text_scan *s, uint32_t cp, uint64_t start)
 {
+	int inv;
 	if (cp < s->min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 		return offence(s, "invalid UTF-8");
 	if (cp >= 0x80 && cp <= 0x9F)
 		return offence(s, "a control character");
+	if ((inv = text_invisible(cp)) != 0) {
+		/* A source or a name could make a terminal show other text than the file holds
+		 * (Trojan Source, CVE-2021-42574). */
+		snprintf(s->why_buf, sizeof s->why_buf, inv == 1 ? "a Unicode bidi control (U+%04X), which makes a "
+			 "terminal show text in another order than the file holds" : "an invisible character (U+%04X), "
+			 "which makes a terminal show other text than the file holds", (unsigned)cp);
+		return offence(s, s->why_buf);
+	}
 	if (cp == 0xFEFF) {
 		if (start != 0)
 			return offence(s, "a byte-order mark after the start");
@@ -115,13 +136,21 @@ static size_t printable(const unsigned char *p)
 	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
 	    (cp >= 0xD800 && cp <= 0xDFFF))
 		return 0;
-	return cp >= 0x80 && cp <= 0x9F ? 0 : len;
+	return (cp >= 0x80 && cp <= 0x9F) || text_invisible(cp) ? 0 : len;
 }
 
 /* Writes the escape of the unit at p into out (at most 7 bytes); returns its input length. */
 static size_t escape_unit(const unsigned char *p, char out[8])
 {
 	static const char hex[] = "0123456789abcdef";
+	if (p[0] >= 0xE0 && p[0] <= 0xEF && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
+		/* A bidi control or an invisible character: its code point, \u202e. */
+		uint32_t cp = (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3Fu);
+		if (text_invisible(cp)) {
+			snprintf(out, 8, "\\u%04x", (unsigned)cp);
+			return 3;
+		}
+	}
 	if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
 		memcpy(out, "\\u00", 4);
 		out[4] = hex[p[1] >> 4];
@@ -198,4 +227,27 @@ char *text_clip(char *dst, size_t n, const char *src)
 	memcpy(dst, src, keep);
 	snprintf(dst + keep, n - keep, "%s", tail);
 	return dst;
+}
+
+int text_printable(const char *s, int lines)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t len;
+		if (lines && (*p == '\n' || *p == '\t' || *p == '\r')) {
+			p++;
+			continue;
+		}
+		if (!(len = printable(p)))
+			return 0;
+		p += len;
+	}
+	return 1;
+}
+
+char *text_quote(char *dst, size_t n, const char *src)
+{
+	char clipped[256];
+	text_clip(clipped, n / 4 < sizeof clipped ? (n / 4 > 24 ? n / 4 : 24) : sizeof clipped, src);
+	return text_escape(dst, n, clipped);
 }

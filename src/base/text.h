@@ -25,7 +25,14 @@ typedef struct text_scan {
 	int cr;               /* the last byte was a carriage return */
 	int bom;              /* the input starts with a byte-order mark (3 bytes to skip) */
 	const char *why;      /* after a failure: what was found ("a NUL byte", ...) */
+	char why_buf[160];    /* what why points to when it names a code point */
 } text_scan;
+
+/* 1 for a Unicode bidi control (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), 2 for
+ * an invisible character (zero-width U+200B-U+200D, U+2060-U+2064, U+180E, the line and
+ * paragraph separators U+2028-U+2029), else 0: neither a text file nor a printed string may
+ * hold one. */
+int text_invisible(uint32_t cp);
 
 /* Starts a scan at line 1. */
 void text_scan_init(text_scan *s);
@@ -47,6 +54,14 @@ char *text_escape(char *dst, size_t n, const char *src);
  * at a character boundary) and "... (N bytes)", so that a huge argument is not echoed whole.
  * Returns dst. */
 char *text_clip(char *dst, size_t n, const char *src);
+
+/* src as a message quotes it: clipped (text_clip, to about n / 4 bytes) and escaped
+ * (text_escape) into dst (n bytes). Returns dst. */
+char *text_quote(char *dst, size_t n, const char *src);
+
+/* 1 if text_escape would leave src as it is (with lines 1: but for line feeds, tabs and
+ * carriage returns, which a JSON string escapes itself). */
+int text_printable(const char *src, int lines);
 
 /* Bytes text_escape needs for src, terminator included. */
 size_t text_escaped_len(const char *src);

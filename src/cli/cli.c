@@ -604,6 +604,49 @@ int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_w
 	return 0;
 }
 
+const interval_status *cli_calibration(const cli_paths *paths, const hw_system *s, const wl_workload *w,
+				       interval_status *out)
+{
+	if (!paths->intervals)
+		return NULL;
+	interval_lookup(paths->intervals, w->mode == WL_TRAIN, s->chip.family, w->fw.name, out);
+	return out;
+}
+
+int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
+		      char *buf, size_t len, err *e)
+{
+	int any[PRICE_MODEL_N] = {0};
+	size_t l;
+	price_model asked = rows[0].cost.pricing;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (rows[i].cost.have_price)
+			return 0;
+	for (int i = 0; i < n; i++) {
+		int have[PRICE_MODEL_N];
+		if (!rows[i].sys->instance[0])
+			continue;
+		if (!*store && cli_open_db_read(paths, store, e) != 0)
+			return ERR_DATA;
+		if (db_price_models(*store, rows[i].sys->instance, o->as_of ? o->as_of : "", have, e) != 0)
+			return ERR_DATA;
+		for (int m = 0; m < PRICE_CATALOG_N; m++)
+			any[m] |= have[m];
+	}
+	l = (size_t)snprintf(buf, len, "no system compared has a%s %s price", asked == PRICE_ON_DEMAND || asked ==
+			     PRICE_OWNED ? "n" : "", price_model_names[asked]);
+	for (int m = 0, k = 0; m < PRICE_CATALOG_N && l < len; m++)
+		if (any[m])
+			l += (size_t)snprintf(buf + l, len - l, "%s%s", k++ ? ", " : "; the store has for them: ",
+					      price_model_names[m]);
+	if (l < len)
+		snprintf(buf + l, len - l, "%s; --pricing all compares every pricing model, --pricing owned prices "
+			 "buying the hardware, and --price SYSTEM=USD_PER_CHIP_HOUR gives your own", l && any[0] + any[1] +
+			 any[2] + any[3] + any[4] + any[5] + any[6] ? "" : "; the store has none for them");
+	return 0;
+}
+
 int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
 	     const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out,
 	     err *e)
@@ -634,6 +677,7 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
 	ro->as_of = o->as_of ? o->as_of : "";
 	ro->price = price_cb;
 	ro->price_ctx = pr;
+	ro->intervals = paths->intervals;
 	ro->user_prices = o->prices;
 	ro->nuser_prices = o->nprices;
 	ro->user_capex = o->capex;
@@ -701,7 +745,11 @@ static int help(int argc, char **argv, const cli_paths *paths)
 			av[2] = NULL;
 			return commands[i].run(2, av, paths);
 		}
-	fprintf(stderr, "roofcost help: unknown command '%s' (roofcost help lists them)\n", argv[2]);
+	{
+		char q[400];
+		fprintf(stderr, "roofcost help: unknown command '%s' (roofcost help lists them)\n",
+			text_quote(q, sizeof q, argv[2]));
+	}
 	return 2;
 }
 
@@ -724,12 +772,36 @@ int main(int argc, char **argv)
 	cli_find_paths(&paths, argv[0]);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name)) {
+			interval_table *iv = malloc(sizeof *iv);
+			err e = {0};
+			int rc;
+			/* The intervals of every prediction (DESIGN §6), read once for the command; a bad
+			 * file is an error before the command runs. --help needs none. */
+			if (!iv) {
+				err_set(&e, ERR_DATA, "out of memory");
+				return cli_fail(&e);
+			}
+			if (interval_load(paths.models, iv, &e) != 0) {
+				int wants_help = 0;
+				for (int k = 2; k < argc && !wants_help; k++)
+					wants_help = !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
+				if (!wants_help) {
+					free(iv);
+					return cli_fail(&e);
+				}
+			}
+			paths.intervals = iv->read ? iv : NULL;
 			/* getopt's messages start with argv[0]: "roofcost eval: unrecognized option". */
 			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
 			argv[1] = name;
-			return commands[i].run(argc - 1, argv + 1, &paths);
+			rc = commands[i].run(argc - 1, argv + 1, &paths);
+			free(iv);
+			return rc;
 		}
-	fprintf(stderr, "roofcost: unknown command '%s'\n", argv[1]);
+	{
+		char q[400];
+		fprintf(stderr, "roofcost: unknown command '%s'\n", text_quote(q, sizeof q, argv[1]));
+	}
 	usage(stderr);
 	return 2;
 }

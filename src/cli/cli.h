@@ -7,6 +7,7 @@
 #include "store/db.h"
 #include "base/err.h"
 #include "model/hw.h"
+#include "model/interval.h"
 #include "engine/infer.h"
 #include "base/out.h"
 #include "model/plan.h"
@@ -29,6 +30,8 @@ typedef struct cli_paths {
 	char catalogs[CLI_PATH_MAX];    /* bundled pricing catalogs */
 	char db[CLI_PATH_MAX];          /* the store: $ROOFCOST_DB, else the XDG default (DESIGN §6) */
 	int db_default;                 /* 1: db is the XDG default, whose folder may be created */
+	const interval_table *intervals;/* models/intervals.ini, read once per command by main; NULL
+					   when the data folder has none */
 } cli_paths;
 
 /* Options shared by eval, roofline and compare. */
@@ -95,6 +98,11 @@ void cli_price_terms(const cli_eval_opts *o, char *buf, size_t n);
 int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
 
+/* The calibration status and interval spread of a prediction of w on s (models/intervals.ini),
+ * into out; returns out, or NULL when the data folder has no intervals file. */
+const interval_status *cli_calibration(const cli_paths *paths, const hw_system *s, const wl_workload *w,
+				       interval_status *out);
+
 /* Prices one evaluation (exactly one of tr / ir set): the user's --price for the system, else
  * its instance's price in the store (opened into *store on first need, NULL until then) less
  * --discount, then costs a delivered unit with the workload's [cost] terms. A missing instance
@@ -124,6 +132,13 @@ void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli
  * set (the store failed). */
 int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
 	      rank_quote *out, err *e);
+
+/* When no row of a comparison has a price for the pricing model asked for: which pricing
+ * models the store holds for the systems compared, and what to do ("--price", "--pricing
+ * MODEL"), into buf; "" when some row is priced. Returns 0, or nonzero with e set (the store
+ * failed). */
+int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
+		      char *buf, size_t len, err *e);
 
 /* Sorted .ini file stems of dir into *names (caller frees with cli_free_names). Returns the
  * count, or -1 with e set. */

@@ -7,6 +7,7 @@
  * where `list` finds a record's last check. */
 #include <cJSON.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,7 +334,7 @@ static int verb_parse(int argc, char **argv, const char *verb, const char *allow
 		{"expect-head", required_argument, NULL, OPT_EXPECT_HEAD}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	int c;
-	char arg[80];
+	char arg[400];
 	memset(v, 0, sizeof *v);
 	v->expect = -1;
 	optind = 1;
@@ -349,7 +350,7 @@ static int verb_parse(int argc, char **argv, const char *verb, const char *allow
 		if (c == '?')
 			return 2;
 		if (optarg)
-			text_clip(arg, sizeof arg, optarg);
+			text_quote(arg, sizeof arg, optarg);
 		if (c == CLI_OPT_FORMAT) {
 			if (out_parse_format(optarg, &v->format) != 0)
 				return usage_error("--format: '%s' is not one of table, csv, json, md", arg);
@@ -392,7 +393,7 @@ static int verb_parse(int argc, char **argv, const char *verb, const char *allow
 		return usage_error("%s", "check: --frozen pins prices already (to the record's); --as-of goes without it");
 	for (int i = optind; i < argc; i++) {
 		if (v->nargs == 4) {
-			text_clip(arg, sizeof arg, argv[i]);
+			text_quote(arg, sizeof arg, argv[i]);
 			fprintf(stderr, "roofcost: baseline %s: unexpected argument '%s'\n", verb, arg);
 			return 2;
 		}
@@ -436,10 +437,10 @@ static void verb_end(db *store, record_audit *a)
 static int get_record(const record_audit *a, const cli_paths *paths, const char *name, const char *note)
 {
 	int i = record_audit_find(a, name);
-	char clipped[80];
+	char clipped[400];
 	err e = {0};
 	if (i < 0) {
-		text_clip(clipped, sizeof clipped, name);
+		text_quote(clipped, sizeof clipped, name);
 		fprintf(stderr, "roofcost: baseline: no record '%s' in %s%s%s (see 'roofcost baseline list')\n", clipped,
 			paths->db, note[0] ? ": " : "", note);
 		return -1;
@@ -497,8 +498,10 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	cJSON *options = cJSON_CreateArray();
 	record_eval *ev = NULL;
 	db *store = NULL;
+	char stale[RANK_NOTE_MAX] = "";
+	double age = NAN;
 	db_baseline row;
-	char clipped[80];
+	char clipped[400];
 	err e = {0};
 	int c, rc = 0;
 
@@ -541,7 +544,7 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	}
 	name = argv[optind];
 	if (!record_valid_name(name)) {
-		text_clip(clipped, sizeof clipped, name);
+		text_quote(clipped, sizeof clipped, name);
 		rc = usage_error("record: '%s' is not a record name (letters, digits, '.', '_', '-', at most 100)",
 				 clipped);
 		goto done;
@@ -567,11 +570,31 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
+	{
+		/* The price frozen against the record's day: a price older than [cost] price_age_days
+		 * may predate a price change (the record keeps it as it is). */
+		char day[11];
+		snprintf(day, sizeof day, "%.10s", row.created_at);
+		age = ev->cost.have_price && !ev->cost.user_price ? rank_price_age_days(&ev->cost.price, day) : NAN;
+		if (isfinite(age) && age > ev->w.cost.owned.price_age_days)
+			snprintf(stale, sizeof stale, "the price frozen is %.0f days older than the record: %s %s as_of %s, "
+				 "recorded %s, more than %.0f days ([cost] price_age_days); a price change since does not show "
+				 "(import newer rows, or --price)", age, ev->cost.price.instance,
+				 price_model_names[ev->cost.price.model], ev->cost.price.as_of, day, ev->w.cost.owned.price_age_days);
+	}
 	if (o.format == OUT_JSON) {
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "name", name);
 		cJSON_AddNumberToObject(j, "id", row.id);
 		cJSON_AddStringToObject(j, "created_at", row.created_at);
+		if (isfinite(age))
+			cJSON_AddNumberToObject(j, "price_age_days", age);
+		else
+			cJSON_AddNullToObject(j, "price_age_days");
+		if (stale[0])
+			cJSON_AddStringToObject(j, "price_warning", stale);
+		else
+			cJSON_AddNullToObject(j, "price_warning");
 		cJSON_AddStringToObject(j, "sha256", row.sha256);
 		cJSON_AddStringToObject(j, "prev_sha256", row.prev_sha256);
 		cJSON_AddStringToObject(j, "chain_sha256", row.chain_sha256);
@@ -583,6 +606,8 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 		if (o.format == OUT_TABLE)
 			printf("recorded %s in %s as record %d: %d inputs, sha256 %.12s, chained to %.12s%s\n", name,
 			       paths->db, row.id, ev->nin, row.sha256, row.prev_sha256, t.key.len ? " (keyed)" : "");
+		if (stale[0])
+			printf("%swarning: %s\n", o.format == OUT_MD ? "\n" : "", stale);
 	}
 done:
 	cJSON_Delete(options);
@@ -1243,7 +1268,7 @@ int cmd_baseline(int argc, char **argv, const cli_paths *paths)
 		{"record", verb_record}, {"check", verb_check}, {"list", verb_list}, {"show", verb_show},
 		{"diff", verb_diff}, {"export", verb_export}, {"import", verb_import}, {"verify", verb_verify},
 	};
-	char clipped[80];
+	char clipped[400];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -1255,6 +1280,6 @@ int cmd_baseline(int argc, char **argv, const cli_paths *paths)
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		if (!strcmp(argv[1], verbs[i].name))
 			return verbs[i].run(argc - 1, argv + 1, paths);
-	text_clip(clipped, sizeof clipped, argv[1]);
+	text_quote(clipped, sizeof clipped, argv[1]);
 	return usage_error("unknown verb '%s': record, check, list, show, diff, export, import or verify", clipped);
 }

@@ -20,7 +20,8 @@
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
 	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--price SYS=USD]... [--discount PCT]\n"
+	"                        [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
+	"                        [--capex SYS=USD[/CHIPS]]...\n"
 	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
 	"unit (a million output tokens at the latency limits, an example, or a finished training run),\n"
@@ -125,8 +126,38 @@ static void cap_note(const rank_row *rows, int n, char *buf, size_t len)
 	}
 }
 
+/* The freshness of the prices compared (rank_price_ages) as JSON fields of root. */
+static void ages_json(cJSON *root, const rank_row *rows, const rank_ages *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (a->n)
+		cJSON_AddNumberToObject(root, "price_age_spread_days", a->spread_days);
+	else
+		cJSON_AddNullToObject(root, "price_age_spread_days");
+	cJSON_AddNumberToObject(o, "threshold_days", a->threshold_days);
+	cJSON_AddNumberToObject(o, "dated_prices", a->n);
+	cJSON_AddBoolToObject(o, "stale", a->stale);
+	for (int k = 0; k < 2; k++) {
+		int i = k ? a->newest : a->oldest;
+		cJSON *x;
+		if (i < 0) {
+			cJSON_AddNullToObject(o, k ? "newest" : "oldest");
+			continue;
+		}
+		x = cJSON_AddObjectToObject(o, k ? "newest" : "oldest");
+		cJSON_AddStringToObject(x, "system", rows[i].sys->name);
+		cJSON_AddStringToObject(x, "pricing_model", price_model_names[rows[i].cost.price.model]);
+		cJSON_AddStringToObject(x, "as_of", rows[i].cost.price.as_of);
+	}
+	if (a->stale)
+		cJSON_AddStringToObject(o, "warning", a->text);
+	else
+		cJSON_AddNullToObject(o, "warning");
+	cJSON_AddItemToObject(root, "price_age", o);
+}
+
 static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, const rank_opts *ro,
-		       const char *limits, const char *note)
+		       const char *limits, const char *note, const rank_ages *ages, const char *empty)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *lim = cJSON_CreateObject();
 	char *s;
@@ -168,11 +199,15 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 		cJSON_AddStringToObject(root, "note", note);
 	else
 		cJSON_AddNullToObject(root, "note");
+	if (empty[0])
+		cJSON_AddStringToObject(root, "price_note", empty);
+	ages_json(root, rows, ages);
 	cJSON_AddStringToObject(root, "comm_note", show_comm_note);
 	arr = cJSON_AddArrayToObject(root, "systems");
 	for (int i = 0; i < nrows; i++) {
 		cJSON *j = show_json(&rows[i].rep);
 		cJSON_AddNumberToObject(j, "rank", i + 1);
+		cJSON_AddStringToObject(j, "pricing_model", price_model_names[rows[i].cost.pricing]);
 		cJSON_AddStringToObject(j, "layout", rows[i].plan);
 		cJSON_AddStringToObject(j, "bound", rows[i].bound);
 		cJSON_AddStringToObject(j, "verdict", rows[i].verdict);
@@ -246,7 +281,8 @@ static void print_disagg(const rank_row *rows, int nrows, const cli_eval_opts *o
 /* Table, CSV and Markdown. CSV carries the assumptions in columns of every row; the table and
  * Markdown print them under the table. */
 static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const cli_eval_opts *o,
-			const cli_paths *paths, const char *limits, const char *note)
+			const cli_paths *paths, const char *limits, const char *note, const rank_ages *ages,
+			const char *empty)
 {
 	enum { NC = 20 }; /* 14 columns and 6 of assumptions (CSV) */
 	out_table t;
@@ -267,6 +303,8 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		int nbase = train ? 13 : 14;
 		for (int k = 0; k < nbase; k++)
 			hdr[k] = train ? th[k] : ih[k];
+		if (o->pricing_all && !csv)
+			hdr[1] = "system pricing";   /* csv has its pricing_model column */
 		nc = nbase;
 		if (csv)
 			for (int k = 0; k < 6; k++)
@@ -284,7 +322,7 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		rank_row *r = &rows[i];
 		const cost_result *cr = &r->cost.result;
 		const price_row *pr = &r->cost.price;
-		char v[8][48], usd_h[32] = "-", usd_u[32] = "-", chip_h[32] = "-", terms[RANK_NOTE_MAX];
+		char v[8][48], usd_h[32] = "-", usd_u[32] = "-", chip_h[32] = "-", terms[RANK_NOTE_MAX], sysc[96];
 		const char *cells[NC];
 		int k = 0;
 		if (isfinite(cr->usd_per_hour))
@@ -310,7 +348,9 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 			snprintf(v[5], 48, isfinite(days) ? "%.1f" : "-", days / 86400);
 		}
 		cells[k++] = v[0];
-		cells[k++] = r->sys->name;
+		snprintf(sysc, sizeof sysc, "%s%s%s", r->sys->name, o->pricing_all && !csv ? " " : "",
+			 o->pricing_all && !csv ? (r->cost.user_price ? "user" : price_model_names[r->cost.pricing]) : "");
+		cells[k++] = sysc;
 		cells[k++] = r->sys->chip.name;
 		cells[k++] = v[1];
 		cells[k++] = r->plan;
@@ -350,7 +390,15 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 	if (o->format != OUT_CSV && nrows > 0) {
 		char terms[RANK_NOTE_MAX];
 		const char *nl = o->format == OUT_MD ? "\n" : "";
-		show_terms_text(&rows[0].cost, train, terms, sizeof terms);
+		rank_quote q = rows[0].cost;
+		q.discount = 0;   /* discounts differ per row: the line below lists them */
+		show_terms_text(&q, train, terms, sizeof terms);
+		if (o->pricing_all && strchr(terms, ',')) {
+			/* "spot pricing, ..." is the first row's: each row has its own. */
+			char rest[RANK_NOTE_MAX];
+			snprintf(rest, sizeof rest, "%s", strchr(terms, ','));
+			snprintf(terms, sizeof terms, "each row's pricing model%s", rest);
+		}
 		printf("%sprices: the newest%s%s in the store %s, per chip-hour\n%sassumptions: %s\n", nl,
 		       o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db, nl, terms);
 		cli_price_terms(o, terms, sizeof terms);
@@ -364,6 +412,19 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		}
 		if (note[0])
 			printf("%snote: %s\n", nl, note);
+		if (empty[0])
+			printf("%snote: %s\n", nl, empty);
+		for (int d = 0; d < o->ndiscounts; d++) {
+			int used = 0;
+			for (int i = 0; i < nrows; i++)
+				used |= !strcmp(rows[i].cost.discount_from, o->discounts[d].key[0] ? o->discounts[d].key : "all");
+			if (!used)
+				printf("%snote: --discount %s%s%.4g%% applies to none of the systems compared (a provider, "
+				       "system or instance name)\n", nl, o->discounts[d].key, o->discounts[d].key[0] ? "=" : "",
+				       100 * o->discounts[d].share);
+		}
+		if (ages->stale)
+			printf("%swarning: %s\n", nl, ages->text);
 	}
 	out_release(&t);
 }
@@ -381,10 +442,12 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	db *store = NULL;
 	wl_workload *w0 = malloc(sizeof *w0);
 	rank_row *rows = NULL;
+	hw_system *systems = NULL;
 	cli_pricer pricer;
 	rank_opts ro;
-	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "";
-	int nnames = 0, nrows = 0, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0, fill = 0;
+	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
+	rank_ages ages;
+	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0, fill = 0;
 	double budget = 0, deadline = 0;
 
 	cli_eval_init(&o);
@@ -449,28 +512,24 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	rows = calloc((size_t)(nnames ? nnames : 1), sizeof *rows);
-	if (!rows) {
+	nmodels = o.pricing_all ? PRICE_MODEL_N : 1;
+	rows = calloc((size_t)(nnames ? nnames : 1) * (size_t)nmodels, sizeof *rows);
+	systems = calloc((size_t)(nnames ? nnames : 1), sizeof *systems);
+	if (!rows || !systems) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);
 		goto done;
 	}
-	for (int i = 0; i < nnames; i++) {
-		rank_row *r = &rows[nrows];
+	for (int i = 0; i < nnames && rc == 0; i++) {
 		cli_eval_opts so = o;
 		plan p;
-		r->sys = malloc(sizeof *r->sys);
-		if (!r->sys) {
-			rc = err_set(&e, ERR_DATA, "out of memory");
-			break;
-		}
-		nrows++;
+		int first = nrows, kept = 0;
 		/* A search is not tied to the workload's layout: --chips is checked against it only
 		 * when --plan fixes the layout. */
 		if (!o.plan_text)
 			so.chips = 0;
 		so.pricing_all = 0;
-		if (cli_setup(paths, &so, names[i], r->sys, w0, &p, &e) != 0) {
+		if (cli_setup(paths, &so, names[i], &systems[i], w0, &p, &e) != 0) {
 			rc = e.code;
 			break;
 		}
@@ -500,8 +559,24 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		}
 		ro.budget = budget;
 		ro.deadline = deadline * 86400;
-		if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
-			break;
+		for (int k = 0; k < nmodels && rc == 0; k++) {
+			rank_row *r = &rows[nrows];
+			if (o.pricing_all)
+				ro.pricing = (price_model)k;
+			r->sys = &systems[i];
+			if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
+				break;
+			nrows++;
+		}
+		/* --pricing all: the pricing models with a price; one row (the first model's) when none
+		 * has. A user's price stands for every model: one row. */
+		for (int k = first; k < nrows && o.pricing_all; k++) {
+			const rank_quote *q = &rows[k].cost;
+			if (q->have_price && !(q->user_price && kept))
+				rows[first + kept++] = rows[k];
+		}
+		if (o.pricing_all)
+			nrows = first + (kept ? kept : 1);
 	}
 	if (rc != 0) {
 		rc = cli_fail(&e);
@@ -509,6 +584,11 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	}
 	rank_sort(rows, nrows);
 	rank_verdicts(rows, nrows, budget);
+	rank_price_ages(rows, nrows, w0->cost.owned.price_age_days, &ages);
+	if (nrows > 0 && !o.pricing_all && cli_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
 	if (nrows > 0) {
 		char spot[RANK_NOTE_MAX];
 		limits_text(&rows[0].w, &ro, fill, limits, sizeof limits);
@@ -516,16 +596,18 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
 		if (spot[0])
 			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
+		rank_error_note(rows, nrows, spot, sizeof spot);
+		if (spot[0])
+			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
 	}
 	if (o.format == OUT_JSON)
-		print_json(w0, rows, nrows, &ro, limits, note);
+		print_json(w0, rows, nrows, &ro, limits, note, &ages, empty);
 	else
-		print_table(w0, rows, nrows, &o, paths, limits, note);
+		print_table(w0, rows, nrows, &o, paths, limits, note, &ages, empty);
 done:
 	if (store)
 		db_close(store);
-	for (int i = 0; i < nrows; i++)
-		free(rows[i].sys);
+	free(systems);
 	free(rows);
 	if (names)
 		cli_free_names(names, nnames);

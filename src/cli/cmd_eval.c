@@ -14,7 +14,8 @@
 const char eval_usage[] =
 	"usage: roofcost eval -s SYSTEM -w WORKLOAD [--chips N] [--plan tp=8,pp=4,...]\n"
 	"                     [--set KEY=VALUE]... [--pricing MODEL] [--as-of DATE]\n"
-	"                     [--price SYS=USD]... [--discount PCT] [--loads LIST] [--frontier]\n"
+	"                     [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                     [--loads LIST] [--frontier]\n"
 	"                     [--disagg SPLIT]\n"
 	"                     [--format table|csv|json|md]\n\n"
 	"Evaluates one workload on one system with one parallel layout: memory per chip and why a\n"
@@ -373,6 +374,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	rank_view rep;
 	train_result tr;
 	infer_result ir;
+	interval_status cal;
 	disagg_result *dis = malloc(sizeof *dis);
 	rank_quote *dcost = malloc(sizeof *dcost);
 
@@ -452,6 +454,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	rep.cost = &cost;
+	rep.cal = cli_calibration(paths, sys, w, &cal);
 	if (w->mode == WL_INFER && w->disagg.on && (rc = eval_disagg(paths, &store, &o, sys, w, &p, dis, dcost, &e)) != 0) {
 		rc = cli_fail(&e);
 		goto done;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "base/text.h"
 #include "model/hw.h"
 #include "model/nn.h"
 #include "model/wl.h"
@@ -356,7 +357,10 @@ static void print_json(const out_table *t)
 	for (int r = 1; r <= t->nrows; r++) {
 		cJSON *o = cJSON_CreateObject();
 		for (int c = 0; c < t->ncols; c++) {
-			const char *k = t->cells[c], *v = t->cells[r * t->ncols + c];
+			/* A cell that is text but for line breaks and tabs goes as it is: JSON escapes
+			 * those as \n and \t, where the table's escaped form would read \x0a. */
+			const char *k = t->cells[c], *raw = out_cell_raw(t, r, c);
+			const char *v = text_printable(raw, 1) ? raw : t->cells[r * t->ncols + c];
 			char *end;
 			double x = strtod(v, &end);
 			if (!v[0] || !strcmp(v, "-"))
@@ -378,6 +382,7 @@ static void print_json(const out_table *t)
 
 int cmd_list(int argc, char **argv, const cli_paths *paths)
 {
+	char q[400];   /* an argument quoted in a message */
 	enum { OPT_PROVIDER = 2000, OPT_AS_OF, OPT_ALL };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
@@ -415,9 +420,10 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 			continue;
 		}
 		if (c == OPT_AS_OF)
-			fprintf(stderr, "roofcost: --as-of: '%s' is not a date (YYYY-MM-DD)\n", optarg);
+			fprintf(stderr, "roofcost: --as-of: '%s' is not a date (YYYY-MM-DD)\n", text_quote(q, sizeof q, optarg));
 		else if (c == CLI_OPT_FORMAT)
-			fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n", optarg);
+			fprintf(stderr, "roofcost: --format: '%s' is not one of table, csv, json, md\n",
+				text_quote(q, sizeof q, optarg));
 		else
 			fputs(list_usage, stderr);
 		return 2;
@@ -446,7 +452,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 		rc = list_prices(paths, provider, as_of, all, &t, &e);
 	else {
 		fprintf(stderr, "roofcost: list: '%s' is not one of systems, chips, networks, workloads, frameworks, prices\n",
-			what);
+			text_quote(q, sizeof q, what));
 		return 2;
 	}
 	if (rc != 0) {

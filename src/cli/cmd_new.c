@@ -121,7 +121,7 @@ static const key_doc wl_docs[] = {
 	{"plan", "sp", "1", "sequence parallelism: 0 | 1", COMMENTED},
 	{"plan", "chips", "8", "total chips; default tp*pp*dp*cp", COMMENTED},
 	{"cost", "pricing", "on-demand", "on-demand | capacity-block | reserved-1y | reserved-3y | committed-1y | "
-	 "committed-3y | spot; default on-demand", COMMENTED},
+	 "committed-3y | spot | owned; default on-demand", COMMENTED},
 	{"cost", "region", "us-east-1", "the price of this region; default the cheapest per chip-hour", COMMENTED},
 	{"cost", "unit", "$UNIT", "train: run; infer: mtok (default) | example (one request)", COMMENTED},
 	{"cost", "utilization", "1", "(0, 1]: share of paid time that runs the workload; default 1", COMMENTED},
@@ -143,6 +143,20 @@ static const key_doc wl_docs[] = {
 	 COMMENTED},
 	{"cost", "spot_interruption_interval", "300 h", "spot: mean time between interruptions of one instance; "
 	 "without it spot interruptions are not modelled", COMMENTED},
+	{"cost", "amortization_years", "5", "owned: years the capex is spread over; default models/cost.ini", COMMENTED},
+	{"cost", "electricity_usd_per_kwh", "0.0895", "owned: USD per kWh of facility energy; default models/cost.ini",
+	 COMMENTED},
+	{"cost", "hosting_usd_per_kw_month", "184.06", "owned: colocation, USD per kW of rated power a month; default "
+	 "models/cost.ini", COMMENTED},
+	{"cost", "pue", "1.56", "facility power / IT power; default models/cost.ini", COMMENTED},
+	{"cost", "network_storage_share", "0.25", "owned: cluster network and storage, a share of the capex; default "
+	 "models/cost.ini", COMMENTED},
+	{"cost", "staff_usd_per_kw_month", "0", "owned: staff beyond hosting, USD per kW a month; default models/cost.ini",
+	 COMMENTED},
+	{"cost", "power_share", "0.76", "share of the rated power drawn while running; default models/cost.ini",
+	 COMMENTED},
+	{"cost", "price_age_days", "90", "warn when compared prices are more days apart; default models/cost.ini",
+	 COMMENTED},
 };
 
 static const key_doc *find_doc(const key_doc *docs, int n, const char *section, const char *key)

@@ -1,6 +1,7 @@
 /* cmd_report: `roofcost report` - one workload on several systems as a report folder with
  * plots (report.c), for a planner to hand to a decision. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 const char report_usage[] =
 	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N] [--plan ...]\n"
 	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
-	"                       [--price SYS=USD]... [--discount PCT]\n\n"
+	"                       [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n\n"
 	"Ranks each system's best layout for the workload as compare does and writes a folder: DIR/index.html\n"
 	"(one self-contained page, plots inlined, opens offline), DIR/report.md (the same, plots linked),\n"
 	"DIR/plots/NAME.gp, .dat, .svg and .png, DIR/data/*.csv (every number behind every table and plot)\n"
@@ -68,6 +69,35 @@ static void command_text(int argc, char **argv, char *buf, size_t n)
 			continue;
 		snprintf(buf + l, n - l, strpbrk(a, " \t'\"$\\") ? " '%s'" : " %s", a);
 	}
+}
+
+static volatile sig_atomic_t stopped_by;
+
+static void on_stop(int sig)
+{
+	stopped_by = sig;
+	report_cancel();
+}
+
+/* report_write with SIGINT, SIGTERM and SIGHUP stopping it cleanly (no partial folder, no
+ * gnuplot left running); the signal is then taken as it would have been. */
+static int write_report(const report_opts *ro, report_result *res, err *e)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old[3];
+	int rc;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stopped_by = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	rc = report_write(ro, res, e);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stopped_by)
+		raise(stopped_by);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv, const cli_paths *paths)
@@ -151,6 +181,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	echo(el, w->path, "workloads");
 	echo(el, w->net.path, "models/nn");
 	echo(el, w->fw.path, "models/frameworks");
+	if (paths->intervals)
+		echo(el, paths->intervals->path, "models");   /* every figure's interval */
 	for (int i = 0; i < w->fw.nbases; i++)
 		echo(el, w->fw.bases[i], "models/frameworks");   /* based_on: read beside it */
 	if (w->cost_path[0])
@@ -171,7 +203,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	ro.pricing_note = pricing_note;
 	ro.inputs = el->in;
 	ro.ninputs = el->n;
-	if (report_write(&ro, &res, &e) != 0) {
+	if (write_report(&ro, &res, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}

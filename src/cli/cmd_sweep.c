@@ -4,6 +4,7 @@
 #include <cJSON.h>
 #include <limits.h>
 #include <getopt.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +19,15 @@
 #include "store/db.h"
 #include "report/show.h"
 #include "engine/sweep.h"
+#include "base/os.h"
 
 const char sweep_usage[] =
 	"usage: roofcost sweep -w WORKLOAD -s SYS1,SYS2,...|all [--chips LIST] [--tp LIST] [--pp LIST]\n"
 	"                      [--vpp LIST] [--cp LIST] [--ep LIST] [--sp LIST] [--mb LIST] [--zero LIST]\n"
 	"                      [--recompute LIST] [--pricing MODEL,...|all] [--top K] [--threads N]\n"
 	"                      [--shard I/N] [--max-layouts N] [--set KEY=VALUE]... [--as-of DATE]\n"
-	"                      [--price SYS=USD]... [--discount PCT] [--format table|csv|json|md]\n"
+	"                      [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                      [--format table|csv|json|md]\n"
 	"                      [--table top|pareto|both] [--wide]\n"
 	"       roofcost sweep --merge SHARD.json... [--top K] [--format ...]\n\n"
 	"Searches training layouts (tp, pp, vpp, dp = chips / (tp*pp*cp), cp, ep, sequence parallelism,\n"
@@ -52,7 +55,9 @@ const char sweep_usage[] =
 	"      --pricing LIST     pricing models, or all\n"
 	"      --as-of DATE       the newest prices at or before DATE\n"
 	"      --price SYS=USD    your own price for system SYS, USD per chip-hour (repeatable)\n"
-	"      --discount PCT     take PCT percent off every catalog price\n"
+	"      --discount [KEY=]PCT  take PCT percent off catalog prices: every system's (30), a provider's\n"
+	"                         (aws=30,gcp=20) or one system's or instance's; the most specific applies\n"
+	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (pricing owned)\n"
 	"      --format FMT       table | csv | json | md\n" CLI_TABLE_USAGE
 	"  -h, --help             this text\n";
 
@@ -62,10 +67,15 @@ typedef struct sweep_names {
 	char system[SWEEP_OFFERS_MAX][HW_NAME_MAX];
 	char pricing[SWEEP_OFFERS_MAX][24];
 	double usd[SWEEP_OFFERS_MAX];
+	/* W per chip of each offer's system (NaN: no rated power): drawn (rated x power_share),
+	 * drawn at the facility (x PUE), and provisioned (rated x PUE). */
+	double w_avg[SWEEP_OFFERS_MAX], w_fac[SWEEP_OFFERS_MAX], w_prov[SWEEP_OFFERS_MAX];
 	int n;
 	char space[2048];            /* the lists and overrides searched: shards must agree */
 	double space_layouts;        /* layouts of the whole space (all shards) */
 	char assumptions[RANK_NOTE_MAX * 3]; /* prices, [cost] terms, failures, spot */
+	int have_cal;                /* 1: cal holds each offer's calibration group (models/intervals.ini) */
+	interval_status cal[SWEEP_OFFERS_MAX];
 } sweep_names;
 
 /* What a table of the sweep shows: the top list, the front, or both. */
@@ -77,6 +87,20 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 	fprintf(stderr, "\rsweep %5.1f%% (%llu of %llu layouts)", 100.0 * (double)done / (double)total,
 		(unsigned long long)done, (unsigned long long)total);
 	fflush(stderr);
+}
+
+/* v as a reader of the JSON gets it back: cJSON prints 15 significant digits when they read
+ * back within an ulp or so (its compare_double), else 17. A layout's interval is taken from that
+ * value, so that shards merged (--merge reads the figures back) print the same bytes. */
+static double as_printed(double v)
+{
+	char buf[64];
+	double t;
+	if (!isfinite(v))
+		return v;
+	snprintf(buf, sizeof buf, "%1.15g", v);
+	t = strtod(buf, NULL);
+	return fabs(t - v) <= fmax(fabs(t), fabs(v)) * DBL_EPSILON ? t : v;
 }
 
 static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
@@ -114,6 +138,30 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 		cJSON_AddNumberToObject(o, "cost", p->cost);
 	else
 		cJSON_AddNullToObject(o, "cost");
+	if (nm->have_cal) {
+		/* DESIGN §6: the layout's figures with their calibration group's interval. */
+		const interval_status *c = &nm->cal[p->offer];
+		cJSON *iv = cJSON_AddObjectToObject(o, "interval");
+		show_interval_add(iv, "step_time_s", c, as_printed(p->step_time), 1, 0);
+		show_interval_add(iv, "tokens_per_s", c, as_printed(p->tokens_per_s), 0, 0);
+		show_interval_add(iv, "mfu", c, as_printed(p->mfu), 0, 1);
+		show_interval_add(iv, "run_time_s", c, as_printed(p->run_time), 1, 0);
+		if (isfinite(p->usd_per_run))
+			show_interval_add(iv, "usd_per_run", c, as_printed(p->usd_per_run), 1, 0);
+		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), c);
+	}
+	{
+		/* Power and energy (cost_energy_eval): the run's paid chip-hours at the drawn power. */
+		double pw = p->plan.chips * nm->w_avg[p->offer], e = p->chip_hours * nm->w_fac[p->offer] / 1e3;
+		double mw = p->tokens_per_s / (p->plan.chips * nm->w_prov[p->offer] / 1e6);
+		const char *k[3] = {"power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
+		const double v[3] = {pw, e, mw};
+		for (int i = 0; i < 3; i++)
+			if (isfinite(v[i]))
+				cJSON_AddNumberToObject(o, k[i], v[i]);
+			else
+				cJSON_AddNullToObject(o, k[i]);
+	}
 	return o;
 }
 
@@ -121,6 +169,23 @@ static double num(const cJSON *o, const char *k)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
 	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
+}
+
+/* An offer's calibration as its JSON says it (a shard read back by --merge). */
+static void calibration_from_json(const cJSON *o, interval_status *c)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status"), *g = cJSON_GetObjectItemCaseSensitive(o, "group"),
+		    *nt = cJSON_GetObjectItemCaseSensitive(o, "note");
+	memset(c, 0, sizeof *c);
+	c->calibrated = cJSON_IsString(st) && !strcmp(st->valuestring, "calibrated");
+	if (cJSON_IsString(g))
+		snprintf(c->group, sizeof c->group, "%s", g->valuestring);
+	if (cJSON_IsString(nt))
+		snprintf(c->note, sizeof c->note, "%s", nt->valuestring);
+	c->rows = isfinite(num(o, "rows")) ? (int)num(o, "rows") : 0;
+	c->have = isfinite(num(o, "p10_pct")) && isfinite(num(o, "p90_pct"));
+	c->p10 = c->have ? interval_round(num(o, "p10_pct")) : 0;
+	c->p90 = c->have ? interval_round(num(o, "p90_pct")) : 0;
 }
 
 /* A whole number of o in [0, hi] (a shard file is input like any other: a cast of a NaN,
@@ -243,10 +308,17 @@ static void print_result(const sweep_result *r, const sweep_names *nm, const cha
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "system", nm->system[i]);
 			cJSON_AddStringToObject(o, "pricing", nm->pricing[i]);
+			if (isfinite(nm->w_avg[i])) {
+				cJSON_AddNumberToObject(o, "w_per_chip", nm->w_avg[i]);
+				cJSON_AddNumberToObject(o, "facility_w_per_chip", nm->w_fac[i]);
+				cJSON_AddNumberToObject(o, "provisioned_w_per_chip", nm->w_prov[i]);
+			}
 			if (isfinite(nm->usd[i]))
 				cJSON_AddNumberToObject(o, "usd_per_chip_hour", nm->usd[i]);
 			else
 				cJSON_AddNullToObject(o, "usd_per_chip_hour");
+			if (nm->have_cal)
+				show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &nm->cal[i]);
 			cJSON_AddItemToArray(offers, o);
 		}
 		top = cJSON_AddArrayToObject(root, "top");
@@ -333,14 +405,14 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 		return cli_fail(&e);
 	}
 	for (int i = 0; i < argc && rc == 0; i++) {
-		FILE *fp = fopen(argv[i], "rb");
+		FILE *fp = os_open_read(argv[i], &e);   /* a named pipe is refused, not waited on */
 		char *buf = NULL;
 		long len;
 		cJSON *root = NULL;
 		const cJSON *it;
 		memset(one, 0, sizeof *one);
 		if (!fp) {
-			rc = err_set(&e, ERR_DATA, "%s: cannot open", argv[i]);
+			rc = ERR_DATA;
 			break;
 		}
 		if (fseek(fp, 0, SEEK_END) != 0 || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
@@ -409,9 +481,17 @@ static int merge_files(int argc, char **argv, int top, out_format f, int table, 
 				if (k >= SWEEP_OFFERS_MAX || !cJSON_IsString(sy) || !cJSON_IsString(pr))
 					break;
 				if (i == 0) {
+					const cJSON *cal = cJSON_GetObjectItemCaseSensitive(it, "calibration");
 					snprintf(nm->system[k], HW_NAME_MAX, "%s", sy->valuestring);
 					snprintf(nm->pricing[k], 24, "%s", pr->valuestring);
 					nm->usd[k] = num(it, "usd_per_chip_hour");
+					if (cJSON_IsObject(cal)) {
+						nm->have_cal = 1;
+						calibration_from_json(cal, &nm->cal[k]);
+					}
+					nm->w_avg[k] = num(it, "w_per_chip");
+					nm->w_fac[k] = num(it, "facility_w_per_chip");
+					nm->w_prov[k] = num(it, "provisioned_w_per_chip");
 				} else if (k >= nm->n || strcmp(nm->system[k], sy->valuestring) ||
 					   strcmp(nm->pricing[k], pr->valuestring)) {
 					rc = err_set(&e, ERR_DATA, "%s: its systems and prices differ from %s", argv[i], argv[0]);
@@ -767,6 +847,14 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 					snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]]
 						 : !strncmp(rcst.note, "no public price", 15) ? "no public price" : "no price");
 				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
+				nm->have_cal = cli_calibration(paths, &systems[i], w, &nm->cal[nm->n]) != NULL;
+				{
+					const cost_owned *t = &w->cost.owned;
+					double rated = hw_rated_w_per_chip(&systems[i]);
+					nm->w_avg[nm->n] = rated * t->power_share;
+					nm->w_fac[nm->n] = rated * t->power_share * t->pue;
+					nm->w_prov[nm->n] = rated * t->pue;
+				}
 				nm->n++;
 			}
 	}

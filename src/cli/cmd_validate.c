@@ -16,10 +16,12 @@
 #include "engine/train.h"
 #include "engine/validate.h"
 
+enum { INTERVALS_MAX = 128 };
+
 const char validate_usage[] =
 	"usage: roofcost validate CASES.csv [--format table|csv|json|md] [--check-train MEDIAN:MAX]\n"
 	"                         [--check-infer MEDIAN:MAX] [--check-oos-train MEDIAN:MAX]\n"
-	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit]\n\n"
+	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit] [--intervals]\n\n"
 	"Predicts every published measurement in CASES.csv (DESIGN.md §7 columns) and prints, per\n"
 	"case, measured, predicted and the error in percent, in sample (with the calibrated values\n"
 	"of models/calibration.ini, fitted on these rows) and out of sample (oos: every calibrated\n"
@@ -41,6 +43,8 @@ const char validate_usage[] =
 	"  --explain ID           print the full breakdown of case ID (every row with that id)\n"
 	"  --fit                  refit every calibrated value of models/calibration.ini on its rows,\n"
 	"                         and say which rows (by source) fed each\n"
+	"  --intervals            print models/intervals.ini: each calibration group's spread of\n"
+	"                         out-of-sample errors, which every prediction's interval is made of\n"
 	"  -h, --help             this text\n";
 
 /* "predicted" and "error_pct" into o, or nulls when there is no prediction. */
@@ -212,9 +216,15 @@ static void print_fit(const cases_set *cs, int wide)
 		const char *groups[FIT_GROUPS_MAX];
 		int n, ng = 0;
 		double v;
-		if (k->train == 2) {
+		if (k->train == HW_CAL_KIND_MEASURED) {
 			printf("  %-20s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", k->name,
 			       hw_calib_param_names[k->param], k->family, k->value, k->src.source);
+			continue;
+		}
+		if (k->train == HW_CAL_KIND_PRIOR) {
+			printf("  %-20s %s of %s: %.4f, no rows of its own: the share %s holds over its prior, on this "
+			       "family's prior %.4f (uncalibrated)\n", k->name, hw_calib_param_names[k->param], k->family,
+			       k->value, k->from, k->prior);
 			continue;
 		}
 		v = fit_value(cs->rows, cs->n, ks, vals, i, NULL, &n);
@@ -246,7 +256,7 @@ static void print_fit(const cases_set *cs, int wide)
 	free(vals);
 }
 
-static cJSON *case_json(const fit_row *r)
+static cJSON *case_json(const fit_row *r, const interval_table *iv)
 {
 	cJSON *o = cJSON_CreateObject(), *x;
 	cJSON_AddStringToObject(o, "case_id", r->c.id);
@@ -260,8 +270,74 @@ static cJSON *case_json(const fit_row *r)
 	x = cJSON_AddObjectToObject(o, "out_of_sample");
 	add_prediction(x, r->oos_ok, r->oos_pred, r->oos_err_pct);
 	cJSON_AddStringToObject(x, "refitted", r->oos_refits);
+	if (iv && r->ok) {
+		/* DESIGN §6: the case's prediction with its calibration group's interval. */
+		interval_status st;
+		interval_lookup(iv, r->c.train, r->family, r->c.framework, &st);
+		show_interval_add(cJSON_AddObjectToObject(o, "interval"), val_metric_names[r->c.metric], &st, r->pred,
+				  fit_metric_is_time(r->c.metric),
+				  r->c.metric == VAL_MFU || r->c.metric == VAL_HFU ? 1 : 0);
+		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &st);
+	}
 	cJSON_AddStringToObject(o, "reason", r->reason);
 	return o;
+}
+
+/* A value of models/intervals.ini, wrapped on indented lines below 190 characters at ", ". */
+static void ini_long(const char *key, const char *v)
+{
+	int col = printf("%s = ", key);
+	for (const char *p = v; *p;) {
+		const char *q = strstr(p, ", ");
+		int len = q ? (int)(q - p) + 1 : (int)strlen(p);
+		if (col + len > 150 && p != v) {
+			printf("\n   ");
+			col = 3;
+		}
+		col += printf("%s%.*s", p == v || col == 3 ? "" : " ", len, p);
+		p = q ? q + 2 : p + len;
+	}
+	putchar('\n');
+}
+
+/* --intervals: models/intervals.ini as it follows from the rows' out-of-sample errors. */
+static void print_intervals(const cases_set *cs)
+{
+	fit_group *g = calloc(INTERVALS_MAX, sizeof *g);
+	int n;
+	if (!g)
+		return;
+	n = fit_groups(cs->rows, cs->n, cs->ks, g, INTERVALS_MAX);
+	printf("; Prediction intervals per calibration group (DESIGN §6 interval, calibration): the 10th and 90th\n"
+	       "; percentile of the out-of-sample errors of the group's validation rows, each predicted with every\n"
+	       "; calibrated value refitted without the rows of its own source document. Errors are percent in the\n"
+	       "; sense of speed (> 0: the model predicted faster than measured): a predicted rate R lies in\n"
+	       "; [R / (1 + p90), R / (1 + p10)], a time T in [T (1 + p10), T (1 + p90)]. Groups: kind x chip family x\n"
+	       "; framework (%d rows or more), the family's stacks together, the kind's rows as a whole (*), and each\n"
+	       "; family with no rows that borrows a nearer family's calibration (kind = prior in calibration.ini):\n"
+	       "; uncalibrated, that family's spread widened in log space by its median out-of-sample error\n"
+	       "; (rows: the rows its spread comes from, the borrowed family's).\n"
+	       ";\n"
+	       "; Written by: roofcost validate tests/validation/public.csv --intervals > models/intervals.ini\n"
+	       "; make test fails when this file differs from what that prints: regenerate it, never edit it.\n",
+	       FIT_GROUP_MIN_ROWS);
+	for (int i = 0; i < n; i++) {
+		const fit_group *x = &g[i];
+		printf("\n[%s.%s%s%s]\nkind = %s\nfamily = %s\n", x->train ? "train" : "infer",
+		       strcmp(x->family, "*") ? x->family : "all", x->framework[0] ? "." : "", x->framework,
+		       x->train ? "train" : "infer", x->family);
+		if (x->framework[0])
+			printf("framework = %s\n", x->framework);
+		printf("status = %s\nrows = %d\np10 = %.2f\np90 = %.2f\n", x->calibrated ? "calibrated" : "uncalibrated",
+		       x->rows, x->p10, x->p90);
+		if (!x->calibrated)
+			printf("from = %s\n", x->from);
+		if (!x->calibrated || !strcmp(x->family, "*"))
+			printf("widen = %.4f\n", x->widen);
+		if (x->sources[0])
+			ini_long("sources", x->sources);
+	}
+	free(g);
 }
 
 /* The threshold checks (exit 3 when one falls short). */
@@ -288,13 +364,14 @@ static int run_checks(const fit_row *rows, int n, double chk[2][2][2])
 	return rc;
 }
 
-static void print_json(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups)
+static void print_json(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups,
+		       const interval_table *iv)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "cases"), *sum, *oos;
 	fit_filter all = {-1, NULL, NULL, NULL, 0}, tr = {1, NULL, NULL, NULL, 0}, in = {0, NULL, NULL, NULL, 0};
 	char *s;
 	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, case_json(&rows[i]));
+		cJSON_AddItemToArray(arr, case_json(&rows[i], iv));
 	sum = stats_json(fit_summarize(rows, n, &all));
 	cJSON_AddItemToObject(sum, "train", stats_json(fit_summarize(rows, n, &tr)));
 	cJSON_AddItemToObject(sum, "infer", stats_json(fit_summarize(rows, n, &in)));
@@ -442,7 +519,7 @@ static int explain(const cases_set *cs, const char *id, out_format f, int wide, 
 
 int cmd_validate(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT };
+	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
 		{"check-train", required_argument, NULL, OPT_TRAIN},
@@ -451,6 +528,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		{"check-oos-infer", required_argument, NULL, OPT_OOS_INFER},
 		{"explain", required_argument, NULL, OPT_EXPLAIN},
 		{"fit", no_argument, NULL, OPT_FIT},
+		{"intervals", no_argument, NULL, OPT_INTERVALS},
 		CLI_TABLE_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
@@ -459,7 +537,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	cases_set cs;
 	err e = {0};
 	const char *explain_id = NULL;
-	int fit = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
+	int fit = 0, intervals = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
 	fit_lofo *lf;
 
 	optind = 1;
@@ -482,6 +560,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			break;
 		case OPT_FIT:
 			fit = 1;
+			break;
+		case OPT_INTERVALS:
+			intervals = 1;
 			break;
 		case OPT_TRAIN:
 		case OPT_INFER:
@@ -511,13 +592,16 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 	} else if (fit) {
 		print_fit(&cs, wide);
+	} else if (intervals) {
+		fit_loso(cs.rows, cs.n, cs.ks);
+		print_intervals(&cs);
 	} else {
 		ngroups = fit_loso(cs.rows, cs.n, cs.ks);
 		lf = calloc(2 * FIT_GROUPS_MAX, sizeof *lf);
 		if (lf)
 			nlf = fit_lofo_all(cs.rows, cs.n, cs.ks, lf, 2 * FIT_GROUPS_MAX);
 		if (f == OUT_JSON)
-			print_json(cs.rows, cs.n, lf, nlf, ngroups);
+			print_json(cs.rows, cs.n, lf, nlf, ngroups, paths->intervals);
 		else
 			print_table(cs.rows, cs.n, lf, nlf, ngroups, f, wide);
 		free(lf);

@@ -218,8 +218,8 @@ static int refit_without(const fit_row *rows, int n, const hw_calibs *ks, const 
 		refits[0] = '\0';
 	for (int i = 0; i < ks->n; i++) {
 		int uses = 0, used;
-		if (ks->c[i].train == 2)
-			continue;   /* measured, not fitted: nothing to refit */
+		if (ks->c[i].train >= HW_CAL_KIND_MEASURED)
+			continue;   /* measured or a prior, not fitted: nothing to refit */
 		for (int r = 0; r < n && !uses; r++)
 			uses = fit_uses(&ks->c[i], &rows[r], NULL) && left_out(&rows[r], leave);
 		if (!uses)
@@ -337,5 +337,130 @@ int fit_spread(const fit_row *rows, int n, int kind, const char *family, const c
 		*p90 = fit_percentile(v, k, 90);
 	}
 	free(v);
+	return k;
+}
+
+/* The median |log speed error| out of sample of the rows of kind and family ("*": any). */
+static double median_abs_log(const fit_row *rows, int n, int kind, const char *family)
+{
+	double *v = malloc(sizeof *v * (size_t)(n ? n : 1)), m = 0;
+	int k = 0;
+	if (!v)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (rows[i].oos_ok && rows[i].c.train == kind && (!strcmp(family, "*") || !strcmp(rows[i].family, family)))
+			v[k++] = fabs(fit_speed_log_err(&rows[i], rows[i].oos_pred));
+	if (k)
+		m = median_of(v, k);
+	free(v);
+	return m;
+}
+
+/* The source groups of the rows of kind, family ("*" any) and framework (NULL any), ", "-joined. */
+static void sources_of(const fit_row *rows, int n, int kind, const char *family, const char *framework, char *out,
+		       size_t len)
+{
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const fit_row *r = &rows[i];
+		int seen = 0;
+		if (!r->oos_ok || r->c.train != kind || (strcmp(family, "*") && strcmp(r->family, family)) ||
+		    (framework && strcmp(r->c.framework, framework)))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = rows[j].oos_ok && rows[j].c.train == kind && !strcmp(rows[j].c.group, r->c.group) &&
+			       (!strcmp(family, "*") || !strcmp(rows[j].family, family)) &&
+			       (!framework || !strcmp(rows[j].c.framework, framework));
+		if (!seen) {
+			size_t l = strlen(out);
+			snprintf(out + l, len - l, "%s%s", l ? ", " : "", r->c.group);
+		}
+	}
+}
+
+static fit_group *new_group(fit_group *out, int *k, int max, int kind, const char *family, const char *framework)
+{
+	fit_group *g;
+	if (*k >= max)
+		return NULL;
+	g = &out[(*k)++];
+	memset(g, 0, sizeof *g);
+	g->train = kind;
+	snprintf(g->family, sizeof g->family, "%s", family);
+	snprintf(g->framework, sizeof g->framework, "%s", framework);
+	return g;
+}
+
+/* The spread of the rows of kind, family ("*" any) and framework (NULL any) into g. */
+static void fill_group(const fit_row *rows, int n, fit_group *g, const char *framework)
+{
+	double *v = malloc(sizeof *v * (size_t)(n ? n : 1));
+	int k = 0;
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		const fit_row *r = &rows[i];
+		if (!r->oos_ok || r->c.train != g->train || (strcmp(g->family, "*") && strcmp(r->family, g->family)) ||
+		    (framework && strcmp(r->c.framework, framework)))
+			continue;
+		v[k++] = 100 * (exp(fit_speed_log_err(r, r->oos_pred)) - 1);
+	}
+	g->rows = k;
+	g->calibrated = 1;
+	if (k) {
+		g->p10 = fit_percentile(v, k, 10);
+		g->p90 = fit_percentile(v, k, 90);
+	}
+	free(v);
+	sources_of(rows, n, g->train, g->family, framework, g->sources, sizeof g->sources);
+}
+
+int fit_groups(const fit_row *rows, int n, const hw_calibs *ks, fit_group *out, int max)
+{
+	int k = 0;
+	for (int kind = 1; kind >= 0; kind--) {
+		const char *fam[FIT_GROUPS_MAX], *fws[FIT_GROUPS_MAX];
+		int nf = fit_distinct(rows, n, kind, FIT_BY_FAMILY, fam, FIT_GROUPS_MAX);
+		int nw = fit_distinct(rows, n, kind, FIT_BY_FRAMEWORK, fws, FIT_GROUPS_MAX);
+		fit_group *g = new_group(out, &k, max, kind, "*", "");
+		if (g) {
+			/* The kind's rows as a whole: for a family with no rows and no nearer family. */
+			fill_group(rows, n, g, NULL);
+			g->widen = median_abs_log(rows, n, kind, "*");
+		}
+		for (int f = 0; f < nf; f++) {
+			if ((g = new_group(out, &k, max, kind, fam[f], "")))
+				fill_group(rows, n, g, NULL);
+			for (int w = 0; w < nw; w++) {
+				fit_filter flt = {kind, fws[w], fam[f], NULL, 1};
+				if (fit_summarize(rows, n, &flt).n >= FIT_GROUP_MIN_ROWS && (g = new_group(out, &k, max, kind, fam[f], fws[w])))
+					fill_group(rows, n, g, fws[w]);
+			}
+		}
+		for (int i = 0; i < ks->n; i++) {
+			const hw_calib *c = &ks->c[i], *src = NULL;
+			int has = 0;
+			if (c->train != HW_CAL_KIND_PRIOR)
+				continue;
+			for (int j = 0; j < ks->n && !src; j++)
+				if (!strcmp(ks->c[j].name, c->from))
+					src = &ks->c[j];
+			if (!src || src->train != kind)
+				continue;
+			for (int f = 0; f < nf && !has; f++)
+				has = !strcmp(fam[f], c->family);
+			if (has || !(g = new_group(out, &k, max, kind, src->family, "")))
+				continue;
+			fill_group(rows, n, g, NULL);
+			snprintf(g->family, sizeof g->family, "%s", c->family);
+			snprintf(g->from, sizeof g->from, "%s", src->family);
+			g->calibrated = 0;
+			g->widen = median_abs_log(rows, n, kind, src->family);
+			if (g->rows) {
+				g->p10 = 100 * (exp(log1p(g->p10 / 100) - g->widen) - 1);
+				g->p90 = 100 * (exp(log1p(g->p90 / 100) + g->widen) - 1);
+			}
+		}
+	}
 	return k;
 }

@@ -115,4 +115,28 @@ double fit_percentile(double *v, int n, double q);
 int fit_spread(const fit_row *rows, int n, int kind, const char *family, const char *framework, double *p10,
 	       double *p90);
 
+/* Rows a (family, framework) needs for its own spread; fewer share the family's. */
+enum { FIT_GROUP_MIN_ROWS = 5 };
+
+/* One calibration group's spread: what models/intervals.ini holds. */
+typedef struct fit_group {
+	int train;
+	char family[HW_NAME_MAX];
+	char framework[FW_NAME_MAX];   /* "" = every stack of the family ("*" for the kind's rows) */
+	int rows;
+	double p10, p90;               /* percent: out-of-sample speed errors (> 0: predicted fast) */
+	int calibrated;                /* 0: no rows of its own (a prior) */
+	char from[HW_NAME_MAX];        /* uncalibrated: the family whose spread it takes */
+	double widen;                  /* uncalibrated: the widening, the median |log oos error| of from's rows */
+	char sources[FIT_REFITS_MAX];  /* the source groups of its rows */
+} fit_group;
+
+/* The groups of the rows: per kind, every family with rows (all its stacks), every (family,
+ * framework) with at least FIT_GROUP_MIN_ROWS rows, the kind's rows as a whole ("*"), and for
+ * each `kind = prior` calibration of a family without rows of the kind, that family,
+ * uncalibrated: the spread of its from entry's family, widened on both sides in log space by
+ * the median absolute log out-of-sample error of that family's rows (how far a borrowed value is
+ * from the rows it was not fitted on). Call fit_loso first. Returns the count (at most max). */
+int fit_groups(const fit_row *rows, int n, const hw_calibs *ks, fit_group *out, int max);
+
 #endif

@@ -548,6 +548,7 @@ void rank_bind(rank_row *r)
 	r->rep.train = r->w.mode == WL_TRAIN ? &r->tr : NULL;
 	r->rep.infer = r->w.mode == WL_INFER ? &r->ir : NULL;
 	r->rep.cost = &r->cost;
+	r->rep.cal = r->cal.group[0] ? &r->cal : NULL;
 }
 
 int rank_disagg_chips(const hw_system *s, const plan *given, const rank_opts *o)
@@ -590,6 +591,9 @@ int rank_system(const wl_workload *w, const plan *given, const rank_opts *o, ran
 	int rc;
 	r->w = *w;
 	r->searched = 0;
+	memset(&r->cal, 0, sizeof r->cal);
+	if (o->intervals)
+		interval_lookup(o->intervals, w->mode == WL_TRAIN, r->sys->chip.family, w->fw.name, &r->cal);
 	r->has_disagg = 0;
 	if (w->mode == WL_INFER)
 		rc = best_serving(w, given, o, r, e);
@@ -670,4 +674,111 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 				 100 * r->ir.tokens_per_s_per_chip / rows[0].ir.tokens_per_s_per_chip);
 		}
 	}
+}
+
+int rank_key_interval(const rank_row *r, double *vp, double *lo, double *hi, const char **name)
+{
+	double v;
+	int time = 1;
+	if (!r->rep.cal || !r->rep.cal->have)
+		return 0;
+	switch (r->klass) {
+	case RANK_PRICED:
+		v = r->cost.result.usd_per_unit;
+		*name = r->w.cost.unit == COST_RUN ? "USD per run" : r->w.cost.unit == COST_MTOK ? "USD per Mtok" : "USD per example";
+		break;
+	case RANK_OVER_BUDGET:
+		v = r->cost.result.usd_per_hour;
+		*name = "USD per hour";
+		break;
+	case RANK_NO_PRICE:
+		if (r->w.mode == WL_INFER) {
+			v = r->ir.tokens_per_s_per_chip;
+			time = 0;
+			*name = "tokens/s per chip";
+		} else {
+			v = r->tr.train_time / 86400;
+			*name = "days to train";
+		}
+		break;
+	default:
+		return 0;
+	}
+	if (!isfinite(v))
+		return 0;
+	*vp = v;
+	interval_apply(r->rep.cal, v, time, lo, hi);
+	return 1;
+}
+
+void rank_error_note(const rank_row *rows, int n, char *buf, size_t len)
+{
+	double a0, a1, b0, b1, va, vb;
+	const char *na, *nb;
+	size_t l;
+	int k = 0;
+	buf[0] = '\0';
+	if (n >= 2 && rows[0].klass == rows[1].klass && rank_key_interval(&rows[0], &va, &a0, &a1, &na) &&
+	    rank_key_interval(&rows[1], &vb, &b0, &b1, &nb) && a0 <= b1 && b0 <= a1)
+		snprintf(buf, len, "within the model's error: the intervals of %s of %s (%.4g-%.4g) and %s (%.4g-%.4g) "
+			 "overlap (10th-90th percentile of out-of-sample error), so the data cannot tell which is first",
+			 na, rows[0].sys->name, a0, a1, rows[1].sys->name, b0, b1);
+	for (int i = 0; i < n; i++) {
+		const interval_status *c = rows[i].rep.cal;
+		if (!c || c->calibrated)
+			continue;
+		l = strlen(buf);
+		snprintf(buf + l, len - l, "%s%s %s (%s)", k++ ? "," : l ? "; uncalibrated:" : "uncalibrated:",
+			 "", rows[i].sys->name, c->group);
+	}
+}
+
+/* A dated price of r: a catalog row or an owned price (its capex date), not the user's. */
+static int dated(const rank_row *r, long *days)
+{
+	const rank_quote *c = &r->cost;
+	return c->have_price && !c->user_price && price_date_days(c->price.as_of, days) == 0;
+}
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out)
+{
+	long lo = 0, hi = 0;
+	memset(out, 0, sizeof *out);
+	out->oldest = out->newest = -1;
+	out->spread_days = NAN;
+	out->threshold_days = threshold_days;
+	for (int i = 0; i < n; i++) {
+		long d;
+		if (!dated(&rows[i], &d))
+			continue;
+		if (!out->n || d < lo) {
+			lo = d;
+			out->oldest = i;
+		}
+		if (!out->n || d > hi) {
+			hi = d;
+			out->newest = i;
+		}
+		out->n++;
+	}
+	if (!out->n)
+		return;
+	out->spread_days = (double)(hi - lo);
+	out->stale = isfinite(threshold_days) && out->spread_days > threshold_days;
+	if (out->stale) {
+		const rank_row *a = &rows[out->oldest], *b = &rows[out->newest];
+		snprintf(out->text, sizeof out->text, "prices %.0f days apart: %s %s from %s (the oldest), %s %s from %s "
+			 "(the newest), more than %.0f days ([cost] price_age_days); a price change between them does not "
+			 "show (import newer rows, --capex for an owned price, or --as-of DATE)", out->spread_days, a->sys->name,
+			 price_model_names[a->cost.price.model], a->cost.price.as_of, b->sys->name,
+			 price_model_names[b->cost.price.model], b->cost.price.as_of, threshold_days);
+	}
+}
+
+double rank_price_age_days(const price_row *p, const char *date)
+{
+	long a, b;
+	if (price_date_days(p->as_of, &a) != 0 || price_date_days(date, &b) != 0)
+		return NAN;
+	return (double)(b - a);
 }

@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/hw.h"
+#include "model/interval.h"
 #include "engine/disagg.h"
 #include "engine/frontier.h"
 #include "engine/infer.h"
@@ -67,6 +68,7 @@ typedef struct rank_view {
 	const train_result *train;   /* exactly one of train / infer is set */
 	const infer_result *infer;
 	const rank_quote *cost;     /* NULL: not costed */
+	const interval_status *cal; /* NULL: no interval (models/intervals.ini not read) */
 } rank_view;
 
 /* Fills out->have_price, out->price, out->usd_per_chip_hour (or out->note saying why there
@@ -114,6 +116,7 @@ typedef struct rank_opts {
 	int nuser_capex;
 	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
 	int ndiscounts;
+	const interval_table *intervals;    /* NULL: rows carry no interval (models/intervals.ini) */
 } rank_opts;
 
 enum { RANK_CHIPS_OPEN = 1 << 30 };
@@ -129,6 +132,7 @@ typedef struct rank_row {
 	train_result tr;         /* the result of the workload's mode */
 	infer_result ir;
 	rank_quote cost;
+	interval_status cal;     /* its calibration group's status and spread (rank_opts intervals) */
 	rank_view rep;           /* points into this row: call rank_bind after moving rows */
 	char plan[128];
 	char bound[48];
@@ -139,6 +143,17 @@ typedef struct rank_row {
 	rank_quote dcost;
 	double deadline;         /* training: the deadline it was ranked at (s; 0 = none) */
 } rank_row;
+
+/* The interval of the figure r is ranked by in its class (USD per unit when priced, USD per
+ * hour over the budget; without a price tokens/s per chip serving, training days), from its
+ * calibration group (r->cal). Returns 1 with [*lo, *hi] and the figure's name, 0 when r has no
+ * interval. *v gets the figure itself. Pure. */
+int rank_key_interval(const rank_row *r, double *v, double *lo, double *hi, const char **name);
+
+/* The note of a ranking about the model's error, into buf ("" when none): that the first two
+ * rows of one class are within it (their ranking figures' intervals overlap), and which rows
+ * are uncalibrated and why. Pure. */
+void rank_error_note(const rank_row *rows, int n, char *buf, size_t len);
 
 /* The chip MTBF (s) with spot interruptions joined: an instance of node_chips chips interrupted
  * every `interval` s adds 1 / (node_chips x interval) failures per chip-second. interval <= 0:
@@ -218,5 +233,24 @@ void rank_bind(rank_row *r);
 
 /* Writes each row's verdict against the first. */
 void rank_verdicts(rank_row *rows, int n, double budget);
+
+/* How far apart in time the prices of rows are: over the rows with a dated price (a catalog
+ * row, or an owned price's capex; the user's --price has no date), the oldest and the newest
+ * as_of and the days between them. stale: the spread is above threshold_days (the workload's
+ * [cost] price_age_days). Pure. */
+typedef struct rank_ages {
+	int n;                       /* rows with a dated price; 0: no spread (NaN) */
+	int oldest, newest;          /* indexes into rows */
+	double spread_days;          /* newest - oldest, days; NaN when n = 0 */
+	double threshold_days;
+	int stale;
+	char text[RANK_NOTE_MAX];    /* "prices 182 days apart: ..." when stale, else "" */
+} rank_ages;
+
+void rank_price_ages(const rank_row *rows, int n, double threshold_days, rank_ages *out);
+
+/* Days from a price row's as_of to date (YYYY-MM-DD, YYYY-MM or YYYY); NaN if either is
+ * no date. */
+double rank_price_age_days(const price_row *p, const char *date);
 
 #endif

@@ -77,7 +77,7 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 		double cols = ceil_pos(n / tw) * ceil_pos(b), rows_sub;
 		for (int i = 0; i < 8; i++)
 			for (int j = 0; j < 2; j++) {
-				double h = i ? round_up(c->tile_m * (8 - i) / 8.0, c->pad_m) : th;
+				double h = i ? round_up((double)c->tile_m * (8 - i) / 8, c->pad_m) : th;
 				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
 				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
 					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cfg.h"
 #include "base/names.h"
@@ -198,13 +199,11 @@ static const char *section_of(const char *key)
 	return "framework";
 }
 
-/* 1 if path names a readable file. */
+/* 1 if path names a readable file (not opened: a named pipe would wait for a writer; cfg_load
+ * refuses one). */
 static int readable(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (f)
-		fclose(f);
-	return f != NULL;
+	return access(path, R_OK) == 0;
 }
 
 /* The file a based_on value names: a path from the child's folder, else NAME.ini beside it,

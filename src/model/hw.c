@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cfg.h"
 #include "base/lim.h"
 #include "base/names.h"
+#include "base/os.h"
 
 const char *const hw_prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", NULL};
 const char *const hw_topo_names[] = {"ring", "torus2d", "torus3d", "switch", "fullmesh",
@@ -19,7 +21,7 @@ const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
-static const char *const calib_kinds[] = {"infer", "train", "measured", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", "prior", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {
@@ -475,8 +477,11 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 				if (!strcmp(cs->c[i].family, r->s.chip.family)) {
 					size_t l = strlen(r->s.calib);
 					hw_calib_apply(&cs->c[i], cs->c[i].value, &r->s.chip);
-					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g", l ? ", " : "",
-						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value);
+					snprintf(r->s.calib + l, sizeof r->s.calib - l, "%s%s %s = %g%s%s%s", l ? ", " : "",
+						 cs->c[i].name, hw_calib_param_names[cs->c[i].param], cs->c[i].value,
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? " (uncalibrated: borrowed from " : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? cs->c[i].from : "",
+						 cs->c[i].train == HW_CAL_KIND_PRIOR ? ")" : "");
 				}
 		}
 		free(cs);
@@ -635,14 +640,12 @@ void hw_calib_apply(const hw_calib *c, double v, hw_chip *ch)
 int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 {
 	cfg_doc d;
-	FILE *f;
 	int rc = 0;
 	memset(out, 0, sizeof *out);
 	snprintf(out->path, sizeof out->path, "%s/calibration.ini", models_dir);
-	f = fopen(out->path, "r");
-	if (!f)
+	/* Only whether it is there: cfg_load opens it (and refuses a named pipe without waiting). */
+	if (access(out->path, F_OK) != 0)
 		return 0;
-	fclose(f);
 	if (cfg_load(&d, out->path, e) != 0)
 		return ERR_DATA;
 	out->read = 1;
@@ -653,14 +656,14 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 			F_STR("", "family", hw_calib, family, 1),
 			F_ENUM("", "kind", hw_calib, train, 1, calib_kinds),
 			F_STR("", "frameworks", hw_calib, frameworks, 0),
-			F_NUM("", "value", hw_calib, value, UNITS_NONE, 1, 0.01, 10),
+			F_STR("", "from", hw_calib, from, 0),
+			F_NUM("", "value", hw_calib, value, UNITS_NONE, 0, 0.01, 10),
 			F_NUM("", "prior", hw_calib, prior, UNITS_NONE, 1, 0.01, 10),
 			F_NUM("", "min", hw_calib, lo, UNITS_NONE, 1, 0.01, 10),
 			F_NUM("", "max", hw_calib, hi, UNITS_NONE, 1, 0.01, 10),
 			F_SRC("", hw_calib, src),
 		};
 		int nf = (int)(sizeof fields / sizeof fields[0]);
-		cfg_doc one;
 		if (out->n == HW_CALIB_MAX) {
 			rc = err_at(e, out->path, d.sections[s].line, "more than %d calibrations", HW_CALIB_MAX);
 			break;
@@ -668,23 +671,27 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 		c = &out->c[out->n];
 		memset(c, 0, sizeof *c);
 		snprintf(c->name, sizeof c->name, "%s", d.sections[s].name);
-		for (int i = 0; i < nf; i++)
-			fields[i].section = d.sections[s].name;
-		/* Extract this section alone: a view of d holding only its entries. */
-		one = d;
-		one.n = 0;
-		one.entries = malloc(sizeof *one.entries * (size_t)(d.n ? d.n : 1));
-		if (!one.entries) {
-			rc = err_set(e, ERR_DATA, "out of memory");
-			break;
+		rc = cfg_extract_section(&d, s, fields, nf, c, e);
+		if (rc == 0 && (c->train == HW_CAL_KIND_PRIOR) == (cfg_find(&d, d.sections[s].name, "value") != NULL))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value: %s", c->name,
+				    c->train == HW_CAL_KIND_PRIOR ? "a prior's value is its from entry's share, not given"
+								  : "missing");
+		if (rc == 0 && (c->train == HW_CAL_KIND_PRIOR) != (c->from[0] != '\0'))
+			rc = err_at(e, out->path, d.sections[s].line, "[%s]: %s", c->name,
+				    c->from[0] ? "from: only a kind = prior entry borrows a value"
+					       : "kind: prior needs from = the calibration it borrows");
+		if (rc == 0 && c->train == HW_CAL_KIND_PRIOR) {
+			/* The nearest calibrated family's share over its own prior, on this family's prior. */
+			const hw_calib *src = NULL;
+			for (int k = 0; k < out->n && !src; k++)
+				if (!strcmp(out->c[k].name, c->from))
+					src = &out->c[k];
+			if (!src || src->train == HW_CAL_KIND_PRIOR || src->param != c->param)
+				rc = err_at(e, out->path, d.sections[s].line, "[%s]: from: '%s' is not a fitted or measured "
+					    "%s calibration above it", c->name, c->from, hw_calib_param_names[c->param]);
+			else
+				c->value = c->prior * src->value / src->prior;
 		}
-		for (int i = 0; i < d.n; i++)
-			if (!strcmp(d.entries[i].section, d.sections[s].name))
-				one.entries[one.n++] = d.entries[i];
-		one.sections[0] = d.sections[s];
-		one.nsections = 1;
-		rc = cfg_extract(&one, fields, nf, NULL, c, e);
-		free(one.entries);
 		if (rc == 0 && !(c->lo <= c->value && c->value <= c->hi && c->lo <= c->prior && c->prior <= c->hi))
 			rc = err_at(e, out->path, d.sections[s].line, "[%s]: value and prior must lie in [min, max]",
 				    c->name);

@@ -203,14 +203,19 @@ enum { HW_CALIB_MAX = 32 };
 
 typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
 
+/* What a calibration is fitted on (its `kind`). */
+enum { HW_CAL_KIND_INFER, HW_CAL_KIND_TRAIN, HW_CAL_KIND_MEASURED, HW_CAL_KIND_PRIOR };
+
 extern const char *const hw_calib_param_names[];
 
 typedef struct hw_calib {
 	char name[HW_NAME_MAX];
 	hw_calib_param param;
 	char family[HW_NAME_MAX];   /* chips whose family this is */
-	int train;                  /* 1: fitted on training rows, 0: on serving rows, 2: not fitted
-				       (derived from a measurement, which the source names) */
+	int train;                  /* HW_CAL_KIND_*: 1 fitted on training rows, 0 on serving rows,
+				       2 not fitted (derived from a measurement, which the source
+				       names), 3 a prior borrowed from the nearest calibrated family */
+	char from[HW_NAME_MAX];     /* kind prior: the calibration whose fitted share it takes */
 	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
 	double value, prior, lo, hi;
 	hw_sourced src;
@@ -223,7 +228,10 @@ typedef struct hw_calibs {
 	int read;                   /* 1: the file exists and was read */
 } hw_calibs;
 
-/* Loads models_dir/calibration.ini (absent: no calibrations). Returns 0 or nonzero with e set. */
+/* Loads models_dir/calibration.ini (absent: no calibrations). A `kind = prior` entry (a family
+ * with no rows of its own) takes the share its `from` entry holds over that entry's prior:
+ * value = prior x from.value / from.prior (the fitted entry must come first in the file and have
+ * the same parameter). Returns 0 or nonzero with e set. */
 int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e);
 
 /* Sets parameter c->param of chip ch to v when ch's family is c's. */

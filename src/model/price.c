@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 #include <nettle/sha2.h>
@@ -36,6 +37,14 @@ int price_parse_model(const char *s, price_model *m)
 	return -1;
 }
 
+void price_today(int days_ahead, char out[PRICE_DATE_MAX])
+{
+	time_t t = time(NULL) + (time_t)days_ahead * 86400;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, PRICE_DATE_MAX, "%Y-%m-%d", &tm);
+}
+
 int price_is_date(const char *s)
 {
 	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -52,6 +61,36 @@ int price_is_date(const char *s)
 		return 0;
 	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 	return d <= mdays[m - 1] + (m == 2 && leap);
+}
+
+int price_date_days(const char *s, long *days)
+{
+	char full[PRICE_DATE_MAX];
+	long y, m, d;
+	size_t n = strlen(s);
+	if (n == 4)
+		snprintf(full, sizeof full, "%s-01-01", s);
+	else if (n == 7)
+		snprintf(full, sizeof full, "%s-01", s);
+	else if (n == 10)
+		snprintf(full, sizeof full, "%s", s);
+	else
+		return -1;
+	if (!price_is_date(full))
+		return -1;
+	y = atol(full);
+	m = atol(full + 5);
+	d = atol(full + 8);
+	/* Days from civil (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): years from
+	 * March, so that the leap day ends the year. */
+	y -= m <= 2;
+	{
+		long era = y / 400, yoe = y - era * 400;
+		long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+		long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+		*days = era * 146097 + doe - 719468;
+	}
+	return 0;
 }
 
 /* The reason after an unverified mark at the start of a source, NULL when there is no mark.
@@ -248,10 +287,29 @@ static int set_field(price_row *r, int c, const char *v, char *why, size_t wl)
 			snprintf(why, wl, "'%s' is not a date (YYYY-MM-DD, a day that exists)", v);
 			return -1;
 		}
+		{
+			/* A price is dated when it was published; a later date would make it the current
+			 * price before its time (and move eval to it). A day of slack for time zones. */
+			char today[PRICE_DATE_MAX], tomorrow[PRICE_DATE_MAX];
+			price_today(0, today);
+			price_today(1, tomorrow);
+			if (strcmp(v, tomorrow) > 0) {
+				snprintf(why, wl, "%s is after today (%s, UTC): a price is dated when it was published, "
+					 "and a future one would be taken as the current price", v, today);
+				return -1;
+			}
+		}
 		strcpy(r->as_of, v);
 		return 0;
 	case C_SOURCE:
 	{
+		/* A source a spreadsheet would run as a formula when a table of prices is opened in one
+		 * (=HYPERLINK(...), +cmd|...): no citation starts so. */
+		if (strchr("=+-@", v[0]) && v[0]) {
+			snprintf(why, wl, "starts with '%c', which a spreadsheet would run as a formula; a source is "
+				 "a citation (a document, a page, a commit)", v[0]);
+			return -1;
+		}
 		/* An unverified mark is stored in one spelling, "UNVERIFIED: reason". */
 		const char *reason = unverified_reason(v);
 		if (reason && !*reason) {

@@ -89,6 +89,13 @@ int price_parse_model(const char *s, price_model *m);
 /* 1 if s is a calendar date YYYY-MM-DD (years 1990-2100), else 0. */
 int price_is_date(const char *s);
 
+/* The date days_ahead days from now, UTC, as YYYY-MM-DD. */
+void price_today(int days_ahead, char out[PRICE_DATE_MAX]);
+
+/* Days since 1970-01-01 of a date YYYY-MM-DD, YYYY-MM (its first day) or YYYY (January 1st)
+ * into *days. Returns 0, or -1 if s is none of these. */
+int price_date_days(const char *s, long *days);
+
 /* 1 unless the row's source starts with price_unverified_prefix. */
 int price_verified(const price_row *r);
 

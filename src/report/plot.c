@@ -4,11 +4,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /* Okabe and Ito (2008), "Color Universal Design", then a few more that stay apart. */
 static const char *const palette[] = {"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7",
@@ -530,15 +534,26 @@ static int normalise_svg(const char *path)
 	return rc;
 }
 
+/* The gnuplot child being waited on (0: none), for plot_cancel. */
+static volatile pid_t running;
+
+void plot_cancel(void)
+{
+	pid_t p = running;
+	if (p > 0)
+		kill(p, SIGKILL);
+}
+
 int plot_render(const char *gnuplot, const char *dir, const char *name, err *e)
 {
 	char script[PLOT_NAME_MAX + 8], svg[4096], msg[512] = "";
 	int fds[2], status = 0;
 	size_t got = 0;
-	pid_t pid;
+	pid_t pid, parent;
 	snprintf(script, sizeof script, "%s.gp", name);
 	if (pipe(fds) != 0)
 		return err_set(e, ERR_DATA, "cannot start gnuplot: %s", strerror(errno));
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -547,7 +562,13 @@ int plot_render(const char *gnuplot, const char *dir, const char *name, err *e)
 	}
 	if (pid == 0) {
 		char *const argv[] = {(char *)gnuplot, script, NULL};
-		int dn = open("/dev/null", O_RDWR);
+		int dn;
+#ifdef __linux__
+		/* gnuplot dies with roofcost, however roofcost dies (a SIGKILL cannot be caught). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(125);
+#endif
+		dn = open("/dev/null", O_RDWR);
 		if (dn >= 0) {
 			dup2(dn, 0);
 			dup2(dn, 1);
@@ -560,6 +581,7 @@ int plot_render(const char *gnuplot, const char *dir, const char *name, err *e)
 		execv(gnuplot, argv);
 		_exit(127);
 	}
+	running = pid;
 	close(fds[1]);
 	for (;;) {
 		char tmp[512];
@@ -575,6 +597,7 @@ int plot_render(const char *gnuplot, const char *dir, const char *name, err *e)
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	running = 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		/* gnuplot's complaint ends with the line that says what went wrong. */
 		char *line = msg, *nl;

@@ -100,6 +100,10 @@ int plot_write(const plot_spec *s, const char *dir, err *e);
 /* Finds an executable gnuplot on $PATH into path. Returns 1 if found, else 0. */
 int plot_find_gnuplot(char *path, size_t n);
 
+/* Kills the gnuplot child plot_render is waiting on, if any (plot_render then fails).
+ * Async-signal-safe. */
+void plot_cancel(void);
+
 /* Runs the gnuplot at `gnuplot` on DIR/NAME.gp (working directory DIR) and normalises the
  * version line of DIR/NAME.svg. Returns 0, or nonzero with e set (gnuplot could not start,
  * failed, or wrote no SVG; e says which, with gnuplot's first line of complaint). */

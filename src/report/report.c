@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@
 #include "model/price.h"
 #include "report/show.h"
 #include "engine/sweep.h"
+#include "base/os.h"
+
+/* Set by report_cancel (a signal handler): the report in progress stops. */
+static volatile sig_atomic_t cancelled;
 
 static const double GiB = 1073741824.0;
 
@@ -67,8 +72,10 @@ void report_load_point(const hw_system *s, const wl_workload *w, const plan *p, 
 	c.pricing = w->cost.pricing;
 	c.have_price = isfinite(usd_per_chip_hour);
 	c.usd_per_chip_hour = usd_per_chip_hour;
+	c.rated_w_per_chip = hw_rated_w_per_chip(s);
 	rank_cost(&wc, NULL, &r, &c);
 	out->usd_per_unit = c.result.ok && r.feasible ? c.result.usd_per_unit : NAN;
+	out->per_mw = r.feasible ? c.energy.tokens_per_s_per_mw : NAN;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -535,18 +542,19 @@ static int ranking(rep *r)
 	int train = w->mode == WL_TRAIN;
 	static const char *const ih[] = {"rank", "system", "chip", "chips", "layout", "load", "tokens_per_s",
 					 "tokens_per_s_per_chip", "ttft_ms", "tpot_ms", "ttft_ms_tail",
-					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict"};
+					 "tpot_ms_tail", "usd_per_hour", "usd_per_unit", "bound", "verdict", "power_w",
+					 "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const th[] = {"rank", "system", "chip", "chips", "layout", "tokens_per_s", "mfu_pct",
 					 "goodput_pct", "step_s", "train_days", "usd_per_hour", "usd_per_unit",
-					 "bound", "verdict"};
+					 "bound", "verdict", "power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 	static const char *const id[] = {"#", "system", "chips", "layout", "load", "tokens/s per chip",
 					 "TTFT ms (tail)", "TPOT ms (tail)", "USD/h", "", "bound"};
 	static const char *const td[] = {"#", "system", "chips", "layout", "tokens/s", "MFU %", "goodput %",
 					 "days", "USD/h", "", "bound"};
-	int nc = train ? 14 : 16;
+	int nc = train ? 14 : 16;   /* and the three of power and energy after them */
 	out_table t, d;
 	char s[512] = "", b[32], c[32];
-	if (table_start(r, &t, nc, train ? th : ih) != 0)
+	if (table_start(r, &t, nc + 3, train ? th : ih) != 0)
 		return ERR_DATA;
 	const char *dh[11];
 	char unit_h[48], verdicts[4096] = "";
@@ -560,15 +568,18 @@ static int ranking(rep *r)
 	for (int k = 0; k < 10; k++)
 		if (k != 1 && k != 3)
 			out_right(&d, k);
-	for (int k = 0; k < nc; k++)
-		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2))
+	for (int k = 0; k < nc + 3; k++)
+		if (k == 0 || k == 3 || (k >= 5 && k < nc - 2) || k >= nc)
 			out_right(&t, k);
 	for (int i = 0; i < r->n; i++) {
 		const rank_row *x = &r->rows[i];
 		const cost_result *cr = &x->cost.result;
-		char v[12][32];
-		const char *cells[16];
+		char v[12][32], pw[3][32];
+		const char *cells[19];
 		snprintf(v[0], 32, "%d", i + 1);
+		cells[nc] = num(pw[0], x->cost.energy.power_w);
+		cells[nc + 1] = num(pw[1], x->cost.energy.energy_kwh_per_unit);
+		cells[nc + 2] = num(pw[2], x->cost.energy.tokens_per_s_per_mw);
 		if (!train) {
 			snprintf(v[1], 32, "%d", x->ir.plan.chips);
 			snprintf(v[2], 32, "%.0f", x->ir.batch);
@@ -655,6 +666,42 @@ static int ranking(rep *r)
 }
 
 /* The assumptions and the prices, under the ranking. */
+/* Each price's age and the freshness warning (rank_price_ages): ages count to --as-of when
+ * given, else to the newest price compared, so that the same inputs give the same report. */
+static int price_ages(rep *r)
+{
+	static const char *const hdr[] = {"system", "pricing_model", "as_of", "age_days", "verified"};
+	rank_ages a;
+	out_table t;
+	const char *ref;
+	rank_price_ages(r->rows, r->n, r->w->cost.owned.price_age_days, &a);
+	if (!a.n)
+		return 0;
+	ref = r->o->rank.as_of && r->o->rank.as_of[0] ? r->o->rank.as_of : r->rows[a.newest].cost.price.as_of;
+	if (table_start(r, &t, 5, hdr) != 0)
+		return ERR_DATA;
+	out_right(&t, 3);
+	for (int i = 0; i < r->n; i++) {
+		const rank_quote *c = &r->rows[i].cost;
+		char v[32];
+		const char *cells[5] = {sys_name(r, i), price_model_names[c->pricing], c->have_price ? c->price.as_of : "",
+					v, c->have_price ? (price_verified(&c->price) ? "yes" : "no") : ""};
+		double age = c->have_price && !c->user_price ? rank_price_age_days(&c->price, ref) : NAN;
+		snprintf(v, sizeof v, isfinite(age) ? "%.0f" : "-", age);
+		if (out_row(&t, cells) != 0) {
+			out_release(&t);
+			return oom(r);
+		}
+	}
+	if (say(r, HTML_NOTE, "Price ages: days from each price's as_of to %s (%s); the prices compared span %.0f "
+		"days.%s%s", ref, r->o->rank.as_of && r->o->rank.as_of[0] ? "--as-of" : "the newest price compared",
+		a.spread_days, a.stale ? " Warning: " : "", a.stale ? a.text : "") != 0) {
+		out_release(&t);
+		return ERR_DATA;
+	}
+	return table_out(r, "price_ages", &t, 1);
+}
+
 static int assumptions(rep *r)
 {
 	char terms[RANK_NOTE_MAX], buf[4096] = "";
@@ -677,6 +724,8 @@ static int assumptions(rep *r)
 	if (say(r, HTML_NOTE, "Assumptions: %s. Prices: %s%s%s. Communication: %s.", terms, buf,
 		r->o->pricing_note && r->o->pricing_note[0] ? "; " : "", r->o->pricing_note ? r->o->pricing_note : "",
 		show_comm_note) != 0)
+		return ERR_DATA;
+	if (price_ages(r) != 0)
 		return ERR_DATA;
 	if (r->w->mode == WL_TRAIN) {
 		const cost_failures *f = &r->rows[0].cost.terms.failures;
@@ -864,6 +913,88 @@ static int memory_section(rep *r)
 	free(cap);
 	return rc;
 }
+/* The model's error: each system's ranking figure with the interval of its calibration group
+ * (the 10th to 90th percentile of its validation rows' out-of-sample errors), drawn as a bar
+ * from low to high with the figure marked. No section when no row has an interval. */
+static int error_section(rep *r)
+{
+	static const char *const hdr[] = {"rank", "system", "figure", "value", "low", "high", "status", "group",
+					  "rows", "note"};
+	plot_panel *pn;
+	out_table t;
+	char s[4096] = "", title[256], ylab[64] = "";
+	int any = 0, rc;
+	plot_start(r, "model_error", "", 0);
+	pn = &r->ps->panel[0];
+	for (int i = 0; i < r->n; i++) {
+		double v, lo, hi;
+		const char *name;
+		plot_series *sr;
+		if (i < PLOT_CATS_MAX)
+			snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
+		if (i >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
+			continue;
+		if (!any++)
+			snprintf(ylab, sizeof ylab, "%s", name);
+		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
+			plot_point(sr, i, lo);
+			plot_point(sr, i, hi);
+		}
+		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
+			plot_point(sr, i, v);
+	}
+	if (!any)
+		return 0;
+	snprintf(title, sizeof title, "%s: each system's figure with the model's error (10th-90th percentile)", r->w->name);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s", title);
+	axes(r, 0, "", "", ylab, 0, PLOT_AUTO_LOG);
+	if (table_start(r, &t, 10, hdr) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < r->n; i++) {
+		const rank_row *x = &r->rows[i];
+		const interval_status *c = x->rep.cal;
+		double v, lo, hi;
+		const char *name = "";
+		char a[4][32], rows[16];
+		const char *cells[10];
+		int have = rank_key_interval(x, &v, &lo, &hi, &name);
+		snprintf(a[0], 32, "%d", i + 1);
+		snprintf(a[1], 32, have ? "%.6g" : "-", v);
+		snprintf(a[2], 32, have ? "%.6g" : "-", lo);
+		snprintf(a[3], 32, have ? "%.6g" : "-", hi);
+		snprintf(rows, sizeof rows, "%d", c ? c->rows : 0);
+		cells[0] = a[0];
+		cells[1] = x->sys->name;
+		cells[2] = name;
+		cells[3] = a[1];
+		cells[4] = a[2];
+		cells[5] = a[3];
+		cells[6] = c ? (c->calibrated ? "calibrated" : "uncalibrated") : "-";
+		cells[7] = c ? c->group : "";
+		cells[8] = rows;
+		cells[9] = c ? c->note : "";
+		if (out_row(&t, cells) != 0) {
+			out_release(&t);
+			return oom(r);
+		}
+	}
+	rank_error_note(r->rows, r->n, s, sizeof s);
+	rc = heading(r, "error", "The model's error");
+	if (rc == 0)
+		rc = say(r, HTML_P, "%s.", s[0] ? s : "The first two systems' intervals do not overlap: the ranking holds "
+						       "within the model's error");
+	if (rc == 0)
+		rc = emit_plot(r, "model_error", "Each system's ranking figure (ringed) and its interval: the 10th to 90th "
+				  "percentile of the out-of-sample errors of its calibration group (chip family x framework; "
+				  "validate --intervals), applied to the figure. An uncalibrated system's interval is a nearer "
+				  "family's, widened.");
+	if (rc == 0)
+		rc = table_out(r, "model_error", &t, 1);
+	else
+		out_release(&t);
+	return rc;
+}
+
 /* The step broken down, one stacked bar per system. */
 static int step_section(rep *r)
 {
@@ -1074,19 +1205,20 @@ static int serve_load_csv(rep *r, const serve_sys *sv)
 {
 	static const char *const hdr[] = {"system", "layout", "load", "feasible", "slo_met", "tokens_per_s",
 					  "tokens_per_s_per_chip", "tokens_per_s_per_user", "ttft_ms", "ttft_ms_tail",
-					  "tpot_ms", "tpot_ms_tail", "mem_gib", "usd_per_unit", "reason"};
+					  "tpot_ms", "tpot_ms_tail", "mem_gib", "usd_per_unit", "reason", "tokens_per_s_per_mw"};
 	out_table t;
-	if (table_start(r, &t, 15, hdr) != 0)
+	if (table_start(r, &t, 16, hdr) != 0)
 		return ERR_DATA;
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < sv[i].npts; k++) {
 			const report_load *p = &sv[i].pts[k];
 			char v[12][32];
-			const char *cells[15] = {sys_name(r, i), r->rows[i].plan, v[0], p->feasible ? "1" : "0",
+			const char *cells[16] = {sys_name(r, i), r->rows[i].plan, v[0], p->feasible ? "1" : "0",
 						 p->slo_met ? "1" : "0", num(v[1], p->tokens_per_s), num(v[2], p->per_chip),
 						 num(v[3], p->per_user), num(v[4], p->ttft * 1e3), num(v[5], p->ttft_tail * 1e3),
 						 num(v[6], p->tpot * 1e3), num(v[7], p->tpot_tail * 1e3),
-						 num(v[8], p->mem / GiB), num(v[9], p->usd_per_unit), p->reason};
+						 num(v[8], p->mem / GiB), num(v[9], p->usd_per_unit), p->reason,
+						 num(v[10], p->per_mw)};
 			snprintf(v[0], 32, "%d", p->load);
 			if (out_row(&t, cells) != 0) {
 				out_release(&t);
@@ -1318,6 +1450,80 @@ static int serve_cost_models(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_cost", &t, 0);
 }
 
+/* Output tokens/s per provisioned MW against tokens/s per user, over load: the power side of
+ * the cost plots (InferenceMAX's tokens per provisioned megawatt). */
+static int serve_power(rep *r, const serve_sys *sv)
+{
+	const wl_workload *w = r->w;
+	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0, best[REPORT_SYSTEMS_MAX];
+	char s[2048] = "", none[1024] = "", ref[128];
+	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
+	plot_start(r, "serving_power", "", 0);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: output tokens/s per provisioned MW against speed per user",
+		 w->name);
+	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per MW (rated power x PUE)", 0,
+	     PLOT_AUTO_LOG);
+	for (int i = 0; i < r->n; i++) {
+		char label[PLOT_TEXT_MAX], pl[64];
+		plot_series *sr;
+		short_plan(&r->rows[i].ir.plan, pl, sizeof pl);
+		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
+		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
+		best[i] = NAN;
+		for (int k = 0; k < sv[i].npts; k++) {
+			const report_load *pt = &sv[i].pts[k];
+			if (!pt->feasible || !isfinite(pt->per_mw))
+				continue;
+			plot_point(sr, pt->per_user, pt->per_mw);
+			if (pt->per_user >= slo_speed && !(pt->per_mw <= best[i]))
+				best[i] = pt->per_mw;
+		}
+		if (!isfinite(r->rows[i].rep.cost->rated_w_per_chip))
+			cat(none, sizeof none, "%s%s", none[0] ? ", " : "", sys_name(r, i));
+	}
+	for (int i = 0; i < r->n; i++) {
+		plot_series *sr;
+		const rank_quote *c = &r->rows[i].cost;
+		if (!r->rows[i].ir.feasible || !c->energy.known)
+			continue;
+		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
+		plot_point(sr, 1 / r->rows[i].ir.tpot, c->energy.tokens_per_s_per_mw);
+	}
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "chosen layout and load");
+	if (slo_speed > 0) {
+		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
+		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
+	}
+	for (int i = 0; i < r->n; i++)
+		if (isfinite(best[i])) {
+			int j = nb++;
+			while (j > 0 && best[order[j - 1]] < best[i]) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+	for (int j = 0; j < nb; j++)
+		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	if (heading(r, "power", "Tokens per megawatt against speed per user") != 0)
+		return ERR_DATA;
+	if (nb > 0)
+		rc = say(r, HTML_P, "%s, the most output tokens/s per provisioned MW: %s.", slo_speed > 0 ?
+			 "At the TPOT limit or faster" : "At any load", s);
+	else
+		rc = say(r, HTML_P, "No system has a rated power and a feasible load%s.", slo_speed > 0 ?
+			 " at the TPOT limit" : "");
+	if (rc == 0 && none[0])
+		rc = say(r, HTML_P, "No rated power in the system file of %s: no curve.", none);
+	if (rc != 0)
+		return ERR_DATA;
+	return emit_plot(r, "serving_load", "The load curves of the throughput plot, per MW of facility power "
+			 "provisioned for the chips and their hosts: their rated power ([power] in the system file) times "
+			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the chosen "
+			 "layout and load. Power and energy of the chosen points: `power_w`, `energy_kwh_per_unit` and "
+			 "`tokens_per_s_per_mw` in `data/ranking.csv`.");
+}
+
 /* TTFT and TPOT against load. */
 static int serve_latency(rep *r, const serve_sys *sv)
 {
@@ -1396,6 +1602,8 @@ static int serve_curves(rep *r, const serve_sys *sv)
 		rc = serve_cost_curve(r, sv);
 	if (rc == 0)
 		rc = serve_cost_models(r, sv);
+	if (rc == 0)
+		rc = serve_power(r, sv);
 	if (rc == 0)
 		rc = serve_latency(r, sv);
 	return rc;
@@ -1818,6 +2026,8 @@ static int sections(rep *r)
 	}
 	if (rc == 0)
 		rc = assumptions(r);
+	if (rc == 0)
+		rc = error_section(r);
 	if (rc == 0 && train)
 		rc = train_front_section(r, v);
 	if (rc == 0 && train)
@@ -1838,12 +2048,12 @@ static int sections(rep *r)
 
 static int copy_file(rep *r, const char *from, const char *to)
 {
-	FILE *in = fopen(from, "rb"), *out;
+	FILE *in = os_open_read(from, r->e), *out;   /* a named pipe is refused, not waited on */
 	char buf[8192];
 	size_t k;
 	int rc = 0;
 	if (!in)
-		return err_set(r->e, ERR_DATA, "%s: cannot read: %s", from, strerror(errno));
+		return ERR_DATA;
 	out = fopen(to, "wb");
 	if (!out) {
 		fclose(in);
@@ -1956,37 +2166,81 @@ static int inputs(rep *r)
 		   "script and data in `plots/`.");
 }
 
+/* Text into report.md with '<', '>' and '&' as entities: Markdown passes raw HTML through, so a
+ * workload's name or description (or any data string) would otherwise reach a reader's browser
+ * as markup (<script>, <img onerror>). Inside a code span the entity shows as written, which
+ * only data that holds those characters meets. */
+static void md_put(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		default: fputc(*s, fp);
+		}
+	}
+}
+
+/* A table in Markdown, through md_put. */
+static int md_table(const out_table *t, FILE *fp)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+	if (!mem)
+		return -1;
+	out_print(t, OUT_MD, mem);
+	if (fclose(mem) != 0) {
+		free(buf);
+		return -1;
+	}
+	md_put(fp, buf);
+	free(buf);
+	return 0;
+}
+
 /* report.md: the page, plots linked. */
 static int write_md(rep *r)
 {
 	char path[REPORT_PATH_MAX + 32];
 	FILE *fp;
+	int rc = 0;
 	snprintf(path, sizeof path, "%s/report.md", r->dir);
 	fp = fopen(path, "w");
 	if (!fp)
 		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
-	for (int i = 0; i < r->page.n; i++) {
+	for (int i = 0; i < r->page.n && rc == 0; i++) {
 		const html_block *b = &r->page.blocks[i];
+		static const char *const lead[] = {[HTML_H1] = "# ", [HTML_H2] = "## ", [HTML_NOTE] = "> "};
 		switch (b->kind) {
-		case HTML_H1: fprintf(fp, "# %s\n\n", b->text); break;
-		case HTML_H2: fprintf(fp, "## %s\n\n", b->text); break;
-		case HTML_P: fprintf(fp, "%s\n\n", b->text); break;
-		case HTML_NOTE: fprintf(fp, "> %s\n\n", b->text); break;
+		case HTML_H1:
+		case HTML_H2:
+		case HTML_P:
+		case HTML_NOTE:
+			fputs(lead[b->kind] ? lead[b->kind] : "", fp);
+			md_put(fp, b->text);
+			fputs("\n\n", fp);
+			break;
 		case HTML_PRE: fprintf(fp, "```\n%s\n```\n\n", b->text); break;
 		case HTML_TABLE:
-			out_print(&b->table, OUT_MD, fp);
+			rc = md_table(&b->table, fp);
 			fputs("\n", fp);
 			break;
 		case HTML_FIGURE:
-			if (access(b->svg_path, R_OK) == 0)
-				fprintf(fp, "![%s](plots/%s.svg)\n\n*%s*\n\n", b->id, b->id, b->text);
-			else
-				fprintf(fp, "%s\n\n", b->missing);
+			if (access(b->svg_path, R_OK) == 0) {
+				fprintf(fp, "![%s](plots/%s.svg)\n\n*", b->id, b->id);
+				md_put(fp, b->text);
+				fputs("*\n\n", fp);
+			} else {
+				md_put(fp, b->missing);
+				fputs("\n\n", fp);
+			}
 			break;
 		}
 	}
-	if (fclose(fp) != 0)
-		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, strerror(errno));
+	if (fclose(fp) != 0 || rc != 0)
+		return err_set(r->e, ERR_DATA, "%s: cannot write: %s", path, rc ? "out of memory" : strerror(errno));
 	return 0;
 }
 
@@ -2053,6 +2307,8 @@ static int render(rep *r, report_result *res)
 		return 0;
 	}
 	for (int i = 0; i < r->nplots; i++) {
+		if (cancelled)
+			return err_set(r->e, ERR_DATA, "interrupted: nothing written");
 		if (plot_render(r->gnuplot, plots, r->plot[i], r->e) != 0)
 			return ERR_DATA;
 		res->drawn++;
@@ -2082,11 +2338,132 @@ static int check_target(const char *dir, err *e)
 	return 0;
 }
 
+void report_cancel(void)
+{
+	cancelled = 1;
+	plot_cancel();
+}
+
+/* Removes the partial folders that reports killed before they could clean up left in folder:
+ * entries "PREFIXPID-XXXXXX" whose process PID is gone. */
+static void remove_stale(const char *folder, const char *prefix)
+{
+	DIR *d = opendir(folder);
+	struct dirent *de;
+	size_t n = strlen(prefix);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[REPORT_PATH_MAX + 256], *end;
+		long pid;
+		if (strncmp(de->d_name, prefix, n) != 0)
+			continue;
+		pid = strtol(de->d_name + n, &end, 10);
+		if (pid <= 0 || *end != '-' || strlen(end) != 7)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;   /* its report still runs (or the process is another user's) */
+		snprintf(path, sizeof path, "%s/%s", folder, de->d_name);
+		remove_tree(path);
+	}
+	closedir(d);
+}
+
+/* Where the report is built before it is published whole: beside the target ("DIR.partial-PID-
+ * XXXXXX", renamed to DIR), or inside a target that exists as an empty folder (followed through
+ * a symlink, "-o .", or one whose parent cannot be written: "DIR/.partial-PID-XXXXXX", its
+ * entries moved up). */
+typedef struct stage {
+	char target[REPORT_PATH_MAX];   /* -o without trailing slashes */
+	char real[REPORT_PATH_MAX];     /* inside: the target's real path */
+	int inside;
+} stage;
+
+static int stage_open(const char *dir, stage *sg, char *partial, size_t n, err *e)
+{
+	struct stat st;
+	size_t len;
+	memset(sg, 0, sizeof *sg);
+	snprintf(sg->target, sizeof sg->target, "%s", dir);
+	for (len = strlen(sg->target); len > 1 && sg->target[len - 1] == '/'; len--)
+		sg->target[len - 1] = '\0';
+	sg->inside = stat(sg->target, &st) == 0;
+	if (sg->inside) {
+		if (!S_ISDIR(st.st_mode))
+			return err_set(e, ERR_DATA, "%s: exists and is not a folder", sg->target);
+		if (!realpath(sg->target, sg->real))
+			return err_set(e, ERR_DATA, "%s: %s", sg->target, strerror(errno));
+		remove_stale(sg->real, ".partial-");
+	} else {
+		char parent[REPORT_PATH_MAX], prefix[REPORT_PATH_MAX];
+		const char *slash = strrchr(sg->target, '/');
+		if (slash) {
+			snprintf(parent, sizeof parent, "%.*s", slash == sg->target ? 1 : (int)(slash - sg->target), sg->target);
+			snprintf(prefix, sizeof prefix, "%s.partial-", slash + 1);
+		} else {
+			snprintf(parent, sizeof parent, ".");
+			snprintf(prefix, sizeof prefix, "%s.partial-", sg->target);
+		}
+		remove_stale(parent, prefix);
+	}
+	if (check_target(sg->target, e) != 0)
+		return ERR_DATA;
+	if (sg->inside)
+		snprintf(partial, n, "%s/.partial-%ld-XXXXXX", sg->real, (long)getpid());
+	else
+		snprintf(partial, n, "%s.partial-%ld-XXXXXX", sg->target, (long)getpid());
+	if (!mkdtemp(partial))
+		return err_set(e, ERR_DATA, "%s: cannot create a folder %s it: %s", sg->target,
+			       sg->inside ? "in" : "beside", strerror(errno));
+	return 0;
+}
+
+/* Publishes the built report: renamed to the target, or its entries moved into it (and, if one
+ * cannot be, those moved already taken back out, so that the target stays empty). */
+static int stage_publish(const stage *sg, const char *partial, err *e)
+{
+	DIR *d;
+	struct dirent *de;
+	char moved[16][64];
+	int nmoved = 0, rc = 0;
+	if (!sg->inside) {
+		if (rename(partial, sg->target) != 0)
+			return err_set(e, ERR_DATA, "%s: cannot rename %s to it: %s", sg->target, partial, strerror(errno));
+		return 0;
+	}
+	if (!(d = opendir(partial)))
+		return err_set(e, ERR_DATA, "%s: %s", partial, strerror(errno));
+	while (rc == 0 && (de = readdir(d))) {
+		char from[REPORT_PATH_MAX + 320], to[REPORT_PATH_MAX + 320];
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(from, sizeof from, "%s/%s", partial, de->d_name);
+		snprintf(to, sizeof to, "%s/%s", sg->real, de->d_name);
+		if (nmoved == 16 || strlen(de->d_name) >= sizeof moved[0] || rename(from, to) != 0)
+			rc = err_set(e, ERR_DATA, "%s: cannot move %s into it: %s", sg->target, de->d_name,
+				     nmoved == 16 ? "too many entries" : strerror(errno));
+		else
+			snprintf(moved[nmoved++], sizeof moved[0], "%s", de->d_name);
+	}
+	closedir(d);
+	for (int i = 0; rc != 0 && i < nmoved; i++) {
+		char from[REPORT_PATH_MAX + 320], to[REPORT_PATH_MAX + 320];
+		snprintf(from, sizeof from, "%s/%s", sg->real, moved[i]);
+		snprintf(to, sizeof to, "%s/%s", partial, moved[i]);
+		if (rename(from, to) != 0)
+			remove_tree(from);
+	}
+	if (rc == 0)
+		rmdir(partial);
+	return rc;
+}
+
 int report_write(const report_opts *o, report_result *res, err *e)
 {
 	rep *r = calloc(1, sizeof *r);
 	static const char *const subs[] = {"plots", "data", "inputs"};
 	char sub[REPORT_PATH_MAX + 16];
+	stage sg;
 	int rc = 0;
 	memset(res, 0, sizeof *res);
 	if (!r)
@@ -2098,15 +2475,10 @@ int report_write(const report_opts *o, report_result *res, err *e)
 		free(r);
 		return err_set(e, ERR_USAGE, "report: at most %d systems", REPORT_SYSTEMS_MAX);
 	}
-	if (check_target(o->dir, e) != 0) {
+	cancelled = 0;
+	if (stage_open(o->dir, &sg, r->dir, sizeof r->dir, e) != 0) {
 		free(r);
 		return ERR_DATA;
-	}
-	snprintf(r->dir, sizeof r->dir, "%s.partial-XXXXXX", o->dir);
-	if (!mkdtemp(r->dir)) {
-		rc = err_set(e, ERR_DATA, "%s: cannot create a folder beside it: %s", o->dir, strerror(errno));
-		free(r);
-		return rc;
 	}
 	for (int i = 0; i < 3 && rc == 0; i++) {
 		snprintf(sub, sizeof sub, "%s/%s", r->dir, subs[i]);
@@ -2134,12 +2506,14 @@ int report_write(const report_opts *o, report_result *res, err *e)
 	}
 	if (rc == 0)
 		rc = write_md(r);
-	if (rc == 0 && rename(r->dir, o->dir) != 0)
-		rc = err_set(e, ERR_DATA, "%s: cannot rename %s to it: %s", o->dir, r->dir, strerror(errno));
+	if (rc == 0 && cancelled)
+		rc = err_set(e, ERR_DATA, "%s: interrupted: nothing written", sg.target);
+	if (rc == 0)
+		rc = stage_publish(&sg, r->dir, e);
 	if (rc != 0) {
 		remove_tree(r->dir);
 	} else {
-		snprintf(res->index, sizeof res->index, "%s/index.html", o->dir);
+		snprintf(res->index, sizeof res->index, "%s/index.html", sg.target);
 	}
 	html_release(&r->page);
 	free(r->rows);

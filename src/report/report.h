@@ -69,6 +69,13 @@ typedef struct report_result {
 /* Writes the report folder. Returns 0, or nonzero with e set (nothing is left at DIR then). */
 int report_write(const report_opts *o, report_result *r, err *e);
 
+/* Asks a report_write in progress to stop: its gnuplot child is killed and it returns an error
+ * with nothing written (its partial folder removed). Async-signal-safe: for a signal handler
+ * (SIGINT, SIGTERM). A report killed outright (SIGKILL) leaves its partial folder, named with
+ * its process id, which the next report_write into the same place removes; its gnuplot child
+ * dies with it (Linux: PR_SET_PDEATHSIG). */
+void report_cancel(void);
+
 /* --- the numbers behind the plots --- */
 
 /* One point of a serving load curve: `load` requests in flight per replica. */
@@ -82,6 +89,8 @@ typedef struct report_load {
 	double ttft, ttft_tail;     /* s: mean and at the SLO percentile */
 	double tpot, tpot_tail;
 	double usd_per_unit;        /* at the price given; NaN without one */
+	double per_mw;              /* output tokens/s per MW of provisioned facility power (rated
+				       W of the chips with their hosts x PUE); NaN: no rated power */
 	double mem;                 /* B per chip */
 	char reason[160];           /* why infeasible */
 } report_load;

@@ -295,6 +295,77 @@ static cJSON *framework_json(const fw_framework *f)
 	return o;
 }
 
+/* A predicted figure and whether it is time-like (smaller is faster: times, days, cost). */
+typedef struct show_fig {
+	const char *name;
+	double v;
+	int time;
+	double cap;     /* the most it can be (MFU, HFU: 1); 0 = none */
+} show_fig;
+
+/* The headline figures of r that carry an interval, into f (room for 12). Returns the count. */
+static int figures(const rank_view *r, show_fig *f)
+{
+	int n = 0;
+	if (r->train) {
+		const train_result *t = r->train;
+		f[n++] = (show_fig){"step_time_s", t->step_time, 1, 0};
+		f[n++] = (show_fig){"tokens_per_s", t->tokens_per_s, 0, 0};
+		f[n++] = (show_fig){"model_tflops_per_chip", t->model_tflops_per_chip, 0, 0};
+		f[n++] = (show_fig){"hw_tflops_per_chip", t->hw_tflops_per_chip, 0, 0};
+		f[n++] = (show_fig){"mfu", t->mfu, 0, 1};
+		f[n++] = (show_fig){"hfu", t->hfu, 0, 1};
+		f[n++] = (show_fig){"train_days", t->train_time / 86400, 1, 0};
+	} else {
+		const infer_result *in = r->infer;
+		f[n++] = (show_fig){"ttft_ms", in->ttft * 1e3, 1, 0};
+		f[n++] = (show_fig){"tpot_ms", in->tpot * 1e3, 1, 0};
+		f[n++] = (show_fig){"tokens_per_s", in->tokens_per_s, 0, 0};
+		f[n++] = (show_fig){"tokens_per_s_per_chip", in->tokens_per_s_per_chip, 0, 0};
+	}
+	if (r->cost && r->cost->have_price && r->cost->result.ok)
+		f[n++] = (show_fig){"usd_per_unit", r->cost->result.usd_per_unit, 1, 0};
+	return n;
+}
+
+/* DESIGN §6: `interval` (each predicted figure's [low, high] from its calibration group's
+ * out-of-sample spread) and `calibration` {status, group, rows, note}. */
+static void interval_json(cJSON *o, const rank_view *r)
+{
+	const interval_status *cal = r->cal;
+	cJSON *iv = cJSON_AddObjectToObject(o, "interval"), *c = cJSON_AddObjectToObject(o, "calibration");
+	show_fig f[12];
+	int n = figures(r, f);
+	for (int i = 0; i < n; i++)
+		show_interval_add(iv, f[i].name, cal, f[i].v, f[i].time, f[i].cap);
+	show_calibration_fill(c, cal);
+}
+
+void show_calibration_fill(void *obj, const interval_status *cal)
+{
+	cJSON *c = obj;
+	cJSON_AddStringToObject(c, "status", cal->calibrated ? "calibrated" : "uncalibrated");
+	cJSON_AddStringToObject(c, "group", cal->group);
+	cJSON_AddNumberToObject(c, "rows", cal->rows);
+	cJSON_AddStringToObject(c, "note", cal->note);
+	if (cal->have) {
+		cJSON_AddNumberToObject(c, "p10_pct", cal->p10);
+		cJSON_AddNumberToObject(c, "p90_pct", cal->p90);
+	}
+}
+
+void show_interval_add(void *obj, const char *name, const interval_status *cal, double v, int time, double cap)
+{
+	double lo, hi;
+	cJSON *a = cJSON_CreateArray();
+	interval_apply(cal, v, time, &lo, &hi);
+	if (cap > 0 && hi > cap)
+		hi = cap;   /* a share of the peak never passes the peak */
+	cJSON_AddItemToArray(a, isfinite(lo) ? cJSON_CreateNumber(lo) : cJSON_CreateNull());
+	cJSON_AddItemToArray(a, isfinite(hi) ? cJSON_CreateNumber(hi) : cJSON_CreateNull());
+	cJSON_AddItemToObject((cJSON *)obj, name, a);
+}
+
 void *show_json(const rank_view *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -399,6 +470,8 @@ void *show_json(const rank_view *r)
 	}
 	if (r->cost)
 		cost_json(o, r->cost, r->w, p->chips);
+	if (r->cal)
+		interval_json(o, r);
 	cJSON_AddStringToObject(o, "comm_note", show_comm_note);
 	cJSON_AddItemToObject(o, "sources", sources_json(r->sys));
 	return o;
@@ -569,12 +642,13 @@ static void cost_text(const rank_view *r, FILE *fp)
 		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
 	}
 	if (c->energy.known)
-		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s kWh per %s at PUE %.3g; "
+		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s %s at PUE %.3g; "
 		     "%s tokens/s per provisioned MW", grouped(a, sizeof a, round(c->energy.power_w), ""), p->chips,
 		     p->chips == 1 ? "" : "s", 100 * c->terms.owned.power_share,
 		     grouped(b, sizeof b, round(p->chips * c->rated_w_per_chip), ""),
-		     grouped(d, sizeof d, c->energy.energy_kwh_per_unit, ""),
-		     x->unit == COST_MTOK ? "million output tokens" : cost_unit_names[x->unit], c->terms.owned.pue,
+		     grouped(d, sizeof d, x->unit == COST_RUN ? c->energy.energy_kwh_per_unit / 1e3 : c->energy.energy_kwh_per_unit, ""),
+		     x->unit == COST_RUN ? "MWh per run" : x->unit == COST_MTOK ? "kWh per million output tokens" : "kWh per example",
+		     c->terms.owned.pue,
 		     grouped(f, sizeof f, round(c->energy.tokens_per_s_per_mw), ""));
 	else
 		line(fp, "power", "unknown: %s", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
@@ -615,11 +689,47 @@ static void stack_text(const rank_view *r, FILE *fp)
 	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],
 	     c->clock_scale > 0 ? c->clock_scale : 1, 100 * c->elem_eff[ft->eager_elementwise][0],
 	     100 * c->elem_eff[ft->eager_elementwise][1], c->train_sustained > 0 ? c->train_sustained : 1,
-	     r->sys->calib[0] ? " (calibrated: " : "", r->sys->calib[0] ? r->sys->calib : "",
+	     r->sys->calib[0] ? " (" : "", r->sys->calib[0] ? r->sys->calib : "",
 	     r->sys->calib[0] ? ", models/calibration.ini)" : "");
 	line(fp, "time by kind", "per step: GEMM %.3f s, attention %.3f s, norms %.3f s, elementwise %.3f s, loss %.3f s, "
 	     "embedding %.3f s, optimizer %.3f s", m * tk[OPS_GEMM], m * tk[OPS_ATTN], m * tk[OPS_NORM],
 	     m * tk[OPS_ELEM], m * tk[OPS_LOSS], m * tk[OPS_EMBED], t->t_optimizer);
+}
+
+/* The interval beside the headline figures, and the calibration status (why, when uncalibrated). */
+static void interval_text(const rank_view *r, FILE *fp)
+{
+	const interval_status *cal = r->cal;
+	show_fig f[12];
+	char a[512] = "";
+	size_t l = 0;
+	int n;
+	if (!cal)
+		return;
+	n = figures(r, f);
+	for (int i = 0; i < n && l < sizeof a; i++) {
+		static const char *const keep[] = {"mfu", "step_time_s", "tokens_per_s", "ttft_ms", "tpot_ms", "usd_per_unit", NULL};
+		double lo, hi, k = !strcmp(f[i].name, "mfu") ? 100 : 1;
+		int show = 0;
+		for (int j = 0; keep[j] && !show; j++)
+			show = !strcmp(keep[j], f[i].name);
+		if (!show)
+			continue;
+		interval_apply(cal, f[i].v, f[i].time, &lo, &hi);
+		if (f[i].cap > 0 && hi > f[i].cap)
+			hi = f[i].cap;
+		{
+			char x[64], y[64];
+			l += (size_t)snprintf(a + l, sizeof a - l, "%s%s %s-%s%s", l ? ", " : "", f[i].name,
+					      grouped(x, sizeof x, k * lo, ""), grouped(y, sizeof y, k * hi, ""), k > 1 ? " %" : "");
+		}
+	}
+	if (cal->have)
+		line(fp, "interval", "%s (10th-90th percentile of the out-of-sample errors of %s)", a, cal->group);
+	if (cal->calibrated)
+		line(fp, "calibration", "calibrated: %s, %d rows", cal->group, cal->rows);
+	else
+		line(fp, "calibration", "UNCALIBRATED: %s", cal->note);
 }
 
 void show_text(const rank_view *r, FILE *fp)
@@ -681,6 +791,7 @@ void show_text(const rank_view *r, FILE *fp)
 		     100 * t->t_bound[2] / (t->t_compute + t->t_optimizer));
 		line(fp, "throughput", "%.0f tokens/s, %.1f model TFLOP/s per chip, MFU %.1f%%, HFU %.1f%%",
 		     t->tokens_per_s, t->model_tflops_per_chip, 100 * t->mfu, 100 * t->hfu);
+		interval_text(r, fp);
 		stack_text(r, fp);
 		line(fp, "communication", "exposed %.3f s per step: per micro-batch TP %.4f, PP %.4f, EP %.4f, CP %.4f, ZeRO-3 %.4f; DP sync %.3f of %.3f s",
 		     t->t_comm_exposed, t->comm.tp, t->comm.pp, t->comm.ep, t->comm.cp, t->comm.zero3, t->comm.dp,
@@ -704,6 +815,7 @@ void show_text(const rank_view *r, FILE *fp)
 		comm_levels(fp, r->sys, in->step.comm_level, "per step");
 		line(fp, "throughput", "%.0f output tokens/s (%.1f per chip)", in->tokens_per_s,
 		     in->tokens_per_s_per_chip);
+		interval_text(r, fp);
 	}
 	if (r->cost)
 		cost_text(r, fp);

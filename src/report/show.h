@@ -33,6 +33,15 @@ void show_spot_text(const rank_quote *c, int train, char *buf, size_t n);
  * "prefix.key.subkey", value: for the csv and md forms. Arrays are left out. */
 void show_flat(const void *json, const char *prefix, out_table *t);
 
+/* Adds the fields of DESIGN §6 `calibration` (status, group, rows, note, and the spread) of cal
+ * to the cJSON object obj (declared void * as above). */
+void show_calibration_fill(void *obj, const interval_status *cal);
+
+/* Adds name: [low, high], the interval of figure v (time: 1 time-like, 0 a rate) from cal, to
+ * the cJSON object obj (an `interval` object); high is at most cap when cap > 0 (a share of the
+ * peak: MFU, HFU). */
+void show_interval_add(void *obj, const char *name, const interval_status *cal, double v, int time, double cap);
+
 /* Writes the readable text form. */
 void show_text(const rank_view *r, FILE *fp);
 

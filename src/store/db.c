@@ -446,17 +446,38 @@ static void immutable_uri(const char *path, char *out, size_t n)
 static int open_reading(db *d, int *ready, err *e)
 {
 	store_info in;
-	int rc = connect(d, d->path, SQLITE_OPEN_READONLY, e);
+	char shm[PRICE_PATH_MAX + 8];
+	struct stat sb;
+	int rc, own_files = access(d->path, W_OK) == 0, have_shm;
+	snprintf(shm, sizeof shm, "%s-shm", d->path);
+	have_shm = stat(shm, &sb) == 0;
 	*ready = 0;
-	if (rc == 0 && (rc = inspect(d, 1, &in, e)) != 0 && !has_wal(d->path) && !folder_writable(d->path)) {
-		/* A store in a folder this process cannot write: without a -wal file nobody can be
-		 * writing it, and SQLite cannot create the -shm it wants: read it as immutable. */
+	if (!own_files && !have_shm && has_wal(d->path))
+		return err_set(e, ERR_DATA, "%s: holds changes not yet in the store file (%s-wal) and its -shm file "
+			       "is missing; a reader who cannot write the store would leave one its owner cannot use: "
+			       "its owner must open it once (roofcost list prices)", d->path, d->path);
+	if (!own_files && !have_shm) {
+		/* A reader who cannot write the store file: SQLite would make -wal and -shm files owned
+		 * by this user beside it, which its owner then cannot write (or, in a sticky folder,
+		 * even remove). With no -wal there is nothing but the file to read: read it as
+		 * immutable, which makes none. */
 		char uri[3 * PRICE_PATH_MAX + 32];
 		immutable_uri(d->path, uri, sizeof uri);
-		disconnect(d);
 		rc = connect(d, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, e);
 		if (rc == 0)
 			rc = inspect(d, 1, &in, e);
+	} else {
+		rc = connect(d, d->path, SQLITE_OPEN_READONLY, e);
+		if (rc == 0 && (rc = inspect(d, 1, &in, e)) != 0 && !has_wal(d->path) && !folder_writable(d->path)) {
+			/* A store in a folder this process cannot write: without a -wal file nobody can be
+			 * writing it, and SQLite cannot create the -shm it wants: read it as immutable. */
+			char uri[3 * PRICE_PATH_MAX + 32];
+			immutable_uri(d->path, uri, sizeof uri);
+			disconnect(d);
+			rc = connect(d, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, e);
+			if (rc == 0)
+				rc = inspect(d, 1, &in, e);
+		}
 	}
 	if (rc == 0)
 		rc = acceptable(d, &in, e);
@@ -483,6 +504,11 @@ static int open_writing(db *d, int fresh, int checked, db_seed_fn seed, void *ct
 		return err_set(e, ERR_DATA, "%s: cannot open the store: its folder %s (SQLite keeps a -wal "
 			       "and a -shm file beside it)", d->path,
 			       errno == ENOENT ? "does not exist" : "is not writable");
+	if (!fresh && access(d->path, W_OK) != 0)
+		/* Checked before SQLite opens it: it would open the file read-only and make -wal and
+		 * -shm files owned by this user, which the store's owner then cannot write. */
+		return err_set(e, ERR_DATA, "%s: cannot write the store: the file is read-only (%s)", d->path,
+			       strerror(errno));
 	if (connect(d, d->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, e) != 0)
 		return ERR_DATA;
 	if (!fresh && !checked && (inspect(d, 1, &in, e) != 0 || acceptable(d, &in, e) != 0))
@@ -822,6 +848,7 @@ int db_import_file(db *d, const price_catalog *checked, db_import_result *r, err
 int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 {
 	sqlite3_stmt *st;
+	char today[PRICE_DATE_MAX];
 	int rc;
 	*found = 0;
 	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
@@ -830,8 +857,11 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 		       "usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
 		       "region LIMIT 1", &st, e) != 0)
 		return ERR_DATA;
+	/* The newest price is the newest of today: a row dated later (a store from before imports
+	 * refused them) is not yet the offer's price. */
+	price_today(0, today);
 	bind_text(st, 1, q->instance);
-	bind_text(st, 2, q->as_of);
+	bind_text(st, 2, q->as_of && *q->as_of ? q->as_of : today);
 	bind_text(st, 3, q->model < PRICE_MODEL_N ? price_model_names[q->model] : "");
 	bind_text(st, 4, q->region);
 	bind_text(st, 5, price_unverified_prefix);
@@ -847,14 +877,16 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 int db_price_models(db *d, const char *instance, const char *as_of, int *have, err *e)
 {
 	sqlite3_stmt *st;
+	char today[PRICE_DATE_MAX];
 	int rc;
 	for (int i = 0; i < PRICE_MODEL_N; i++)
 		have[i] = 0;
 	if (prepare(d, "SELECT DISTINCT pricing_model FROM price WHERE instance = ?1 "
 		       "AND (?2 = '' OR as_of <= ?2)", &st, e) != 0)
 		return ERR_DATA;
+	price_today(0, today);
 	bind_text(st, 1, instance);
-	bind_text(st, 2, as_of);
+	bind_text(st, 2, as_of && *as_of ? as_of : today);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		price_model m;
 		if (price_parse_model((const char *)sqlite3_column_text(st, 0), &m) == 0)

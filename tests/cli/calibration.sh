@@ -99,3 +99,41 @@ printf '[framework]\nname = kind-x\ndisplay = x\nbased_on = vllm\nkind = train\n
 check based-on-kind 1 "kind-x.ini:5: kind: train differs from vllm's serve" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/kind-x.ini"
 printf '[framework]\nname = nobase\ndisplay = x\nbased_on = no-such-stack\nsource = s\nas_of = 2025\n' > "$tmp/fw/nobase.ini"
 check based-on-missing 1 "nobase.ini:4: based_on: no framework file 'no-such-stack'" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nobase.ini"
+
+# --- intervals and calibration status (DESIGN §6 interval, calibration)
+# models/intervals.ini is what validate --intervals prints from the rows' out-of-sample errors:
+# regenerated with the calibrations, never edited.
+$R validate $V --intervals > "$tmp/intervals.ini" 2>&1
+if cmp -s "$tmp/intervals.ini" models/intervals.ini; then pass=$((pass + 1)); else
+	echo "FAIL intervals-current: models/intervals.ini differs from 'roofcost validate $V --intervals' (regenerate it)"
+	fail=$((fail + 1)); fi
+# Trainium2 training has no published row: its GEMM fraction is Trainium1's share, not the prior
+# 1.0 / 0.80, the output says uncalibrated and why, and its MFU is below the calibrated H100's.
+check trn2-uncalibrated-json 0 '"status":	"uncalibrated"' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
+check trn2-uncalibrated-text 0 "UNCALIBRATED: no published training row on neuroncore-v3" -- $R eval -s trn2.48xlarge -w llama3-8b-train
+check trn2-interval 0 '"mfu":	[' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
+check p5-calibrated 0 "calibration      calibrated: hopper" -- $R eval -s p5.48xlarge -w llama3-8b-train
+check_sh trn2-mfu-below-calibrated "a=\$($(printf '%s' "$R") eval -s trn2.48xlarge -w llama3-8b-train --chips 128 --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p'); \
+b=\$($(printf '%s' "$R") eval -s p5.48xlarge -w llama3-8b-train --chips 128 --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p'); \
+awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { exit !(a > 0 && b > 0 && a < b) }'"
+# The interval holds the prediction and follows its direction: a time's low end is below it.
+check_sh interval-holds-figure "$R eval -s p5.48xlarge -w llama3-8b-train --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for k, (lo, hi) in d[\"interval\"].items():
+    v = d[\"train_days\" if k == \"train_days\" else k] if k in d else d[\"usd_per_unit\"]
+    assert lo <= v <= hi, (k, lo, v, hi)
+' 2>/dev/null || ! command -v python3 >/dev/null"
+check compare-within-error 0 "within the model's error" -- $R compare -w llama3-8b-train -s p5.48xlarge,p5en.48xlarge,trn2.48xlarge --chips 128
+check compare-uncalibrated 0 "uncalibrated: trn2.48xlarge" -- $R compare -w llama3-8b-train -s p5.48xlarge,p5en.48xlarge,trn2.48xlarge --chips 128
+check compare-json-interval 0 '"calibration":' -- $R compare -w llama3-70b-serve -s p5.48xlarge --format json
+check sweep-json-interval 0 '"usd_per_run":	[' -- $R sweep -w llama3-8b-train -s p5.48xlarge --chips 64 --tp 1,2 --pp 1 --top 1 --format json
+check validate-case-interval 0 '"group":	"ampere x megatron-lm-2021"' -- $R validate $V --format json
+rm -rf "$tmp/rep17"
+check report-intervals 0 "" -- $R report -w llama3-8b-train -s p5.48xlarge,trn2.48xlarge --chips 128 -o "$tmp/rep17"
+check report-intervals-data 0 "uncalibrated" -- cat "$tmp/rep17/data/model_error.csv"
+# A prior entry must name the calibration it borrows, and may not carry its own value.
+mkdir -p "$tmp/cal/models" && cp -r models/hw models/nn models/frameworks "$tmp/cal/models/"
+sed 's/^from = neuroncore-v2-gemm$/from = no-such-entry/' models/calibration.ini > "$tmp/cal/models/calibration.ini"
+check calib-prior-from 1 "from: 'no-such-entry' is not a fitted or measured gemm calibration above it" -- \
+	env ROOFCOST_HOME="$tmp/cal" $R eval -s trn2.48xlarge -w workloads/llama3-8b-train.ini

@@ -52,6 +52,13 @@ put('price-24-digits.csv', row(b'1.00000000000000000000001'))
 put('unverified-unquoted.csv', row(b'98.32', b'UNVERIFIED: recalled'))
 put('unverified-no-space.csv', row(b'98.32', b'UNVERIFIED:recalled'))
 put('escape-source.csv', row(b'98.32', b'"\x1b[2J\x1b]0;owned\x07"'))
+# Issue 21: a formula for a spreadsheet, a price dated in the future, a line break in a
+# quoted field; a workload whose name and description are HTML.
+put('formula-source.csv', row(b'98.32', b'"=HYPERLINK(""http://example.invalid"",""prices"")"'))
+put('future-price.csv', HDR + b'hostile,p5.48xlarge,us-east-1,on-demand,1.00,instance,8,2099-01-01,a price of the future\n')
+put('newline-source.csv', row(b'98.32', b'"line one\nline two"'))
+put('xss-workload.ini', serve.replace(b'name = llama3-8b-serve', b'name = <img src=x onerror=alert(1)>', 1)
+    .replace(b'description = ', b'description = <script>alert(2)</script> ', 1))
 
 # Validation case files: a duplicated column, a huge layout, training rows only.
 cases = text('tests/validation/public.csv').split(b'\n')
@@ -98,6 +105,9 @@ NO_UPDATE = ("CREATE TRIGGER price_no_update BEFORE UPDATE ON price BEGIN SELECT
              "'prices are history: a new price is a new row with a later as_of'); END")
 store('huge-price.db', 'DROP TRIGGER price_no_update',
       "UPDATE price SET usd_per_hour = 1e63 WHERE instance = 'p5.48xlarge'", NO_UPDATE)
+store('formula-source.db', 'DROP TRIGGER price_no_update',
+      "UPDATE price SET source = '=HYPERLINK(\"http://example.invalid\",\"prices\")' WHERE instance = 'p5.48xlarge'",
+      NO_UPDATE)
 store('escape-source.db', 'DROP TRIGGER price_no_update',
       "UPDATE price SET source = 'evil ' || char(27) || '[2J' || char(7) || ' cr' || char(13) || "
       "' a | b' WHERE instance = 'p5.48xlarge'", NO_UPDATE)

@@ -1,9 +1,12 @@
 #!/bin/sh
 # The hostile corpus: each case of tests/hostile/cases.txt must exit with its code, print its
 # text, end within $HOSTILE_SECONDS (default 1) and print no control character. Run from the
-# project root: sh tests/hostile/run.sh. Prints "hostile: N passed, N failed".
+# project root: sh tests/hostile/run.sh. Prints "hostile: N passed, N failed"; then the
+# integrity attacks of attacks.sh, which fail the run as one case when any of them fails.
 # A hang ends after 10 s as exit 124 (and the case fails); the time limit is checked apart.
 R="timeout 10 ${ROOFCOST:-./roofcost}"
+# The binary by absolute path, for cases that leave the project root or signal it.
+RB=$(cd "$(dirname "${ROOFCOST:-./roofcost}")" && pwd)/$(basename "${ROOFCOST:-./roofcost}")
 H=tests/hostile
 LIMIT=${HOSTILE_SECONDS:-1}
 pass=0
@@ -13,6 +16,9 @@ slow=""
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 ctl=$(printf '\001-\010\013-\037\177')
+# A PATH with timeout and no gnuplot (cases.txt: $NOPLOT).
+NOPLOT=$tmp/noplot
+mkdir -p "$NOPLOT" && ln -s "$(command -v timeout)" "$NOPLOT/timeout"
 
 # untouched FILE CMD...: CMD with a copy of $H/FILE as the store; 99 if the copy changed.
 untouched() {
@@ -82,6 +88,7 @@ if [ "$(id -u)" -ne 0 ] || [ -n "$asnobody" ]; then
 	ro=$tmp/ro
 	mkdir -p "$ro"
 	ROOFCOST_DB=$ro/store.db $R list prices >/dev/null 2>&1
+	ROOFCOST_DB=$ro/store.db $R baseline record ro1 -s p5.48xlarge -w llama3-8b-serve >/dev/null 2>&1
 	ROOFCOST_DB=$ro/store.db $R import tests/catalogs/good/history-1.csv >/dev/null 2>&1   # checkpointed on close
 	rm -f "$ro/store.db-wal" "$ro/store.db-shm"
 	chmod 755 "$tmp"
@@ -99,10 +106,47 @@ if [ "$(id -u)" -ne 0 ] || [ -n "$asnobody" ]; then
 	out=$(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$ro/store.db $asnobody $RN import catalogs/aws.csv 2>&1)
 	if echo "$out" | grep -q "cannot open the store: its folder is not writable"; then pass=$((pass + 1)); else
 		echo "FAIL hostile read-only-folder: import: $out" | head -3; fail=$((fail + 1)); fi
+	# Issue 21, 3: every verb that only reads records works on a store in a read-only folder
+	# (an auditor's); check evaluates and says its check was not logged.
+	for v in "list" "verify" "show ro1" "export ro1" "diff ro1 ro1" "check ro1"; do
+		out=$(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$ro/store.db $asnobody $RN baseline $v 2>&1)
+		rc=$?
+		if [ "$rc" -ne 0 ] || { [ "$v" = "check ro1" ] && ! echo "$out" | grep -q "the checks were not logged"; }; then
+			echo "FAIL hostile read-only-folder: baseline $v: exit $rc: $(echo "$out" | tail -2)"; fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+	done
 	chmod 755 "$ro"
+	# Issue 21, 2: a reader who cannot write the store, in a folder anyone may write (sticky,
+	# as /tmp), leaves no -wal or -shm file of its own, after which the owner writes as before.
+	st=$tmp/sticky
+	mkdir -p "$st" && chmod 1777 "$st"
+	ROOFCOST_DB=$st/store.db $R baseline record st1 -s p5.48xlarge -w llama3-8b-serve >/dev/null 2>&1
+	chmod 644 "$st/store.db"
+	for v in "list prices" "baseline list" "baseline verify" "baseline check st1" "import catalogs/aws.csv"; do
+		(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$st/store.db $asnobody $RN $v >/dev/null 2>&1)
+	done
+	left=$(find "$st" ! -user root -print 2>/dev/null)
+	if [ -z "$left" ] && ROOFCOST_DB=$st/store.db $R import tests/catalogs/good/history-2.csv >/dev/null 2>&1; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL hostile sticky-folder: a reader left $left, or the owner cannot write the store"; fail=$((fail + 1))
+	fi
+	# Issue 21, 8: a report into an empty folder it may write whose parent it may not (a
+	# container's output mount).
+	mkdir -p "$tmp/mount/out" && chmod 777 "$tmp/mount/out" && chmod 555 "$tmp/mount"
+	out=$(cd "$nb" && ROOFCOST_HOME=$nb ROOFCOST_DB=$st/nobody.db $asnobody env PATH=$NOPLOT $RN report -w llama3-8b-serve \
+		-s p5.48xlarge -o "$tmp/mount/out" 2>&1)
+	if [ -f "$tmp/mount/out/report.md" ]; then pass=$((pass + 1)); else
+		echo "FAIL hostile read-only-parent: report: $out" | head -3; fail=$((fail + 1)); fi
+	chmod 755 "$tmp/mount"
 else
 	echo "hostile: read-only-folder skipped (root without setpriv)"
 fi
+
+# The integrity attacks on release records: triggers dropped, the store rewritten (issue 21).
+if ! ROOFCOST="${ROOFCOST:-./roofcost}" sh $H/attacks.sh; then fail=$((fail + 1)); fi
 
 echo "hostile: $pass passed, $fail failed (slowest: $slow, $slow_ms ms)"
 [ "$fail" -eq 0 ]

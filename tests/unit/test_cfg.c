@@ -119,11 +119,40 @@ Test(cfg, syntax_and_long_lines)
 	char big[400];
 	cr_assert_neq(run("[a]\nname = x\nthis line has no equals\n", &t, &e, NULL), 0);
 	cr_assert(strstr(e.msg, ":3: syntax error"), "%s", e.msg);
+	/* A value longer than inih's 200-byte line reaches the field whole (and is then too long
+	 * for a 16-byte name); a long header line is refused. */
 	snprintf(big, sizeof big, "[a]\nname = %0300d\n", 0);
 	cr_assert_neq(run(big, &t, &e, NULL), 0);
-	cr_assert(strstr(e.msg, ":2: line longer than"), "%s", e.msg);
+	cr_assert(strstr(e.msg, ":2: name: value longer than 15 characters"), "%s", e.msg);
+	snprintf(big, sizeof big, "[%0300d]\nname = x\n", 0);
+	cr_assert_neq(run(big, &t, &e, NULL), 0);
+	cr_assert(strstr(e.msg, ":1: line longer than 198 characters"), "%s", e.msg);
 	cr_assert_neq(run("[a]\nname = x\n[a]\ncount = 1\n", &t, &e, NULL), 0);
 	cr_assert(strstr(e.msg, ":3: section [a] appears twice"), "%s", e.msg);
+}
+
+Test(cfg, a_long_line_is_one_value)
+{
+	/* issue 21: a path in a deep folder (a CI checkout) is longer than inih's line; it is read
+	 * as it is written, without the space a continuation line adds, and its inline comment cut;
+	 * a long comment line is a comment. */
+	static char text[1400];
+	char path[700];
+	cfg_doc d;
+	const cfg_entry *en;
+	err e = {0};
+	int k = snprintf(path, sizeof path, "/ci");
+	for (int i = 0; i < 40; i++)
+		k += snprintf(path + k, sizeof path - (size_t)k, "/folder-%02d", i);
+	snprintf(text, sizeof text, "[a]\n; %0400d\nfile = %s   # where it is\nnote = one\n  two\n", 0, path);
+	cr_assert_gt(strlen(path), 400);
+	cr_assert_eq(cfg_load_text(&d, "long.ini", text, &e), 0, "%s", e.msg);
+	cr_assert(en = cfg_find(&d, "a", "file"));
+	cr_assert_str_eq(en->value, path);
+	cr_assert_eq(en->line, 3);
+	cr_assert(en = cfg_find(&d, "a", "note"));
+	cr_assert_str_eq(en->value, "one two", "a continuation line still joins with a space");
+	cfg_release(&d);
 }
 
 Test(cfg, override_is_checked_like_the_file)

@@ -165,3 +165,25 @@ Test(price, a_large_catalog_is_scanned_in_bounded_memory, .timeout = 60)
 	cr_assert_lt(ru.ru_maxrss, limit_kb, "peak %ld KB", ru.ru_maxrss);
 	unlink(path);
 }
+
+Test(price, dates_count_days)
+{
+	/* Days since 1970-01-01: 1990-01-01 is 7,305 (20 x 365 + the leap days of 72, 76, 80, 84,
+	 * 88); 2000-03-01 is 11,017 (30 x 365 + 7 leap days = 10,957, then Jan 31 + Feb 29 = 60). 2024-12-01 to 2025-06-01 is 182 days (Dec 31, Jan 31, Feb 28,
+	 * Mar 31, Apr 30, May 31). A month or a year means its first day. */
+	long d, a, b;
+	cr_assert_eq(price_date_days("1990-01-01", &d), 0);
+	cr_assert_eq(d, 7305);
+	cr_assert_eq(price_date_days("2000-03-01", &d), 0);
+	cr_assert_eq(d, 11017);
+	cr_assert_eq(price_date_days("2024-12-01", &a), 0);
+	cr_assert_eq(price_date_days("2025-06-01", &b), 0);
+	cr_assert_eq(b - a, 182);
+	cr_assert_eq(price_date_days("2025-06", &d), 0);
+	cr_assert_eq(d, b);
+	cr_assert_eq(price_date_days("2025", &d), 0);
+	cr_assert_eq(b - d, 151);
+	cr_assert_eq(price_date_days("2025-02-29", &d), -1);
+	cr_assert_eq(price_date_days("newest", &d), -1);
+	cr_assert_eq(price_date_days("", &d), -1);
+}

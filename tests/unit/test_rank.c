@@ -301,3 +301,37 @@ Test(rank, an_owned_price_names_the_missing_figure)
 	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
 	cr_assert(!c.have_price && strstr(c.note, "no pue"), "%s", c.note);
 }
+
+Test(rank, prices_far_apart_in_time_are_named)
+{
+	/* Three rows: a catalog price of 2024-12-01, one of 2025-06-01 (182 days later), and the
+	 * user's own price, which has no date and does not count. Above 90 days: stale, the oldest
+	 * row 0 and the newest row 1. At 200 days: the same spread, no warning. */
+	hw_system s[3] = {fx_round_system(8), fx_round_system(8), fx_round_system(8)};
+	rank_row rows[3];
+	rank_ages a;
+	memset(rows, 0, sizeof rows);
+	for (int i = 0; i < 3; i++) {
+		rows[i].sys = &s[i];
+		rows[i].cost.have_price = 1;
+	}
+	strcpy(s[0].name, "old");
+	strcpy(s[1].name, "new");
+	strcpy(rows[0].cost.price.as_of, "2024-12-01");
+	strcpy(rows[1].cost.price.as_of, "2025-06-01");
+	rows[2].cost.user_price = 1;
+	rank_price_ages(rows, 3, 90, &a);
+	cr_assert_eq(a.n, 2);
+	cr_assert_float_eq(a.spread_days, 182, 1e-12);
+	cr_assert(a.stale);
+	cr_assert_eq(a.oldest, 0);
+	cr_assert_eq(a.newest, 1);
+	cr_assert(strstr(a.text, "prices 182 days apart: old on-demand from 2024-12-01 (the oldest), new on-demand "
+			 "from 2025-06-01"), "%s", a.text);
+	rank_price_ages(rows, 3, 200, &a);
+	cr_assert(!a.stale && !a.text[0]);
+	rank_price_ages(rows + 2, 1, 90, &a);
+	cr_assert_eq(a.n, 0);
+	cr_assert(isnan(a.spread_days));
+	cr_assert_float_eq(rank_price_age_days(&rows[0].cost.price, "2025-06-01"), 182, 1e-12);
+}

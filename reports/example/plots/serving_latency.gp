@@ -46,7 +46,10 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale x 2
 	set format x '%g'
-	set yrange [0:*]
+	set logscale y 10
+	set format y '%g'
+	set yrange [11.7925:440.431]
+	set ytics (20, 50, 100, 200)
 	unset key
 	set arrow 1 from graph 0, first 50 to graph 1, first 50 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'limit 50 ms (p99)' at graph 0.01, first 50 offset 0, character 0.6 left font ',9' tc rgb '#333333' front

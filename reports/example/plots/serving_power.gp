@@ -1,0 +1,38 @@
+# serving_power: llama3-70b-serve: output tokens/s per provisioned MW against speed per user
+# Draws serving_power.svg and serving_power.png from serving_power.dat; run `gnuplot serving_power.gp` in this folder.
+do for [fmt in 'svg png'] {
+	reset
+	if (fmt eq 'svg') {
+		set terminal svg dynamic size 960,540 font 'sans,12' background '#ffffff' noenhanced
+	} else {
+		set terminal pngcairo size 960,540 font 'sans,10' background '#ffffff' noenhanced
+	}
+	set output 'serving_power.'.fmt
+	set style textbox opaque noborder
+	set multiplot title 'llama3-70b-serve: output tokens/s per provisioned MW against speed per user' font ',14'
+	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
+	# panel 1
+	set lmargin at screen 0.0900; set rmargin at screen 0.7350
+	set bmargin at screen 0.1400; set tmargin at screen 0.8800
+	set title '' font ',11'
+	set xlabel 'output tokens/s per user (1 / TPOT)'
+	set ylabel 'output tokens/s per MW (rated power x PUE)'
+	set grid xtics ytics lc rgb '#e4e4e4' lw 1
+	set border 3 lc rgb '#444444'
+	set tics nomirror out scale 0.6
+	set logscale y 10
+	set format y '%g'
+	set yrange [3387.26:426605]
+	set ytics (5000, 10000, 20000, 50000, 100000, 200000)
+	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
+	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
+	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
+	plot 'serving_power.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=4 pp=2', \
+	     'serving_power.dat' index 1 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
+	     'serving_power.dat' index 1 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
+	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'chosen layout and load'
+	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
+	set xrange [*:*]; set yrange [*:*]; set format x; set format y
+	unset multiplot
+	unset output
+}
