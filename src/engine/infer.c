@@ -780,6 +780,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	o->iter_prefill = st->tP;
 	o->prefill_share = st->Rp + st->Rd > 0 ? st->Rp / (st->Rp + st->Rd) : 0;
 	o->prompts_per_iter = st->ptok / v->in;
+	o->prefill_wait = st->wq;
 	if (v->p->tp > 1 && v->f->allreduce == FW_AR_CUSTOM) {
 		/* Where the stack's peer-to-peer all-reduce gives way to the library's (a step in the
 		 * iteration time the curve shows, from the framework file's allreduce_max). */
@@ -920,6 +921,14 @@ static int server_cap(srv *v, infer_result *r)
 			snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_tokens %.0f %s", v->budget,
 				 v->chunked ? "(one token per decode)" : "beside one whole prompt");
 		}
+	}
+	if ((w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE) && w->concurrency > 0 &&
+	    (double)w->concurrency / dp < 1) {
+		/* Less than one sequence per replica: an admission queue of no slots (Erlang C over 0
+		 * servers), whose wait came out negative. */
+		snprintf(r->reason, INFER_REASON_MAX, "the workload's concurrency %d is less than one sequence for each of %d replicas",
+			 w->concurrency, dp);
+		return 0;
 	}
 	if ((w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE) && w->concurrency > 0 &&
 	    v->cap > (double)w->concurrency / dp) {
