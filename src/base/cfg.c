@@ -567,7 +567,8 @@ int cfg_parse_value(const cfg_field *f, const char *value, void *out, char *why,
 		return -1;
 	case CFG_NUM:
 	case CFG_INT:
-		if (units_parse(value, f->type == CFG_INT ? UNITS_NONE : f->unit, &v, why, (int)n) != 0)
+		if (units_parse(value, f->type == CFG_INT && f->unit != UNITS_COUNT ? UNITS_NONE : f->unit, &v, why,
+				(int)n) != 0)
 			return -1;
 		if (f->type == CFG_INT && (v != floor(v) || fabs(v) > 2e9)) {
 			snprintf(why, n, "'%s' is not a whole number", value);

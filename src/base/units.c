@@ -50,6 +50,7 @@ const char *units_kind_name(units_kind kind)
 	case UNITS_TIME: return "a time (e.g. 2 us, 200 ms)";
 	case UNITS_FLOPS: return "a compute rate (e.g. 667 TFLOP/s)";
 	case UNITS_POWER: return "a power (e.g. 700 W)";
+	case UNITS_COUNT: return "a count (e.g. 300, 1.5M, 1T: k, M, B, T)";
 	}
 	return "?";
 }
@@ -83,8 +84,14 @@ int units_parse(const char *text, units_kind kind, double *out, char *why, int w
 	n = strlen(end);
 	while (n > 0 && isspace((unsigned char)end[n - 1]))
 		n--;
+	if (kind == UNITS_COUNT && n == 1 && strchr("kKMBT", *end)) {
+		/* Counts: k/K thousand, M million, B billion, T trillion (tokens=1T, 1.5M). */
+		static const double f[] = {1e3, 1e3, 1e6, 1e9, 1e12};
+		*out = v * f[strchr("kKMBT", *end) - "kKMBT"];
+		return 0;
+	}
 	if (n == 0) {
-		if (kind == UNITS_NONE) {
+		if (kind == UNITS_NONE || kind == UNITS_COUNT) {
 			*out = v;
 			return 0;
 		}

@@ -12,11 +12,13 @@ typedef enum units_kind {
 	UNITS_BW,        /* B/s */
 	UNITS_TIME,      /* s */
 	UNITS_FLOPS,     /* FLOP/s (also OP/s) */
-	UNITS_POWER      /* W */
+	UNITS_POWER,     /* W */
+	UNITS_COUNT      /* a count: a plain number, or one with k, K (1e3), M (1e6), B (1e9), T (1e12) */
 } units_kind;
 
 /* Parses text (a number, optional spaces, a unit of `kind`) into *out in SI.
- * UNITS_NONE accepts a bare number only. Returns 0, or -1 with a reason in why (64 bytes+). */
+ * UNITS_NONE accepts a bare number only; UNITS_COUNT a bare number or one with a count suffix
+ * ("300", "1.5M", "1T": tokens, batches, lengths). Returns 0, or -1 with a reason in why (64 bytes+). */
 int units_parse(const char *text, units_kind kind, double *out, char *why, int why_len);
 
 /* A human name of the kind for error messages: "bytes (e.g. 96 GiB)". */

@@ -692,7 +692,8 @@ static void usage(FILE *fp)
 		    "       roofcost --version\n\n%s\ncommands:\n", about);
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+	fprintf(fp, "  %-10s %s\n  %-10s %s\n  %-10s %s\n\n%s", "help", "this text, or a command's (help CMD)", "",
+		"help keys: every workload key, its unit, what it is (for --set)", "",
 		"help --man, help --bash-completion: the manual page, the bash completion", notes);
 }
 
@@ -736,6 +737,8 @@ static int help(int argc, char **argv, const cli_paths *paths)
 		doc_bash_completion(&d, stdout);
 		return 0;
 	}
+	if (!strcmp(argv[2], "keys"))
+		return new_help_keys(stdout);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[2], commands[i].name)) {
 			char name[64], flag[] = "--help", *av[3];
@@ -880,4 +883,75 @@ int cli_system_names(const cli_paths *paths, const char *list, char ***names, er
 		p = end + 1;
 	}
 	return n;
+}
+
+void cli_rank_args_init(cli_rank_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->cmin = 1;
+	a->cmax = RANK_CHIPS_OPEN;
+}
+
+int cli_rank_option(int code, const char *arg, cli_eval_opts *o, cli_rank_args *a, err *e)
+{
+	if (code == CLI_OPT_BUDGET || code == CLI_OPT_DEADLINE) {
+		double *v = code == CLI_OPT_BUDGET ? &a->budget : &a->deadline;
+		if (opt_number(arg, v) != 0 || !(*v > 0)) {
+			err_set(e, ERR_USAGE, "%s: '%s' is not a positive number of %s",
+				code == CLI_OPT_BUDGET ? "--budget" : "--deadline", arg, code == CLI_OPT_BUDGET ? "USD" : "days");
+			return -1;
+		}
+		return 1;
+	}
+	if (code == CLI_OPT_DISAGG) {
+		snprintf(a->disagg, sizeof a->disagg, "disagg=%s", arg);
+		return cli_eval_option(CLI_OPT_SET, a->disagg, o, e) <= 0 ? -1 : 1;
+	}
+	if (code == CLI_OPT_CHIPS && strchr(arg, '-')) {
+		int lo, hi;
+		if (opt_int_pair(arg, '-', 1, LIM_CHIPS, &lo, &hi) != 0 || hi < lo) {
+			err_set(e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", arg);
+			return -1;
+		}
+		a->cmin = lo;
+		a->cmax = hi;
+		a->range = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int cli_rank_apply(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, const plan *p,
+		   rank_opts *ro, int *fill, err *e)
+{
+	if (w->mode == WL_INFER && a->deadline > 0)
+		return err_set(e, ERR_USAGE, "--deadline: applies to training; %s is a serving workload", w->name);
+	ro->cmin = a->cmin;
+	ro->cmax = a->cmax;
+	/* A single count: the chips of a training run; for serving, the chips the replicas fill. */
+	if (o->chips && !a->range)
+		ro->cmin = ro->cmax = o->chips;
+	ro->budget = a->budget;
+	ro->deadline = a->deadline * 86400;
+	ro->total = 0;
+	*fill = p->chips;
+	if (w->mode == WL_INFER && !o->plan_text && o->chips && !a->range) {
+		ro->total = *fill = o->chips;
+		ro->cmin = 1;
+	}
+	return 0;
+}
+
+void cli_rank_plan(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, plan *p)
+{
+	int inner = p->tp * p->pp * p->cp;
+	if (o->plan_text || !o->chips || a->range || w->mode != WL_TRAIN)
+		return;
+	p->chips = o->chips;
+	if (o->chips % inner == 0) {
+		p->dp = o->chips / inner;
+	} else {
+		p->tp = p->pp = p->cp = p->vpp = p->ep = 1;
+		p->dp = o->chips;
+	}
 }

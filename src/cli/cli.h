@@ -166,13 +166,19 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	{"framework", required_argument, NULL, CLI_OPT_FRAMEWORK}, \
 	{"help", no_argument, NULL, 'h'}
 
-#define CLI_EVAL_USAGE \
+/* The inputs of an evaluation (eval, compare, roofline, report, baseline record). */
+#define CLI_EVAL_USAGE_INPUTS \
 	"  -s, --system NAME      a system (roofcost list systems) or a path to its .ini\n" \
 	"  -w, --workload NAME    a workload (roofcost list workloads) or a path to its .ini\n" \
 	"      --plan LAYOUT      tp=8,pp=4,vpp=2,dp=16,cp=1,ep=1,sp=1,mb=1 (over the workload's [plan])\n" \
 	"      --chips N          total chips; dp = N / (tp*pp*cp) when dp is not given\n" \
-	"      --set KEY=VALUE    override any workload key, e.g. --set concurrency=1 (repeatable)\n" \
-	"      --framework NAME   the software stack (roofcost list frameworks), over the workload's\n" \
+	"      --set KEY=VALUE    override a workload key (repeatable); the ones used most: serving\n" \
+	"                         input_len, output_len, concurrency, ttft_slo, tpot_slo (--set\n" \
+	"                         tpot_slo=50ms), training tokens (--set tokens=1T), global_batch;\n" \
+	"                         roofcost help keys lists every key with its unit\n" \
+	"      --framework NAME   the software stack (roofcost list frameworks), over the workload's\n"
+
+#define CLI_EVAL_USAGE CLI_EVAL_USAGE_INPUTS \
 	"      --format FMT       table | csv | json | md (default table)\n" \
 	"  -h, --help             this text\n"
 
@@ -197,11 +203,49 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 	"      --capex SYS=USD[/CHIPS]  your own purchase quote for SYS (--pricing owned): USD for\n" \
 	"                         CHIPS chips with their host, one node when not given (repeatable)\n"
 
+/* The ranking options of compare and report: --budget, --deadline, --chips MIN-MAX, --disagg. */
+typedef struct cli_rank_args {
+	double budget;            /* USD per hour (serving) or per run (training); 0 = none */
+	double deadline;          /* days; 0 = none */
+	int cmin, cmax, range;    /* --chips MIN-MAX (range 1), or the single --chips N (range 0) */
+	char disagg[PLAN_DISAGG_TEXT_MAX + 8]; /* "disagg=SPLIT", given to cli_eval_option as --set */
+} cli_rank_args;
+
+void cli_rank_args_init(cli_rank_args *a);
+
+/* Handles one ranking option (codes below, or --chips with MIN-MAX) into a, or into o (--disagg
+ * as --set disagg=SPLIT). Returns 1 if handled, 0 if not one of them, -1 on a usage error. */
+int cli_rank_option(int code, const char *arg, cli_eval_opts *o, cli_rank_args *a, err *e);
+
+/* Sets ro's chip bounds, budget and deadline from a and o for workload w with plan p: serving
+ * --chips N is the chips the replicas fill (ro->total), MIN-MAX bounds a replica; training
+ * searches MIN-MAX or takes N. *fill: the chips serving replicas fill. Returns 0, or ERR_USAGE
+ * with e set (--deadline on a serving workload). */
+int cli_rank_apply(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, const plan *p,
+		   rank_opts *ro, int *fill, err *e);
+
+/* A training run of --chips N (no --plan, no range): the workload's layout with dp filling N,
+ * or pure data parallelism where the layout does not divide N. The plan was set up without
+ * --chips (a search is not tied to the workload's layout). */
+void cli_rank_plan(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, plan *p);
+
+enum { CLI_OPT_BUDGET = 1100, CLI_OPT_DEADLINE, CLI_OPT_DISAGG };
+
+#define CLI_RANK_LONGOPTS \
+	{"budget", required_argument, NULL, CLI_OPT_BUDGET}, \
+	{"deadline", required_argument, NULL, CLI_OPT_DEADLINE}, \
+	{"disagg", required_argument, NULL, CLI_OPT_DISAGG}
+
 /* --disagg SPLIT (eval, compare, report): the workload key disagg, as --set disagg=SPLIT. */
 #define CLI_DISAGG_USAGE \
 	"      --disagg SPLIT     disaggregated prefill and decode pools beside the aggregated result:\n" \
 	"                         auto (search the layouts and the split), XpYd (X prefill and Y decode\n" \
 	"                         replicas, layouts searched) or XpYd:PLAN:PLAN (14p2d:tp=4:tp=8)\n"
+
+#define CLI_RANK_USAGE \
+	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n" \
+	"      --deadline DAYS    training: drop runs that take longer, failures included\n" \
+	CLI_DISAGG_USAGE
 
 /* --wide, for the commands that print tables (handled by cli_eval_option). */
 #define CLI_TABLE_LONGOPTS {"wide", no_argument, NULL, CLI_OPT_WIDE}
@@ -213,6 +257,8 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
 extern const char eval_usage[], roofline_usage[], list_usage[], compare_usage[], validate_usage[],
 	sweep_usage[], import_usage[], new_usage[], report_usage[], baseline_usage[], baseline_options_usage[];
 int cmd_eval(int argc, char **argv, const cli_paths *paths);
+/* `roofcost help keys`: every workload key, its unit, whether required, what it is. */
+int new_help_keys(FILE *fp);
 int cmd_roofline(int argc, char **argv, const cli_paths *paths);
 int cmd_list(int argc, char **argv, const cli_paths *paths);
 int cmd_compare(int argc, char **argv, const cli_paths *paths);

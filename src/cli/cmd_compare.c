@@ -19,8 +19,8 @@
 
 const char compare_usage[] =
 	"usage: roofcost compare -w WORKLOAD -s SYS1,SYS2,...|all [--chips N|MIN-MAX] [--budget USD]\n"
-	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]... [--pricing MODEL]\n"
-	"                        [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
+	"                        [--deadline DAYS] [--plan ...] [--set KEY=VALUE]...\n"
+	"                        [--pricing MODEL|all] [--as-of DATE] [--price SYS=USD]... [--discount [KEY=]PCT]...\n"
 	"                        [--capex SYS=USD[/CHIPS]]...\n"
 	"                        [--disagg SPLIT] [--format table|csv|json|md] [--wide]\n\n"
 	"Finds each system's best layout for the workload and ranks the systems by cost per delivered\n"
@@ -37,18 +37,7 @@ const char compare_usage[] =
 	"bounds one replica instead. Training sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO,\n"
 	"recompute) at the workload's chip count, or at every power of two from MIN to MAX with\n"
 	"--chips MIN-MAX.\n\n"
-	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE
-	"      --budget USD       the most a system may cost: per hour (serving) or per run (training)\n"
-	"      --deadline DAYS    training: drop runs that take longer, failures included\n"
-	CLI_DISAGG_USAGE;
-
-/* A positive number of optarg into *v, else a usage error naming opt. */
-static int positive(const char *opt, const char *arg, const char *what, double *v, err *e)
-{
-	if (opt_number(arg, v) != 0 || !(*v > 0))
-		return err_set(e, ERR_USAGE, "%s: '%s' is not a positive number of %s", opt, arg, what);
-	return 0;
-}
+	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE CLI_RANK_USAGE;
 
 /* Serving: the concurrency cap decides a row when the load it settled on is the cap. */
 static int capped(const rank_row *r)
@@ -431,12 +420,9 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 
 int cmd_compare(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_BUDGET = 4000, O_DEADLINE, O_DISAGG };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
-						 {"budget", required_argument, NULL, O_BUDGET},
-						 {"deadline", required_argument, NULL, O_DEADLINE},
-						 {"disagg", required_argument, NULL, O_DISAGG}, {NULL, 0, NULL, 0}};
-	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
+						 CLI_RANK_LONGOPTS, {NULL, 0, NULL, 0}};
+	cli_rank_args ra;
 	cli_eval_opts o;
 	err e = {0};
 	db *store = NULL;
@@ -445,12 +431,13 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	hw_system *systems = NULL;
 	cli_pricer pricer;
 	rank_opts ro;
+	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
 	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
 	rank_ages ages;
-	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, cmin = 1, cmax = RANK_CHIPS_OPEN, range = 0, fill = 0;
-	double budget = 0, deadline = 0;
+	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, fill = 0;
 
 	cli_eval_init(&o);
+	cli_rank_args_init(&ra);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
 		int h;
@@ -458,43 +445,18 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			fputs(compare_usage, stdout);
 			goto done;
 		}
-		if (c == O_BUDGET || c == O_DEADLINE) {
-			if (positive(c == O_BUDGET ? "--budget" : "--deadline", optarg, c == O_BUDGET ? "USD" : "days",
-				     c == O_BUDGET ? &budget : &deadline, &e) != 0) {
-				rc = cli_fail(&e);
-				goto done;
-			}
-			continue;
+		h = cli_rank_option(c, optarg, &o, &ra, &e);
+		if (h < 0) {
+			rc = cli_fail(&e);
+			goto done;
 		}
-		if (c == O_DISAGG) {
-			snprintf(disagg, sizeof disagg, "disagg=%s", optarg);
-			if (cli_eval_option(CLI_OPT_SET, disagg, &o, &e) <= 0) {
-				rc = cli_fail(&e);
-				goto done;
-			}
+		if (h > 0)
 			continue;
-		}
-		if (c == CLI_OPT_CHIPS && strchr(optarg, '-')) {
-			int a, b;
-			if (opt_int_pair(optarg, '-', 1, LIM_CHIPS, &a, &b) != 0 || b < a) {
-				err_set(&e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", optarg);
-				rc = cli_fail(&e);
-				goto done;
-			}
-			cmin = a;
-			cmax = b;
-			range = 1;
-			continue;
-		}
 		h = cli_eval_option(c, optarg, &o, &e);
 		if (h <= 0) {
 			rc = cli_option_rc(h, compare_usage, &e);
 			goto done;
 		}
-	}
-	if (o.chips && !range) {
-		/* A single count bounds a serving replica exactly; for training it is the chips. */
-		cmin = cmax = o.chips;
 	}
 	if (!w0) {
 		err_set(&e, ERR_DATA, "out of memory");
@@ -533,32 +495,11 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 			rc = e.code;
 			break;
 		}
-		if (w0->mode == WL_INFER && deadline > 0) {
-			rc = err_set(&e, ERR_USAGE, "--deadline: applies to training; %s is a serving workload", w0->name);
-			break;
-		}
-		if (!o.plan_text && o.chips && !range && w0->mode == WL_TRAIN) {
-			int inner = p.tp * p.pp * p.cp;
-			p.chips = o.chips;
-			if (o.chips % inner == 0) {
-				p.dp = o.chips / inner;
-			} else {
-				p.tp = p.pp = p.cp = p.vpp = p.ep = 1;
-				p.dp = o.chips;
-			}
-		}
+		cli_rank_plan(&ra, &o, w0, &p);
 		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
-		ro.cmin = cmin;
-		ro.cmax = cmax;
-		ro.total = 0;
-		fill = p.chips;
-		if (w0->mode == WL_INFER && !o.plan_text && o.chips && !range) {
-			/* Serving: N chips in all, filled by replicas that divide it. */
-			ro.total = fill = o.chips;
-			ro.cmin = 1;
-		}
-		ro.budget = budget;
-		ro.deadline = deadline * 86400;
+		ro.ws = ws;
+		if ((rc = cli_rank_apply(&ra, &o, w0, &p, &ro, &fill, &e)) != 0)
+			break;
 		for (int k = 0; k < nmodels && rc == 0; k++) {
 			rank_row *r = &rows[nrows];
 			if (o.pricing_all)
@@ -583,7 +524,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	rank_sort(rows, nrows);
-	rank_verdicts(rows, nrows, budget);
+	rank_verdicts(rows, nrows, ra.budget);
 	rank_price_ages(rows, nrows, w0->cost.owned.price_age_days, &ages);
 	if (nrows > 0 && !o.pricing_all && cli_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
 		rc = cli_fail(&e);
@@ -605,6 +546,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	else
 		print_table(w0, rows, nrows, &o, paths, limits, note, &ages, empty);
 done:
+	sweep_ws_free(ws);
 	if (store)
 		db_close(store);
 	free(systems);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "base/text.h"
+#include "model/hf.h"
 #include "model/hw.h"
 #include "model/nn.h"
 #include "model/wl.h"
@@ -17,10 +19,17 @@
 const char list_usage[] =
 	"usage: roofcost list systems|chips|networks|workloads|frameworks|prices [--format table|csv|json|md]\n"
 	"                     [--wide]\n"
+	"       roofcost list networks [FILE...] [--format ...]\n"
 	"       roofcost list prices [--provider P] [--as-of DATE] [--all] [--format ...]\n\n"
 	"Lists what roofcost knows, loading every file strictly (a bad file is an error with its\n"
 	"line). systems: chip, chips per node, scale-up domain, largest cluster, per-chip link\n"
-	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: parameters.\n"
+	"bandwidth per direction at each level. chips: dense peaks, HBM. networks: total parameters,\n"
+	"active ones (what one token's forward multiplies by: attention, dense and shared FFNs, its\n"
+	"routed experts, the router and the LM head; the input embedding is a row lookup, in\n"
+	"embedding_B: add it for a model card that counts it), layers and widths, the attention (mha,\n"
+	"gqa, mla; a sliding or chunked window of W tokens on N layers; sinks; qk-norm) and the KV\n"
+	"cache of one token in 16 bits; given FILEs (an .ini or a Hugging Face config.json each,\n"
+	"roofcost reads the families of new network --from-hf), those files only.\n"
 	"workloads: mode, network, precision, framework. frameworks: the software stacks' defaults\n"
 	"(models/frameworks/): attention, ZeRO stage, recompute, what overlaps, host mode, serving\n"
 	"scheduler and token budget. prices: the store's prices ($ROOFCOST_DB, else\n"
@@ -143,45 +152,85 @@ static int list_chips(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
-static int list_networks(const cli_paths *p, out_table *t, err *e)
+/* The attention of a network in a few words: "gqa", "mla", "mha", with its window and sinks. */
+static void attention_kind(const nn_net *n, char *b, size_t len)
 {
-	char dir[CLI_PATH_MAX + 32], **names;
+	size_t l = (size_t)snprintf(b, len, "%s", nn_is_mla(n) ? "mla" : n->kv_heads == n->heads ? "mha"
+						: n->kv_heads == 1 ? "mqa" : "gqa");
+	if (n->window > 0 && l < len)
+		l += (size_t)snprintf(b + l, len - l, " %s %d x%d", nn_window_names[n->window_kind], n->window,
+				      n->window_layers);
+	if (n->attn_sinks && l < len)
+		l += (size_t)snprintf(b + l, len - l, " sinks");
+	if (n->qk_norm && l < len)
+		snprintf(b + l, len - l, " qk-norm");
+}
+
+/* One row of `list networks`. */
+static void network_row(out_table *t, const nn_net *net)
+{
+	nn_counts c = nn_params(net);
+	char v[12][32];
+	snprintf(v[0], 32, "%.1f", c.total / 1e9);
+	snprintf(v[1], 32, "%.1f", c.active_compute / 1e9);
+	snprintf(v[2], 32, "%d", net->layers);
+	snprintf(v[3], 32, "%d", net->hidden);
+	snprintf(v[4], 32, "%d", net->heads);
+	snprintf(v[5], 32, "%d", net->kv_heads);
+	snprintf(v[6], 32, "%d", net->experts ? net->expert_ffn : net->ffn);
+	snprintf(v[7], 32, net->experts ? "%d" : "-", net->experts);
+	snprintf(v[8], 32, net->experts ? "%d" : "-", net->experts_active);
+	attention_kind(net, v[9], 32);
+	/* KV-cache bytes of one token over all layers in 16 bits (a windowed layer keeps at most
+	 * its window of tokens). */
+	snprintf(v[10], 32, "%.1f", nn_kv_bytes_per_token(net, 2) / 1e3);
+	snprintf(v[11], 32, "%.2f", c.embed / 1e9);
+	{
+		const char *cells[14] = {net->name, net->family, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+					 v[7], v[8], v[9], v[10], v[11]};
+		out_row(t, cells);
+	}
+}
+
+/* The known networks (models/nn), or the files given (an .ini or a config.json each). */
+static int list_networks(const cli_paths *p, char **files, int nfiles, out_table *t, err *e)
+{
+	char dir[CLI_PATH_MAX + 32], **names = NULL;
 	static const char *const hdr[] = {"network", "family", "params_B", "active_B", "layers",
-					  "hidden", "heads", "kv_heads", "ffn", "experts", "experts_active"};
+					  "hidden", "heads", "kv_heads", "ffn", "experts", "experts_active",
+					  "attention", "kv_KB", "embedding_B"};
 	int n, rc = 0;
-	nn_net net;
+	nn_net *net = malloc(sizeof *net);
+	if (!net)
+		return err_set(e, ERR_DATA, "out of memory");
 	snprintf(dir, sizeof dir, "%s/nn", p->models);
-	n = cli_ini_stems(dir, &names, e);
-	if (n < 0)
+	n = nfiles > 0 ? nfiles : cli_ini_stems(dir, &names, e);
+	if (n < 0) {
+		free(net);
 		return 1;
-	out_init(t, 11, hdr);
-	for (int i = 2; i < 11; i++)
-		out_right(t, i);
+	}
+	out_init(t, 14, hdr);
+	for (int i = 2; i < 14; i++)
+		if (i != 11)
+			out_right(t, i);
+	out_optional(t, 13, 3);   /* embedding_B: params_B and active_B say enough */
+	out_optional(t, 12, 2);
+	out_optional(t, 11, 1);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], v[9][24];
-		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
-		if (!rc && nn_load(path, &net, e) != 0)
+		char path[CLI_PATH_MAX + 64];
+		if (nfiles > 0)
+			snprintf(path, sizeof path, "%s", files[i]);
+		else
+			snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		if (!rc && (nfiles > 0 ? hf_find_net(path, p->models, net, e) : nn_load(path, net, e)) != 0)
 			rc = 1;
-		if (!rc) {
-			nn_counts c = nn_params(&net);
-			snprintf(v[0], 24, "%.1f", c.total / 1e9);
-			snprintf(v[1], 24, "%.1f", c.active / 1e9);
-			snprintf(v[2], 24, "%d", net.layers);
-			snprintf(v[3], 24, "%d", net.hidden);
-			snprintf(v[4], 24, "%d", net.heads);
-			snprintf(v[5], 24, "%d", net.kv_heads);
-			snprintf(v[6], 24, "%d", net.experts ? net.expert_ffn : net.ffn);
-			snprintf(v[7], 24, net.experts ? "%d" : "-", net.experts);
-			snprintf(v[8], 24, net.experts ? "%d" : "-", net.experts_active);
-			{
-				const char *cells[11] = {net.name, net.family, v[0], v[1], v[2], v[3],
-							 v[4], v[5], v[6], v[7], v[8]};
-				out_row(t, cells);
-			}
-		}
-		free(names[i]);
+		if (!rc)
+			network_row(t, net);
+		if (names)
+			free(names[i]);
 	}
 	free(names);
+	free(net);
 	return rc;
 }
 
@@ -324,9 +373,14 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	out_right(t, 4);
 	out_right(t, 6);
 	out_right(t, 7);
-	out_fit_col(t, 10, OUT_FIT_BELOW);
-	out_optional(t, 5, 2); /* unit and accelerators: usd_per_chip_hour has them */
-	out_optional(t, 6, 1);
+	out_optional(t, 5, 3); /* unit and accelerators: usd_per_chip_hour has them */
+	out_optional(t, 6, 2);
+	/* On a terminal a long source goes under its row. Into a pipe or a file a row stays on one
+	 * line (list prices | grep tpu-v6e finds whole rows): the source is cut, or left out where
+	 * the row would not fit even so and named in the note (--wide keeps it whole). */
+	out_fit_col(t, 10, isatty(STDOUT_FILENO) ? OUT_FIT_BELOW : OUT_FIT_CLIP);
+	if (!isatty(STDOUT_FILENO))
+		out_optional(t, 10, 1);
 	for (int i = 0; i < n; i++) {
 		const price_row *r = &rows[i];
 		char usd[32], acc[16], chip[32];
@@ -428,7 +482,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 			fputs(list_usage, stderr);
 		return 2;
 	}
-	if (optind + 1 != argc) {
+	if (optind >= argc || (optind + 1 != argc && strcmp(argv[optind], "networks") != 0)) {
 		fputs(list_usage, stderr);
 		return 2;
 	}
@@ -443,7 +497,7 @@ int cmd_list(int argc, char **argv, const cli_paths *paths)
 	else if (!strcmp(what, "chips"))
 		rc = list_chips(paths, &t, &e);
 	else if (!strcmp(what, "networks"))
-		rc = list_networks(paths, &t, &e);
+		rc = list_networks(paths, argv + optind + 1, argc - optind - 1, &t, &e);
 	else if (!strcmp(what, "workloads"))
 		rc = list_workloads(paths, &t, &e);
 	else if (!strcmp(what, "frameworks"))

@@ -11,11 +11,15 @@
 
 #include "cli/cli.h"
 #include "base/names.h"
+#include "model/hf.h"
 #include "model/nn.h"
+#include "model/price.h"
 #include "model/wl.h"
 
 const char new_usage[] =
 	"usage: roofcost new network NAME [-o DIR]\n"
+	"       roofcost new network NAME --from-hf CONFIG.json [--ignore KEY,...] [--display TEXT]\n"
+	"                            [--source TEXT] [--as-of DATE] [--note TEXT] [-o DIR]\n"
 	"       roofcost new workload NAME --network NET [--mode infer|train] [-o DIR]\n\n"
 	"Writes DIR/NAME.ini (DIR defaults to the working directory; an existing file is never\n"
 	"overwritten): a template with every key of the format, one per line, with its unit, whether\n"
@@ -24,6 +28,21 @@ const char new_usage[] =
 	"network NET (a name from roofcost list networks, or a path to an .ini file) with a typical\n"
 	"serving or training scenario. Then: roofcost eval -s SYSTEM -w DIR/NAME.ini. A relative path\n"
 	"inside a file (network = my-model.ini) is taken from that file's folder.\n\n"
+	"--from-hf reads a Hugging Face config.json instead (model_type llama, mistral, mixtral, qwen2,\n"
+	"qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, llama4, gemma, gemma2,\n"
+	"gemma3) and writes the network it describes: every value with a comment naming the config keys\n"
+	"it came from (or the transformers default where the file leaves a key out), and at the end the\n"
+	"keys left out because they do not change the cost (RoPE base, token ids, router losses, ...),\n"
+	"each with why. A key roofcost does not know is an error naming it, since it may change the\n"
+	"cost: --ignore KEY leaves it out all the same. A workload may also name a config.json directly\n"
+	"(network = path/to/config.json).\n\n"
+	"      --from-hf FILE     the config.json to read (new network)\n"
+	"      --ignore KEYS      config keys to leave out although unknown, comma-separated\n"
+	"      --display TEXT     the network's display name (default NAME)\n"
+	"      --source TEXT      where the config.json comes from, e.g. org/repo@commit config.json\n"
+	"                         (default: the file's path, to be replaced)\n"
+	"      --as-of DATE       the date of that source, YYYY-MM-DD (default today)\n"
+	"      --note TEXT        the note: what is derived or assumed, the model card's counts\n"
 	"      --network NET      the workload's network\n"
 	"      --mode MODE        infer (default) or train\n"
 	"  -o, --dir DIR          where to write NAME.ini (default .)\n"
@@ -159,6 +178,57 @@ static const key_doc wl_docs[] = {
 	 COMMENTED},
 };
 
+/* Writes text wrapped at 100 columns, each line indented by ind spaces. */
+static void wrapped(FILE *fp, const char *text, int ind)
+{
+	const char *p = text;
+	while (*p) {
+		int n = (int)strlen(p), cut = n;
+		if (n > 100 - ind) {
+			cut = 100 - ind;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = 100 - ind;
+		}
+		fprintf(fp, "%*s%.*s\n", ind, "", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+int new_help_keys(FILE *fp)
+{
+	const char *section, *key, *cur = "";
+	int req;
+	fputs("Every key a workload file takes, by section, with what its value is (units where it has\n"
+	      "one) and what it means; workloads/README.md has the whole format. --set KEY=VALUE overrides\n"
+	      "any of them on the command line with the same units: --set tokens=1T, --set tpot_slo=50ms,\n"
+	      "--set concurrency=64, --set global_batch=2k. Counts take k, M, B, T.\n", fp);
+	for (int i = 0; wl_schema_key(i, &section, &key, &req); i++) {
+		char what[256];
+		const key_doc *d = NULL;
+		const char *w;
+		for (size_t k = 0; k < sizeof wl_docs / sizeof wl_docs[0] && !d; k++)
+			if (!strcmp(wl_docs[k].section, section) && !strcmp(wl_docs[k].key, key))
+				d = &wl_docs[k];
+		if (strcmp(section, cur) != 0) {
+			fprintf(fp, "\n[%s]\n", section);
+			cur = section;
+		}
+		wl_schema_what(i, what, sizeof what);
+		fprintf(fp, "  %-28s %-9s %s\n", key, req ? "required" : "optional", what);
+		w = d ? d->what : "";
+		/* The line above says required or not: the text after "required: " or "optional: ". */
+		if (!strncmp(w, "required: ", 10) || !strncmp(w, "optional: ", 10))
+			w += 10;
+		if (*w)
+			wrapped(fp, w, 6);
+	}
+	return 0;
+}
+
 static const key_doc *find_doc(const key_doc *docs, int n, const char *section, const char *key)
 {
 	for (int i = 0; i < n; i++)
@@ -240,6 +310,84 @@ static int write_network(FILE *fp, const char *name, const char *today)
 	return 0;
 }
 
+/* The options of `new network --from-hf` that fill the keys a config.json does not hold. */
+typedef struct hf_opts {
+	const char *from, *ignore, *display, *source, *as_of, *note;
+} hf_opts;
+
+/* One "key = value ; why" line of a generated network; a why that would make the line longer
+ * than an INI line may be goes on a comment line of its own above it. */
+static void put_traced(FILE *fp, const char *key, const char *value, const char *why)
+{
+	int n = (int)(strlen(key) + 3 + strlen(value));
+	if ((n < 30 ? 30 : n) + 3 + (int)strlen(why) > 180) {
+		fprintf(fp, "; %s: %s\n%s = %s\n", key, why, key, value);
+		return;
+	}
+	fprintf(fp, "%s = %s%*s ; %s\n", key, value, n < 30 ? 30 - n : 0, "", why);
+}
+
+/* "key = value", a long value broken at spaces onto indented continuation lines (an INI line
+ * holds at most 190 characters; the loader joins the pieces with one space). */
+static void put_long(FILE *fp, const char *key, const char *value)
+{
+	const char *p = value;
+	int first = 1;
+	while (*p) {
+		int room = first ? 180 - (int)strlen(key) - 3 : 178, cut = (int)strlen(p);
+		if (cut > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = room;
+		}
+		if (first)
+			fprintf(fp, "%s = %.*s\n", key, cut, p);
+		else
+			fprintf(fp, "  %.*s\n", cut, p);
+		first = 0;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* A network from a config.json: every key it set, with the config keys it came from. */
+static void write_hf_network(FILE *fp, const char *name, const hf_config *c, const hf_opts *o, const char *today)
+{
+	const char *key;
+	int req;
+	char v[NN_TEXT_MAX];
+	fprintf(fp, "; %s: a network for roofcost, written by 'roofcost new network %s --from-hf %s'.\n"
+		    "; Every value is read from that config.json (model_type %s); the comment after it names\n"
+		    "; the config keys it came from, or the transformers default where the file leaves a key out.\n"
+		    "; Format: models/README.md in the roofcost sources.\n"
+		    "[network]\n", name, name, o->from, c->model_type);
+	put_traced(fp, "name", name, "the file's name");
+	put_traced(fp, "display", o->display ? o->display : name, o->display ? "--display" : "edit: the name in tables");
+	put_traced(fp, "family", c->net.family, "model_type");
+	for (int i = 0; nn_schema_key(i, &key, &req); i++) {
+		const char *from = hf_from(c, key);
+		if (!strcmp(key, "name") || !strcmp(key, "display") || !strcmp(key, "family") || !strcmp(key, "source") ||
+		    !strcmp(key, "as_of") || !strcmp(key, "note") || !from)
+			continue;
+		nn_key_text(&c->net, key, v, sizeof v);
+		put_traced(fp, key, v, from);
+	}
+	put_long(fp, "source", o->source ? o->source : o->from);
+	if (!o->source)
+		fputs("; source: replace the path with where the file comes from: org/repo@commit config.json\n", fp);
+	fprintf(fp, "as_of = %s\n", o->as_of ? o->as_of : today);
+	if (o->note)
+		put_long(fp, "note", o->note);
+	if (c->nignored > 0) {
+		fputs("; Left out: they do not change what a layer computes or keeps.\n", fp);
+		for (int i = 0; i < c->nignored; i++)
+			fprintf(fp, ";   %s: %s\n", c->ignored[i].key, c->ignored[i].why);
+	}
+}
+
 static void write_workload(FILE *fp, const char *name, const char *network, int train, const nn_net *net)
 {
 	char seq[16], in[16], out[16];
@@ -281,9 +429,15 @@ static void write_workload(FILE *fp, const char *name, const char *network, int 
 
 int cmd_new(int argc, char **argv, const cli_paths *paths)
 {
-	enum { O_NETWORK = 5000, O_MODE };
+	enum { O_NETWORK = 5000, O_MODE, O_FROM_HF, O_IGNORE, O_DISPLAY, O_SOURCE, O_AS_OF, O_NOTE };
 	static const struct option longopts[] = {{"network", required_argument, NULL, O_NETWORK},
 						 {"mode", required_argument, NULL, O_MODE},
+						 {"from-hf", required_argument, NULL, O_FROM_HF},
+						 {"ignore", required_argument, NULL, O_IGNORE},
+						 {"display", required_argument, NULL, O_DISPLAY},
+						 {"source", required_argument, NULL, O_SOURCE},
+						 {"as-of", required_argument, NULL, O_AS_OF},
+						 {"note", required_argument, NULL, O_NOTE},
 						 {"dir", required_argument, NULL, 'o'},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
@@ -293,6 +447,8 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 	err e = {0};
 	FILE *fp;
 	nn_net *net = NULL;
+	hf_config *hf = NULL;
+	hf_opts ho = {0};
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -313,6 +469,28 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 		case 'o':
 			dir = optarg;
 			break;
+		case O_FROM_HF:
+			ho.from = optarg;
+			break;
+		case O_IGNORE:
+			ho.ignore = optarg;
+			break;
+		case O_DISPLAY:
+			ho.display = optarg;
+			break;
+		case O_SOURCE:
+			ho.source = optarg;
+			break;
+		case O_AS_OF:
+			if (!price_is_date(optarg)) {
+				err_set(&e, ERR_USAGE, "new: --as-of: '%s' is not a date (YYYY-MM-DD)", optarg);
+				return cli_fail(&e);
+			}
+			ho.as_of = optarg;
+			break;
+		case O_NOTE:
+			ho.note = optarg;
+			break;
 		default:
 			fputs(new_usage, stderr);
 			return 2;
@@ -332,6 +510,34 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 	if (!strcmp(what, "network") && (network || train)) {
 		err_set(&e, ERR_USAGE, "new network: --network and --mode apply to a workload");
 		return cli_fail(&e);
+	}
+	if ((ho.ignore || ho.display || ho.source || ho.as_of || ho.note) && !ho.from) {
+		err_set(&e, ERR_USAGE, "new: --ignore, --display, --source, --as-of and --note go with --from-hf");
+		return cli_fail(&e);
+	}
+	if (ho.from && strcmp(what, "network") != 0) {
+		err_set(&e, ERR_USAGE, "new workload: --from-hf reads a network (new network NAME --from-hf FILE); a "
+			"workload may name the config.json: --network FILE");
+		return cli_fail(&e);
+	}
+	for (const char *t = ho.display; t && *t; t++)
+		if (*t == '\n' || *t == ';')
+			return cli_fail(&(err){ERR_USAGE, "new: --display: no ';' or line break"});
+	if (ho.from) {
+		/* Read before anything is written: a config that does not load writes no file. */
+		char *keys[HF_IGNORED_MAX + 1] = {0}, *copy = ho.ignore ? strdup(ho.ignore) : NULL;
+		int nk = 0;
+		for (char *tok = copy ? strtok(copy, ",") : NULL; tok && nk < HF_IGNORED_MAX; tok = strtok(NULL, ","))
+			keys[nk++] = tok;
+		hf = malloc(sizeof *hf);
+		if (!hf || hf_load(ho.from, (const char *const *)keys, hf, &e) != 0) {
+			if (!hf)
+				err_set(&e, ERR_DATA, "out of memory");
+			free(hf);
+			free(copy);
+			return cli_fail(&e);
+		}
+		free(copy);
 	}
 	if (!strcmp(what, "workload")) {
 		if (!network) {
@@ -370,20 +576,28 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 	fp = fopen(path, "wx");
 	if (!fp) {
 		free(net);
+		free(hf);
 		err_set(&e, ERR_DATA, "%s: cannot create it (%s)", path,
 			errno == EEXIST ? "it exists; a template never overwrites a file" : strerror(errno));
 		return cli_fail(&e);
 	}
 	if (net)
 		write_workload(fp, name, netref, train, net);
+	else if (hf)
+		write_hf_network(fp, name, hf, &ho, today);
 	else
 		write_network(fp, name, today);
 	if (fclose(fp) != 0)
 		rc = err_set(&e, ERR_DATA, "%s: cannot write it", path);
 	free(net);
+	free(hf);
 	if (rc)
 		return cli_fail(&e);
-	printf("wrote %s: every key of a %s, the optional ones commented out; edit it, then\n", path, what);
+	if (ho.from)
+		printf("wrote %s: the network of %s, every value with the config keys it came from; check it with\n"
+		       "  roofcost list networks %s\n", path, ho.from, path);
+	else
+		printf("wrote %s: every key of a %s, the optional ones commented out; edit it, then\n", path, what);
 	if (!strcmp(what, "network"))
 		printf("  roofcost new workload my-serve --network %s -o %s\n  roofcost eval -s p5.48xlarge -w %s/my-serve.ini\n",
 		       path, dir, dir);

@@ -11,22 +11,25 @@
 #include "report/report.h"
 
 const char report_usage[] =
-	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N] [--plan ...]\n"
+	"usage: roofcost report -w WORKLOAD -s SYS1,SYS2,... -o DIR [--chips N|MIN-MAX] [--plan ...]\n"
 	"                       [--set KEY=VALUE]... [--framework NAME] [--pricing MODEL] [--as-of DATE]\n"
-	"                       [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n\n"
+	"                       [--price SYS=USD]... [--discount [KEY=]PCT]... [--capex SYS=USD[/CHIPS]]...\n"
+	"                       [--budget USD] [--deadline DAYS] [--disagg SPLIT]\n\n"
 	"Ranks each system's best layout for the workload as compare does and writes a folder: DIR/index.html\n"
 	"(one self-contained page, plots inlined, opens offline), DIR/report.md (the same, plots linked),\n"
 	"DIR/plots/NAME.gp, .dat, .svg and .png, DIR/data/*.csv (every number behind every table and plot)\n"
 	"and DIR/inputs/ (the files read, the version, the command, the price rows used as a catalog).\n"
-	"Serving: throughput per chip against tokens/s per user over load, cost per unit against it and\n"
-	"by pricing model, TTFT and TPOT against load, the step broken down, memory, the roofline.\n"
+	"It takes compare's options. Serving: each system's frontier over every layout and load (throughput\n"
+	"per chip, and cost per unit, against tokens/s per user), cost by pricing model, TTFT and TPOT\n"
+	"against load, with --disagg aggregated against disaggregated, the step broken down, memory, the\n"
+	"roofline.\n"
 	"Training: USD and chip-hours per run against days to train (each system's front), scaling from\n"
 	"one node to 131,072 chips, the step broken down, memory, the roofline. The same inputs give\n"
 	"the same bytes. DIR must be new or empty. Plots need gnuplot; without it the folder has the\n"
 	"tables, the data and the plot scripts, and stderr says how to install it. Prints the path of\n"
-	"index.html.\n\n" CLI_EVAL_USAGE CLI_COST_USAGE
+	"index.html.\n\n" CLI_EVAL_USAGE_INPUTS CLI_COST_USAGE CLI_RANK_USAGE
 	"  -o, --output DIR       the folder to write (new or empty)\n"
-	"(--format has no effect here.)\n";
+	"  -h, --help             this text\n";
 
 /* Echoed files: where to read them and their names under inputs/ (folder/stem.ini). */
 typedef struct echo_list {
@@ -102,9 +105,11 @@ static int write_report(const report_opts *ro, report_result *res, err *e)
 
 int cmd_report(int argc, char **argv, const cli_paths *paths)
 {
-	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
+	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_RANK_LONGOPTS,
 						 {"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
 	cli_eval_opts o;
+	cli_rank_args ra;
+	int fill = 0;
 	err e = {0};
 	db *store = NULL;
 	wl_workload *w = malloc(sizeof *w);
@@ -119,6 +124,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	report_result res;
 
 	cli_eval_init(&o);
+	cli_rank_args_init(&ra);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:w:o:h", longopts, NULL)) != -1) {
 		int h;
@@ -130,6 +136,20 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 			dir = optarg;
 			continue;
 		}
+		if (c == CLI_OPT_FORMAT) {
+			/* A report folder holds every format (index.html, report.md, the data CSVs). */
+			err_set(&e, ERR_USAGE, "report: --format: a report writes index.html, report.md and data/*.csv "
+				"(every format); drop --format");
+			rc = cli_fail(&e);
+			goto done;
+		}
+		h = cli_rank_option(c, optarg, &o, &ra, &e);
+		if (h < 0) {
+			rc = cli_fail(&e);
+			goto done;
+		}
+		if (h > 0)
+			continue;
 		h = cli_eval_option(c, optarg, &o, &e);
 		if (h <= 0) {
 			rc = cli_option_rc(h, report_usage, &e);
@@ -158,15 +178,22 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	for (int i = 0; i < nnames; i++) {
+		cli_eval_opts so;
 		if (!(sys[i] = malloc(sizeof *sys[i]))) {
 			rc = err_set(&e, ERR_DATA, "out of memory");
 			break;
 		}
 		nsys++;
-		if (cli_setup(paths, &o, names[i], sys[i], w, &plans[i], &e) != 0) {
+		so = o;
+		/* As compare: a search is not tied to the workload's layout, so --chips is checked
+		 * against it only when --plan fixes the layout. */
+		if (!o.plan_text)
+			so.chips = 0;
+		if (cli_setup(paths, &so, names[i], sys[i], w, &plans[i], &e) != 0) {
 			rc = e.code;
 			break;
 		}
+		cli_rank_plan(&ra, &o, w, &plans[i]);
 		/* The files the loaders read, as they kept their paths. */
 		echo(el, sys[i]->path, "models/hw/systems");
 		echo(el, sys[i]->chip.path, "models/hw/chips");
@@ -190,8 +217,10 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	command_text(argc, argv, command, sizeof command);
 	memset(&ro, 0, sizeof ro);
 	cli_rank_opts(&pricer, paths, &store, &o, w, &ro.rank);
-	if (o.chips)
-		ro.rank.cmin = ro.rank.cmax = o.chips;   /* a serving replica of exactly N, as compare */
+	if (cli_rank_apply(&ra, &o, w, &plans[0], &ro.rank, &fill, &e) != 0) {
+		rc = cli_fail(&e);
+		goto done;
+	}
 	ro.dir = dir;
 	ro.w = w;
 	ro.systems = sys;

@@ -152,8 +152,8 @@ static cJSON *point_json(const sweep_point *p, const sweep_names *nm)
 	}
 	{
 		/* Power and energy (cost_energy_eval): the run's paid chip-hours at the drawn power. */
-		double pw = p->plan.chips * nm->w_avg[p->offer], e = p->chip_hours * nm->w_fac[p->offer] / 1e3;
-		double mw = p->tokens_per_s / (p->plan.chips * nm->w_prov[p->offer] / 1e6);
+		double pw = p->plan.chips * nm->w_avg[p->offer], e = as_printed(p->chip_hours) * nm->w_fac[p->offer] / 1e3;
+		double mw = as_printed(p->tokens_per_s) / (p->plan.chips * nm->w_prov[p->offer] / 1e6);
 		const char *k[3] = {"power_w", "energy_kwh_per_unit", "tokens_per_s_per_mw"};
 		const double v[3] = {pw, e, mw};
 		for (int i = 0; i < 3; i++)

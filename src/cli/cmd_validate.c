@@ -204,37 +204,49 @@ static int parse_check(const char *arg, double *med, double *max)
  * rows (by source) that fed it. */
 static void print_fit(const cases_set *cs, int wide)
 {
-	const hw_calibs *ks = cs->ks;
-	double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+	const fit_set *fs = cs->fs;
+	const hw_calibs *ks = fs->ks;
+	int nv = fit_nvals(fs);
+	double *vals = malloc(sizeof *vals * (size_t)(nv ? nv : 1));
 	if (!vals)
 		return;
-	for (int i = 0; i < ks->n; i++)
-		vals[i] = ks->c[i].value;
-	printf("%s: %d calibrations\n", fw_shown_path(ks->path), ks->n);
-	for (int i = 0; i < ks->n; i++) {
-		const hw_calib *k = &ks->c[i];
+	for (int i = 0; i < nv; i++)
+		vals[i] = fit_val_value(fs, i);
+	printf("chip level, %s: %d values; stack level, the frameworks' [calibration]: %d values\n",
+	       fw_shown_path(ks->path), ks->n, fs->nfw);
+	for (int i = 0; i < nv; i++) {
 		const char *groups[FIT_GROUPS_MAX];
-		int n, ng = 0;
+		int n, ng = 0, stacks;
 		double v;
-		if (k->train == HW_CAL_KIND_MEASURED) {
-			printf("  %-20s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", k->name,
-			       hw_calib_param_names[k->param], k->family, k->value, k->src.source);
-			continue;
+		if (i < ks->n) {
+			const hw_calib *k = &ks->c[i];
+			if (k->train == HW_CAL_KIND_MEASURED) {
+				printf("  %-22s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", k->name,
+				       hw_calib_param_names[k->param], k->family, k->value, k->src.source);
+				continue;
+			}
+			if (k->train == HW_CAL_KIND_PRIOR) {
+				printf("  %-22s %s of %s: %.4f, no rows of its own: the share %s holds over its prior, on this "
+				       "family's prior %.4f (uncalibrated)\n", k->name, hw_calib_param_names[k->param], k->family,
+				       k->value, k->from, k->prior);
+				continue;
+			}
+			v = fit_value(cs->rows, cs->n, fs, vals, i, NULL, &n, &stacks);
+			printf("  %-22s %s of %s (%s rows%s%s): fitted %.4f on %d rows of %d stacks, file %.4f, prior %.4f%s\n",
+			       k->name, hw_calib_param_names[k->param], k->family,
+			       k->train == HW_CAL_KIND_ALL ? "training and serving" : k->train ? "training" : "serving",
+			       k->frameworks[0] ? " of " : "", k->frameworks, v, n, stacks, k->value, k->prior,
+			       stacks < 2 && n > 0 ? " (one stack: a chip-level value needs two, or a microbenchmark)" : "");
+		} else {
+			const fit_fwcal *c = &fs->fw[i - ks->n];
+			v = fit_value(cs->rows, cs->n, fs, vals, i, NULL, &n, NULL);
+			printf("  %-22s train_sustained share of %s on %s (%s): fitted %.4f on %d rows, file %.4f, prior 1\n",
+			       c->name, c->framework, c->family, fw_shown_path(c->path), v, n, c->value);
 		}
-		if (k->train == HW_CAL_KIND_PRIOR) {
-			printf("  %-20s %s of %s: %.4f, no rows of its own: the share %s holds over its prior, on this "
-			       "family's prior %.4f (uncalibrated)\n", k->name, hw_calib_param_names[k->param], k->family,
-			       k->value, k->from, k->prior);
-			continue;
-		}
-		v = fit_value(cs->rows, cs->n, ks, vals, i, NULL, &n);
-		printf("  %-20s %s of %s (%s rows%s%s): fitted %.4f on %d rows, file %.4f, prior %.4f\n", k->name,
-		       hw_calib_param_names[k->param], k->family, k->train ? "training" : "serving",
-		       k->frameworks[0] ? " of " : "", k->frameworks, v, n, k->value, k->prior);
 		/* Which rows fed it: per source document, with their count (--wide: every case). */
 		for (int r = 0; r < cs->n; r++) {
 			int seen = 0;
-			if (!fit_uses(k, &cs->rows[r], NULL))
+			if (!fit_uses(fs, i, &cs->rows[r], NULL))
 				continue;
 			for (int g = 0; g < ng && !seen; g++)
 				seen = !strcmp(groups[g], cs->rows[r].c.group);
@@ -244,11 +256,11 @@ static void print_fit(const cases_set *cs, int wide)
 		for (int g = 0; g < ng; g++) {
 			int cnt = 0;
 			for (int r = 0; r < cs->n; r++)
-				cnt += fit_uses(k, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]);
+				cnt += fit_uses(fs, i, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]);
 			printf("    %-40s %3d rows", groups[g], cnt);
 			if (wide)
 				for (int r = 0; r < cs->n; r++)
-					if (fit_uses(k, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]))
+					if (fit_uses(fs, i, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]))
 						printf(" %s", cs->rows[r].c.id);
 			putchar('\n');
 		}
@@ -307,7 +319,7 @@ static void print_intervals(const cases_set *cs)
 	int n;
 	if (!g)
 		return;
-	n = fit_groups(cs->rows, cs->n, cs->ks, g, INTERVALS_MAX);
+	n = fit_groups(cs->rows, cs->n, cs->fs, g, INTERVALS_MAX);
 	printf("; Prediction intervals per calibration group (DESIGN §6 interval, calibration): the 10th and 90th\n"
 	       "; percentile of the out-of-sample errors of the group's validation rows, each predicted with every\n"
 	       "; calibrated value refitted without the rows of its own source document. Errors are percent in the\n"
@@ -593,13 +605,13 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	} else if (fit) {
 		print_fit(&cs, wide);
 	} else if (intervals) {
-		fit_loso(cs.rows, cs.n, cs.ks);
+		fit_loso(cs.rows, cs.n, cs.fs);
 		print_intervals(&cs);
 	} else {
-		ngroups = fit_loso(cs.rows, cs.n, cs.ks);
+		ngroups = fit_loso(cs.rows, cs.n, cs.fs);
 		lf = calloc(2 * FIT_GROUPS_MAX, sizeof *lf);
 		if (lf)
-			nlf = fit_lofo_all(cs.rows, cs.n, cs.ks, lf, 2 * FIT_GROUPS_MAX);
+			nlf = fit_lofo_all(cs.rows, cs.n, cs.fs, lf, 2 * FIT_GROUPS_MAX);
 		if (f == OUT_JSON)
 			print_json(cs.rows, cs.n, lf, nlf, ngroups, paths->intervals);
 		else

@@ -86,50 +86,6 @@ static double torus_nm1(const hw_level *l, int n)
 	return sum > 0 ? sum : n - 1;
 }
 
-/* One level, one collective: the cheapest algorithm the topology allows. */
-static double level_time(const hw_system *s, int li, hw_coll op, double bytes, int n, int stride,
-			 int p2p, int *algo)
-{
-	const hw_level *l = &s->levels[li];
-	double best = INFINITY, group_bw, torus_steps = 0;
-	int torus = l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D;
-	*algo = -1;
-	if (n <= 1)
-		return 0;
-	/* What does not depend on the algorithm, once. */
-	group_bw = comm_group_bw(l, n, stride);
-	if (torus)
-		torus_steps = torus_nm1(l, n);
-	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
-		int ai = s->algos.topo[l->topo][k];
-		const hw_algo *a = &s->algos.algo[ai];
-		double steps, factor, bw, t;
-		int inr = a->in_network;
-		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
-			continue;
-		if (torus && a->steps[op].kind == HW_F_NM1)
-			steps = a->steps[op].a * torus_steps;
-		else
-			steps = hw_form_eval(a->steps[op], n);
-		factor = hw_form_eval(a->bw[op], n);
-		bw = group_bw * (inr ? l->inr_eff : l->bw_eff);
-		t = steps * l->latency + factor * bytes / bw;
-		if (t < best) {
-			best = t;
-			*algo = ai;
-		}
-	}
-	if (!isfinite(best)) {
-		/* No listed algorithm has this collective: a ring is always possible. */
-		double f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
-		if (p2p)
-			return best;
-		best = (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency +
-		       f * bytes / (group_bw * l->bw_eff);
-	}
-	return best;
-}
-
 /* Stride of the group inside level li: chips between consecutive members there. */
 static int level_stride(const hw_system *s, int li, int stride, const int ranks[])
 {
@@ -140,10 +96,12 @@ static int level_stride(const hw_system *s, int li, int stride, const int ranks[
 	return stride * inner;
 }
 
-/* The candidates of one level and collective into c (level_time's choice, before the size):
- * each algorithm the topology allows, and after them, in c[count], the ring that is always
- * possible, taken when none of them gives a finite time. Returns the count. */
-static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride, comm_cand *c)
+/* One level, one collective: the algorithms the topology allows, into c with their latency
+ * terms and bandwidth factors (the cheapest at a size is chosen: cands_time), and after them,
+ * in c[count], the ring that is always possible, taken when none of them gives a finite time.
+ * p2p: the serving stacks' own peer-to-peer kernels instead, with no ring after them. Returns
+ * the count. */
+static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride, int p2p, comm_cand *c)
 {
 	const hw_level *l = &s->levels[li];
 	double group_bw = comm_group_bw(l, n, stride), torus_steps = 0;
@@ -155,7 +113,7 @@ static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride
 		const hw_algo *a = &s->algos.algo[ai];
 		int inr = a->in_network;
 		double steps;
-		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p)
+		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
 			continue;
 		if (torus && a->steps[op].kind == HW_F_NM1)
 			steps = a->steps[op].a * torus_steps;
@@ -167,8 +125,9 @@ static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride
 		c[nc].algo = ai;
 		nc++;
 	}
-	/* No listed algorithm has this collective: a ring is always possible. */
-	c[nc].a = (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency;
+	/* No listed algorithm has this collective: a ring is always possible (not for p2p: its
+	 * time is then infinite). */
+	c[nc].a = p2p ? INFINITY : (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency;
 	c[nc].f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
 	c[nc].bw = group_bw * l->bw_eff;
 	c[nc].algo = -1;
@@ -189,7 +148,7 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 		}
 	}
 	if (!isfinite(best))
-		best = c[nc].a + c[nc].f * bytes / c[nc].bw;
+		best = isfinite(c[nc].a) ? c[nc].a + c[nc].f * bytes / c[nc].bw : INFINITY;
 	return best;
 }
 
@@ -203,6 +162,10 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 	cp->stride = stride;
 	cp->outer = -1;
 	cp->floor = 0;
+	cp->np2p = 0;
+	cp->p2p[0].a = INFINITY;
+	cp->p2p[0].algo = -1;
+	cp->p2p_floor = 0;
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		cp->ranks[l] = 0;
 	if (n <= 1 || s->nlevels == 0)
@@ -227,15 +190,20 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 		if (cp->ranks[l] <= 1)
 			continue;
 		if (op == COMM_ALL_TO_ALL) {
-			cp->nc[l][0] = level_cands(s, l, HW_ALL_TO_ALL, cp->ranks[l], st, cp->c[l][0]);
+			cp->nc[l][0] = level_cands(s, l, HW_ALL_TO_ALL, cp->ranks[l], st, 0, cp->c[l][0]);
 		} else if (l < cp->outer && op == COMM_ALL_REDUCE) {
 			/* Hierarchical: reduce-scatter in, all-gather out, the all-reduce outermost. */
-			cp->nc[l][0] = level_cands(s, l, HW_REDUCE_SCATTER, cp->ranks[l], st, cp->c[l][0]);
-			cp->nc[l][1] = level_cands(s, l, HW_ALL_GATHER, cp->ranks[l], st, cp->c[l][1]);
+			cp->nc[l][0] = level_cands(s, l, HW_REDUCE_SCATTER, cp->ranks[l], st, 0, cp->c[l][0]);
+			cp->nc[l][1] = level_cands(s, l, HW_ALL_GATHER, cp->ranks[l], st, 0, cp->c[l][1]);
 			cp->two[l] = 1;
 		} else {
-			cp->nc[l][0] = level_cands(s, l, (hw_coll)op, cp->ranks[l], st, cp->c[l][0]);
+			cp->nc[l][0] = level_cands(s, l, (hw_coll)op, cp->ranks[l], st, 0, cp->c[l][0]);
 		}
+	}
+	if (op == COMM_ALL_REDUCE && cp->outer == 0) {
+		/* One node: the serving stacks' own kernels over the whole group (comm_allreduce_p2p). */
+		cp->np2p = level_cands(s, 0, HW_ALL_REDUCE, n, stride, 1, cp->p2p);
+		cp->p2p_floor = s->levels[0].p2p_floor;
 	}
 }
 
@@ -305,21 +273,30 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 	return comm_plan_time(&cp, bytes);
 }
 
-comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride)
+comm_cost comm_plan_time_p2p(const comm_plan *cp, double bytes)
 {
-	comm_cost c = comm_time(s, COMM_ALL_REDUCE, bytes, n, stride);
+	comm_cost c = comm_plan_time(cp, bytes);
 	double t;
 	int algo;
 	if (c.outer != 0)
 		return c; /* more than one node, or nothing to do: the library's hierarchy */
-	t = level_time(s, 0, HW_ALL_REDUCE, bytes, n, stride, 1, &algo);
+	t = cands_time(cp->p2p, cp->np2p, bytes, &algo);
 	if (!isfinite(t))
 		return c; /* the node's topology lists no peer-to-peer kernel */
-	if (t < s->levels[0].p2p_floor)
-		t = s->levels[0].p2p_floor;
+	if (t < cp->p2p_floor)
+		t = cp->p2p_floor;
 	c.t = c.t_level[0] = t;
 	c.algo[0] = algo;
 	return c;
+}
+
+comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride)
+{
+	comm_plan cp;
+	if (n <= 1 || bytes <= 0 || s->nlevels == 0)
+		return comm_time(s, COMM_ALL_REDUCE, bytes, n, stride);
+	comm_plan_init(&cp, s, COMM_ALL_REDUCE, n, stride);
+	return comm_plan_time_p2p(&cp, bytes);
 }
 
 void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])

@@ -56,6 +56,9 @@ typedef struct comm_plan {
 	int two[HW_LEVELS_MAX];            /* 1: the level runs [0] then [1] (an inner all-reduce) */
 	comm_cand c[HW_LEVELS_MAX][2][HW_ALGOS_MAX + 1];
 	double floor;                      /* s: the outermost level's call floor */
+	int np2p;                          /* all-reduce: the node's peer-to-peer kernels (comm_allreduce_p2p) */
+	comm_cand p2p[HW_ALGOS_MAX + 1];
+	double p2p_floor;                  /* s: level 0's p2p_floor */
 } comm_plan;
 
 /* Works out op in a group of n ranks stride apart on s (see comm_time). s must outlive it. */
@@ -63,6 +66,9 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 
 /* comm_time(cp->s, cp->op, bytes, cp->n, cp->stride), figure for figure. */
 comm_cost comm_plan_time(const comm_plan *cp, double bytes);
+
+/* comm_allreduce_p2p(cp->s, bytes, cp->n, cp->stride) of an all-reduce plan, figure for figure. */
+comm_cost comm_plan_time_p2p(const comm_plan *cp, double bytes);
 
 /* Time of op over S bytes per rank (the buffer each rank holds: all-reduce input, all-gather
  * output, reduce-scatter input, all-to-all send buffer, point-to-point message) in a group of

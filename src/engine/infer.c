@@ -44,7 +44,6 @@ static double act_bytes(const wl_workload *w)
 	return (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
 }
 
-/* Communication and runtime cost of one forward pass over T tokens on one stage. */
 /* Bytes of one tensor-parallel all-reduce over T tokens on chip s, and whether the stack runs it
  * with its peer-to-peer kernels (up to their largest message, allreduce_max) or the library's. */
 static double ar_bytes(const hw_system *s, const wl_workload *w, double T)
@@ -58,24 +57,41 @@ static int ar_p2p(const wl_workload *w, double bytes)
 	return f->allreduce == FW_AR_CUSTOM && (f->allreduce_max <= 0 || bytes <= f->allreduce_max);
 }
 
-static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p, double T,
-			infer_step *st)
+/* A layout's collectives worked out once (comm_plan), for the many iterations a server's
+ * search times: the tensor-parallel all-reduce, the expert all-to-all, the pipeline send. */
+typedef struct step_plans {
+	comm_plan ar, a2a, send;
+} step_plans;
+
+static void plans_init(step_plans *pl, const hw_system *s, const plan *p)
+{
+	comm_plan_init(&pl->ar, s, COMM_ALL_REDUCE, p->tp, 1);
+	comm_plan_init(&pl->a2a, s, COMM_ALL_TO_ALL, p->ep, p->tp);
+	comm_plan_init(&pl->send, s, COMM_SEND_RECV, 2, p->tp * p->dp);
+}
+
+/* Communication and runtime cost of one forward pass over T tokens on one stage (pl: the
+ * layout's plans, or NULL). */
+static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+			double T, infer_step *st)
 {
 	const nn_net *n = &w->net;
 	double L = shard_layers_per_stage(n, p->pp);
 	double ab = act_bytes(w);
-	double moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	double moe = nn_moe_share(n);
 	if (p->tp > 1 && T > 0) {
 		/* Megatron-style TP: all-reduce after attention and after the FFN (MODEL.md), by the
 		 * stack's peer-to-peer kernels up to their largest message, else the library. */
 		double bytes = ar_bytes(s, w, T);
-		comm_cost c = ar_p2p(w, bytes) ? comm_allreduce_p2p(s, bytes, p->tp, 1)
-					       : comm_time(s, COMM_ALL_REDUCE, bytes, p->tp, 1);
+		int p2p = ar_p2p(w, bytes);
+		comm_cost c = pl ? (p2p ? comm_plan_time_p2p(&pl->ar, bytes) : comm_plan_time(&pl->ar, bytes))
+				 : p2p ? comm_allreduce_p2p(s, bytes, p->tp, 1)
+				       : comm_time(s, COMM_ALL_REDUCE, bytes, p->tp, 1);
 		add_comm(st, &c, 2 * L);
 	}
 	if (p->ep > 1 && moe > 0 && T > 0) {
-		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, T * n->experts_active * n->hidden * ab / p->tp,
-					p->ep, p->tp);
+		double bytes = T * n->experts_active * n->hidden * ab / p->tp;
+		comm_cost c = pl ? comm_plan_time(&pl->a2a, bytes) : comm_time(s, COMM_ALL_TO_ALL, bytes, p->ep, p->tp);
 		add_comm(st, &c, 2 * L * moe);
 	}
 	st->t_overhead = L * s->chip.layer_overhead;
@@ -88,15 +104,15 @@ static double decode_q(const wl_workload *w)
 }
 
 /* One stage: b decodes at ctx and ptok prefill tokens. */
-static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p, double b, double ctx,
-			 double ptok, infer_step *st)
+static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+			 double b, double ctx, double ptok, infer_step *st)
 {
 	ops_list l;
 	memset(st, 0, sizeof *st);
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
 	st->t_ops = st->ops.t;
-	pass_extras(s, w, p, b * decode_q(w) + ptok, st);
+	pass_extras(s, w, p, pl, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;
 }
 
@@ -108,13 +124,15 @@ double infer_spec_gain(const wl_workload *w)
 	return (1 - pow(a, w->spec_tokens + 1)) / (1 - a);
 }
 
-static void step_once(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx,
-		      double prefill_tokens, infer_step *out);
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+		      double batch, double ctx, double prefill_tokens, infer_step *out);
 
 /* The draft's proposals for `batch` sequences: spec_tokens decode passes of the draft network, or
  * of the target's MTP modules and LM head (on the last pipeline stage), on the same chips and
- * layout; the host work of the iteration is counted once, in the verify pass. */
-static double draft_time(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx)
+ * layout; the host work of the iteration is counted once, in the verify pass. The layout's
+ * collective plans hold for the draft: its tp, ep and dp are the target's. */
+static double draft_time(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+			 double batch, double ctx)
 {
 	wl_workload *d = malloc(sizeof *d);
 	infer_step st;
@@ -131,17 +149,18 @@ static double draft_time(const hw_system *s, const wl_workload *w, const plan *p
 		d->net.dense_layers = 0;
 		dp.pp = 1;
 	}
-	step_once(s, d, &dp, batch, ctx, 0, &st);
+	step_once(s, d, &dp, pl, batch, ctx, 0, &st);
 	t = w->spec_tokens * (st.t - st.t_host);
 	free(d);
 	return t;
 }
 
-void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
-		     double ctx, double prefill_tokens, infer_step *out)
+/* infer_step_eval with the layout's plans (pl; NULL: collectives worked out here). */
+static void step_eval(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+		      double batch, double ctx, double prefill_tokens, infer_step *out)
 {
 	double E, draft, tdec;
-	step_once(s, w, p, batch, ctx, prefill_tokens, out);
+	step_once(s, w, p, pl, batch, ctx, prefill_tokens, out);
 	if (w->spec_kind == WL_SPEC_NONE || batch <= 0)
 		return;
 	/* Speculative decoding: the draft's passes, then the target verifies them in one pass that
@@ -149,10 +168,10 @@ void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, do
 	 * sequence one token, so the decode part counts 1/E of itself and the prompts it carries
 	 * their whole cost: t = t_prompts + (t_verify + t_draft) / E. */
 	E = infer_spec_gain(w);
-	draft = draft_time(s, w, p, batch, ctx);
+	draft = draft_time(s, w, p, pl, batch, ctx);
 	if (prefill_tokens > 0) {
 		infer_step d;
-		step_once(s, w, p, batch, ctx, 0, &d);
+		step_once(s, w, p, pl, batch, ctx, 0, &d);
 		tdec = d.t + draft;
 	} else {
 		tdec = out->t + draft;
@@ -162,22 +181,22 @@ void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, do
 	out->t = out->t + draft - tdec * (1 - 1 / E);
 }
 
-static void step_once(const hw_system *s, const wl_workload *w, const plan *p, double batch, double ctx,
-		      double prefill_tokens, infer_step *out)
+static void step_once(const hw_system *s, const wl_workload *w, const plan *p, const step_plans *pl,
+		      double batch, double ctx, double prefill_tokens, infer_step *out)
 {
 	const fw_serve *f = &w->fw.serve;
 	int m = p->pp > 1 ? (f->pp_microbatches > 0 ? f->pp_microbatches : p->pp) : 1;
 	int M = m > p->pp ? m : p->pp;
 	double mb = batch / m;
-	double t = stage_eval(s, w, p, mb, ctx, prefill_tokens, out);
+	double t = stage_eval(s, w, p, pl, mb, ctx, prefill_tokens, out);
 	if (M > 1) {
 		/* A pipeline keeps m micro-batches in flight: each stage runs them in turn, so every
 		 * sequence advances one token per max(m, pp) stage times (Narayanan et al. SC21 §2.2);
 		 * the micro-batch that carries the prompts paces its slot. */
 		infer_step d;
-		double td = prefill_tokens > 0 ? stage_eval(s, w, p, mb, ctx, 0, &d) : t;
-		comm_cost c = comm_time(s, COMM_SEND_RECV, (mb * decode_q(w) + prefill_tokens) * w->net.hidden * act_bytes(w),
-					2, p->tp * p->dp);
+		double td = prefill_tokens > 0 ? stage_eval(s, w, p, pl, mb, ctx, 0, &d) : t;
+		double bytes = (mb * decode_q(w) + prefill_tokens) * w->net.hidden * act_bytes(w);
+		comm_cost c = pl ? comm_plan_time(&pl->send, bytes) : comm_time(s, COMM_SEND_RECV, bytes, 2, p->tp * p->dp);
 		t += (M - 1) * td + (p->pp - 1) * c.t;
 		for (int l = 0; l < HW_LEVELS_MAX; l++)
 			out->comm_level[l] += (p->pp - 1) * c.t_level[l];
@@ -194,6 +213,12 @@ static void step_once(const hw_system *s, const wl_workload *w, const plan *p, d
 	out->t = t;
 }
 
+void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, double batch,
+		     double ctx, double prefill_tokens, infer_step *out)
+{
+	step_eval(s, w, p, NULL, batch, ctx, prefill_tokens, out);
+}
+
 /* What a layout's server shares across loads. */
 typedef struct srv {
 	const hw_system *s;
@@ -207,6 +232,7 @@ typedef struct srv {
 	double cap;              /* sequences per replica */
 	double z, q;             /* the SLO percentile: quantile, fraction */
 	double evals;            /* iterations evaluated (for the cost of a search) */
+	step_plans plans;        /* the layout's collectives */
 } srv;
 
 /* The steady state at one load, with what the percentiles need. */
@@ -234,7 +260,7 @@ static double iter_t(srv *v, double b, double ptok, infer_step *st)
 {
 	infer_step tmp;
 	v->evals += 1;
-	infer_step_eval(v->s, v->w, v->p, b, v->ctx, ptok, st ? st : &tmp);
+	step_eval(v->s, v->w, v->p, &v->plans, b, v->ctx, ptok, st ? st : &tmp);
 	return st ? st->t : tmp.t;
 }
 
@@ -530,7 +556,7 @@ typedef struct ttft_law {
 	double mu, sd, b, c, tau, p, theta;
 } ttft_law;
 
-/* P(W > x) for the waits W alone (atom at 0, exponential tail). */
+/* P(mu + W > t) for the waits W alone (atom at 0, exponential tail). */
 static double waits_survival(double x, double p, double theta)
 {
 	if (x < 0)
@@ -576,11 +602,13 @@ static double law_quantile(const ttft_law *l, double q)
 		return emg_quantile(q, l->mu, l->sd, l->p, l->theta);
 	hi = l->mu + 8 * l->sd + l->c + l->tau + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
 	for (int i = 0; i < 80; i++) {
-		double mid = 0.5 * (lo + hi);
+		double mid = 0.5 * (lo + hi), lo0 = lo, hi0 = hi;
 		if (law_survival(l, mid) > 1 - q)
 			lo = mid;
 		else
 			hi = mid;
+		if (lo == lo0 && hi == hi0)
+			break; /* a fixed point: the steps left would repeat this one */
 	}
 	return 0.5 * (lo + hi);
 }
@@ -588,7 +616,7 @@ static double law_quantile(const ttft_law *l, double q)
 /* TTFT: fixed part mu (with a normal spread sd), the lag of state st (its law: lag_p, lag_shift,
  * lag_u; NULL: none), plus waits of mean W with P(wait) = p. The mean and the percentiles are
  * those of this one law. */
-static void ttft_dist(const srv *v, const state *st, double mu, double sd, double p, double W, infer_dist *d)
+static void ttft_law_of(const state *st, double mu, double sd, double p, double W, ttft_law *out)
 {
 	ttft_law l;
 	double lag = st ? st->lag : 0;
@@ -601,11 +629,27 @@ static void ttft_dist(const srv *v, const state *st, double mu, double sd, doubl
 		l.mu = mu;
 	l.theta = p > 0 && W > 0 ? p / W : 0;
 	l.p = l.theta > 0 ? p : 0;
+	*out = l;
+}
+
+/* The TTFT at the SLO percentile alone (ttft_dist's d->slo). */
+static double ttft_slo(const srv *v, const state *st, double mu, double sd, double p, double W)
+{
+	ttft_law l;
+	ttft_law_of(st, mu, sd, p, W, &l);
+	return law_quantile(&l, v->q);
+}
+
+static void ttft_dist(const srv *v, const state *st, double mu, double sd, double p, double W, infer_dist *d)
+{
+	ttft_law l;
+	double lag = st ? st->lag : 0;
+	ttft_law_of(st, mu, sd, p, W, &l);
 	d->mean = mu + lag + W;
 	d->p50 = law_quantile(&l, 0.5);
 	d->p90 = law_quantile(&l, 0.9);
 	d->p99 = law_quantile(&l, 0.99);
-	d->slo = law_quantile(&l, v->q);
+	d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : v->q == 0.5 ? d->p50 : law_quantile(&l, v->q);
 }
 
 /* A request's TPOT: tD plus `extra` per prefill-carrying iteration among its output_len - 1
@@ -770,7 +814,9 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 		o->saturated = 1;
 	}
 	o->wait = wait;
-	ttft_dist(v, st, st->kown * st->tP + wait, wsd, p, W, &o->ttft);
+	/* The open loop's TTFT joins the admission wait: open_load writes it. */
+	if (!open)
+		ttft_dist(v, st, st->kown * st->tP + wait, wsd, p, W, &o->ttft);
 	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, open && v->spread, &o->tpot);
 	o->requests_per_s = dp * st->X;
 	o->tokens_per_s = o->requests_per_s * v->out;
@@ -842,11 +888,8 @@ static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0
 		double p = 1 - (1 - st->pq) * (1 - C), W = st->wq + W2;
 		ttft_dist(v, st, st->kown * st->tP, 0, p, W, &o->ttft);
 		o->ttft_unqueued = o->ttft.slo;
-		if (W2 > 0) {
-			infer_dist free_of_cap;
-			ttft_dist(v, st, st->kown * st->tP, 0, st->pq, st->wq, &free_of_cap);
-			o->ttft_unqueued = free_of_cap.slo;
-		}
+		if (W2 > 0)
+			o->ttft_unqueued = ttft_slo(v, st, st->kown * st->tP, 0, st->pq, st->wq);
 	}
 	o->wait = W2;
 	o->waiting = lambda * W2;
@@ -869,7 +912,8 @@ static int server_cap(srv *v, infer_result *r)
 	int dp = v->p->dp > 0 ? v->p->dp : 1;
 	if (f->kv_block > 0)
 		tok = ceil(tok / f->kv_block) * f->kv_block;
-	per = tok * kvt;
+	/* A windowed layer keeps at most its window of a request's tokens (mem_infer). */
+	per = kvt > 0 ? mem_infer(w, v->p, 1, tok, 0).kv_cache : 0;
 	if (fixed > c->hbm) {
 		snprintf(r->reason, INFER_REASON_MAX, "weights and workspace need %.1f GiB per chip (weights %.1f), has %.1f GiB",
 			 fixed / GiB, none.weights / GiB, c->hbm / GiB);
@@ -958,6 +1002,7 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->spread = w->length_spread == WL_SPREAD_EXPONENTIAL;
 	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
 	v->z = infer_normal_quantile(v->q);
+	plans_init(&v->plans, s, p);
 }
 
 /* A load point's margin to the limits: max of SLO-percentile latency over its limit. */
@@ -1139,6 +1184,11 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 	r->t_comm_exposed = r->step.t_comm;
 	r->mem = mem_infer(w, p, o->running, r->kv_per_request > 0 ? r->kv_per_request / mem_infer(w, p, 1, 1, 0).kv_cache : v.ctx,
 			   v.budget);
+	if (r->kv_per_request > 0 && nn_window_share(&w->net) > 0) {
+		/* With windowed layers a request's blocks are not linear in its tokens. */
+		r->mem.total += o->running * r->kv_per_request - r->mem.kv_cache;
+		r->mem.kv_cache = o->running * r->kv_per_request;
+	}
 	ops_iter(w, p, 0, 0, st.ptok > 0 ? st.ptok : w->input_len, P);
 	ops_decode(w, p, o->running < 1 ? 1 : (int)ceil(o->running), r->ctx_mean, D);
 	r->prefill = roof_list(c, P, NULL);

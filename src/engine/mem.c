@@ -132,7 +132,13 @@ mem_use mem_infer(const wl_workload *w, const plan *p, double batch, double ctx,
 	memset(&m, 0, sizeof m);
 	m.params_local = shard_params_local(n, p);
 	m.weights = m.params_local * hw_prec_bytes(w->prec);
-	m.kv_cache = batch * ctx * kv_token * L * hw_prec_bytes(w->kv_prec);
+	/* A layer with a window keeps at most its window of each sequence's tokens (vLLM's
+	 * SlidingWindowSpec and ChunkedLocalAttentionSpec free the blocks that fall out of it). */
+	{
+		double ws = nn_window_share(n);
+		double tokens = (1 - ws) * ctx + ws * nn_kv_tokens(n, ctx, 1);
+		m.kv_cache = batch * tokens * kv_token * L * hw_prec_bytes(w->kv_prec);
+	}
 	/* Workspace: the live tensors of one prefill layer (input, QKV, FFN activation input). */
 	m.activations = prefill_tokens * 2 *
 			(2 * n->hidden + (double)(n->heads + 2 * n->kv_heads) * n->head_dim / p->tp +

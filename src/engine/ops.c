@@ -30,6 +30,8 @@ typedef struct lower {
 	int eager;       /* elementwise ops issued one by one */
 	int serve;       /* ops belong to a serving iteration */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
+	int cast_weights;  /* fp8 training: 1 when the weights are cast in every micro-batch */
+	double sustain;    /* training: the stack's share of the chip family's train_sustained */
 	double kernel_overhead; /* s of host time per kernel */
 	double host[OPS_KIND_N]; /* s of host time per op of each kind (host_of, set by init) */
 	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
@@ -72,7 +74,7 @@ __attribute__((always_inline)) static inline ops_op *add(lower *c, const char *n
 	o->per_layer = c->in_layer;
 	o->attn = c->attn;
 	o->eager = c->eager;
-	o->train = c->train || c->rc;
+	o->train = c->train || c->rc ? c->sustain : 0;
 	o->host = c->host[kind];
 	o->serve = c->serve;
 	return o;
@@ -132,15 +134,19 @@ static void gemm(lower *c, gemm_role role, const char *name, double m, double n,
 			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
 			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
 			 * cast_bytes of HBM traffic per element each (the framework's [fp8]). */
+			/* A stack that caches the fp8 weights over the micro-batches, or keeps them in fp8
+			 * ([fp8] weights), casts only the activations here; the weights' once-per-step
+			 * cast is train.c's. */
+			double wk = c->cast_weights ? n * k : 0;
 			ops_op *q = add(c, "fp8_cast", OPS_ELEM, OPS_FWD, count);
 			if (q) {
-				q->m = inst * (m * k + n * k);
+				q->m = inst * (m * k + wk);
 				q->bytes = c->cast_bytes * q->m;
 				q->prec = HW_BF16;
 			}
 			q = add(c, "fp8_cast", OPS_ELEM, OPS_BWD, count);
 			if (q) {
-				q->m = inst * (m * n + m * k + n * k);
+				q->m = inst * (m * n + m * k + wk);
 				q->bytes = c->cast_bytes * q->m;
 				q->prec = HW_BF16;
 			}
@@ -210,15 +216,24 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 	o->k = d;
 	o->batch = sh.seqs * heads_l;
 	if (sh.decode && nn_is_mla(n)) {
-		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3): scores over the dc+dr latent, values over dc. */
+		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3, FlashMLA): each head's query is taken into
+		 * the latent (q_absorb), so the scores run over the dc+dr latent-and-rope key and the
+		 * values over the dc latent of every cached token, and the output leaves the latent
+		 * through o_absorb: 2·(dc+dr) + 2·dc FLOPs per head and cached token. */
 		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
 		o->k = dc + dr;
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
+		/* The absorbed query (dc+dr) and output (dc) per head, the latent cache once. */
+		o->bytes = sh.seqs * (sh.s_q * heads_l * ((dc + dr) + dc) * c->ab + sh.s_kv * kvl * kvb);
 	} else {
 		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
+		/* Q and O once, K/V of the context once (flash: no scores in HBM). */
+		o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
 	}
-	/* Q and O once, K/V of the context once (flash: no scores in HBM). */
-	o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
+	/* A learned sink (gpt-oss) is one more score per query and head, whose exponential joins
+	 * the softmax's denominator and which has no value (GptOssAttention). */
+	if (n->attn_sinks)
+		o->flops += 2 * sh.seqs * heads_l * sh.s_q;
 	if (!w->flash_attention && !sh.decode) {
 		/* Unfused: scores written by QKᵀ, read and written by the (fused scale-mask) softmax,
 		 * read by AV; attention dropout reads the probabilities and writes its output and a
@@ -244,6 +259,32 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 			}
 		}
 	}
+}
+
+/* Attention of `count` layers: the share with the window attends at most its window of keys
+ * (sliding: the last W; chunked: the positions of the token's own chunk), the rest the whole
+ * context. Decode: min(ctx, W) keys (sliding) or ctx's place in its chunk; a prompt of s
+ * tokens: nn_window_pairs query-key pairs instead of s(s+1)/2, scaling the causal share of a
+ * fused kernel (one that masks the whole score matrix computes it all). */
+static void attention_layers(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+{
+	const nn_net *n = &w->net;
+	double ws = nn_window_share(n);
+	shape win = sh;
+	if (ws <= 0) {
+		attention(c, w, p, sh, count);
+		return;
+	}
+	if (ws < 1)
+		attention(c, w, p, sh, count * (1 - ws));
+	if (sh.decode) {
+		win.s_kv = nn_window_keys(n, sh.s_kv);
+	} else {
+		double s = sh.s_kv;
+		if (sh.causal < 1 && s > 0)
+			win.causal = sh.causal * nn_window_pairs(n, s) / (s * (s + 1) / 2);
+	}
+	attention(c, w, p, win, count * ws);
 }
 
 /* One transformer layer's forward ops (and backward when training), `count` layers, with
@@ -275,15 +316,31 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 			gemm(c, GR_OTHER, "q_proj", T, a * d / t, h, 1, count);
 		}
 		gemm(c, GR_OTHER, "kv_down", T, dc + dr, h, 1, count);
-		gemm(c, GR_OTHER, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+		if (sh.decode) {
+			/* Decode runs MLA absorbed: W_UK is taken into each head's query (T×(d-dr) into
+			 * T×dc per head) and W_UV into its output (T×dc into T×dv per head), instead of
+			 * expanding the whole cache to keys and values (DeepSeek-V2 §2.1.3). The same
+			 * weights and FLOPs per new token as kv_up, as per-head GEMMs. */
+			double a_l = ceil(a / t), Td = sh.seqs * sh.s_q;
+			gemm(c, GR_OTHER, "q_absorb", Td, dc, d - dr, a_l, count);
+			gemm(c, GR_OTHER, "o_absorb", Td, dv, dc, a_l, count);
+			if (T > Td)   /* prompts in the same pass expand their own keys and values */
+				gemm(c, GR_OTHER, "kv_up", T - Td, a * ((d - dr) + dv) / t, dc, 1, count);
+		} else {
+			gemm(c, GR_OTHER, "kv_up", T, a * ((d - dr) + dv) / t, dc, 1, count);
+		}
 	} else {
 		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
 		double a_l = ceil(a / t), k_l = shard_kv_heads_local(n, p->tp);
 		gemm(c, GR_QKV, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
+		if (n->qk_norm)
+			/* QK-norm (Qwen3, Gemma 3): an RMSNorm over each query and key head after the
+			 * projection, reading and writing q and k. */
+			elem(c, "qk_norm", OPS_NORM, T * (a_l + k_l) * d, 2 * ab, 3 * ab, 5, count);
 	}
-	attention(c, w, p, sh, count);
+	attention_layers(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
-		attention(c, w, p, *extra, count);
+		attention_layers(c, w, p, *extra, count);
 	gemm(c, GR_OPROJ, "o_proj", T, h, ceil(a / t) * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
@@ -316,7 +373,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		     moe_count);
 		gemm(c, GR_DOWN, "expert_down", m_e, h, fe / t, inst, moe_count);
 		if (n->shared_experts > 0) {
-			double fs = n->shared_experts * fe;
+			double fs = (double)n->shared_experts * (n->shared_expert_ffn > 0 ? n->shared_expert_ffn : fe);
 			gemm(c, GR_UP, "shared_up", T, fin * fs / t, h, 1, moe_count);
 			elem(c, "shared_act", OPS_ELEM, T * fs / t, (fin + 1) * ab, (2 * fin + 1) * ab, 8,
 			     moe_count);
@@ -330,7 +387,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 
 static double moe_share(const nn_net *n)
 {
-	return n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	return nn_moe_share(n);
 }
 
 static void init(lower *c, ops_list *out, const wl_workload *w, int train)
@@ -349,6 +406,8 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->attn = train && w->fw.train.attention_kernel == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
 	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
+	c->cast_weights = w->fw.train.fp8_weights == FW_FP8W_MICRO;
+	c->sustain = 1;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
 	for (int k = 0; k < OPS_KIND_N; k++)
 		c->host[k] = host_of(c, (ops_kind)k);
@@ -373,6 +432,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
 		c.attn = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+		c.sustain = fw_sustain(&w->fw.train, family);
 	}
 	out->layers_stage = L;
 	if (!w->flash_attention)
@@ -415,7 +475,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		nn_counts cnt = nn_params(n);
 		double per_layer = cnt.attn + (n->experts > 0
 			? (1 - moe_share(n)) * cnt.ffn_dense +
-			  moe_share(n) * (cnt.router + (n->experts / p->ep + n->shared_experts) * cnt.ffn_expert)
+			  moe_share(n) * (cnt.router + n->experts / p->ep * cnt.ffn_expert + cnt.shared)
 			: cnt.ffn_dense);
 		double local = (L * per_layer + (p->pp == 1 ? cnt.embed + cnt.head : cnt.head)) / t;
 		double E = shard_params_expert_local(n, p);
@@ -482,4 +542,20 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
 		}
 	}
+}
+
+double ops_decode_flops(const wl_workload *w, double ctx, double *attn)
+{
+	plan one = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	double all = 0, a = 0;
+	ops_iter(w, &one, 1, ctx, 0, &l);
+	for (int i = 0; i < l.n; i++) {
+		all += l.op[i].flops * l.op[i].count;
+		if (l.op[i].kind == OPS_ATTN)
+			a += l.op[i].flops * l.op[i].count;
+	}
+	if (attn)
+		*attn = a;
+	return all;
 }

@@ -303,20 +303,64 @@ static void train_bound(const train_result *r, const hw_system *s, char *buf, si
 		snprintf(buf, n, "pipeline bubble");
 }
 
+/* A layout and the most tokens/s per chip it could reach (-1: it cannot serve). */
+typedef struct bounded {
+	int i;
+	double bound;
+} bounded;
+
+/* The most output tokens/s per chip a layout can give within the TPOT limit: a request's TPOT
+ * is at least the decode-only iteration t_D(b) of the b sequences decoding beside it, so b is at
+ * most the largest batch with t_D(b) <= the limit (within the seats the server holds), and the
+ * tokens/s of a replica b / TPOT at most b / t_D(b) there (t_D grows no faster than b). */
+static double tpot_bound(const hw_system *s, const wl_workload *w, const plan *p, double seats)
+{
+	double ctx = w->input_len + w->output_len / 2.0, lo = 1, hi = seats > 1 ? seats : 1;
+	infer_step st;
+	infer_step_eval(s, w, p, lo, ctx, 0, &st);
+	if (st.t > w->tpot_slo)
+		return 0; /* not even one sequence decodes within the limit */
+	infer_step_eval(s, w, p, hi, ctx, 0, &st);
+	if (st.t > w->tpot_slo) {
+		for (int it = 0; it < 30 && hi - lo > 1e-3 * hi; it++) {
+			double mid = 0.5 * (lo + hi);
+			infer_step_eval(s, w, p, mid, ctx, 0, &st);
+			if (st.t <= w->tpot_slo)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	} else {
+		lo = hi;
+	}
+	infer_step_eval(s, w, p, lo, ctx, 0, &st);
+	return lo / st.t * (p->dp > 0 ? p->dp : 1) / p->chips;
+}
+
+static int by_bound(const void *a, const void *b)
+{
+	const bounded *x = a, *y = b;
+	if (x->bound != y->bound)
+		return x->bound > y->bound ? -1 : 1;
+	return x->i - y->i;
+}
+
 /* Serving: the best layout of the frontier's (frontier_layouts) at the latency limits. */
 static int best_serving(const wl_workload *w, const plan *given, const rank_opts *o, rank_row *r, err *e)
 {
 	const hw_system *s = r->sys;
 	plan *cand = malloc(sizeof *cand * FRONTIER_LAYOUTS_MAX);
-	int nc = 0, have = 0;
+	bounded *order = malloc(sizeof *order * FRONTIER_LAYOUTS_MAX);
+	int nc = 0, have = 0, prune = 0, best_i = 0;
 	infer_result *cur = malloc(sizeof *cur);
 	rank_quote *cc = malloc(sizeof *cc);
-	double best_key = INFINITY;
+	double best_key = INFINITY, best_per_chip = 0;
 	int best_klass = RANK_INFEASIBLE + 1;
-	if (!cur || !cc || !cand) {
+	if (!cur || !cc || !cand || !order) {
 		free(cur);
 		free(cc);
 		free(cand);
+		free(order);
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	if (o->fixed_plan) {
@@ -326,10 +370,38 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 		rank_frontier_space(o, given, &sp);
 		nc = frontier_layouts(s, w, &sp, cand, FRONTIER_LAYOUTS_MAX);
 	}
-	for (int i = 0; i < nc; i++) {
+	/* Pruning (the result is the same as without it): a layout's tokens/s per chip at the limits
+	 * is at most what it completes with its batch full (infer_capacity), and where the ranking
+	 * key falls as tokens/s per chip rise (priced at one price per chip-hour, or unpriced; no
+	 * budget, no spot standby that differs by layout), a layout whose bound is below the best
+	 * found so far cannot win. The bounds first, the most promising layout evaluated first. */
+	if (nc > 1 && !o->fixed_plan && o->budget <= 0 && o->pricing != PRICE_SPOT) {
+		for (int i = 0; i < nc; i++) {
+			double seats, rate;
+			plan p = cand[i];
+			p.sp = given->sp;
+			order[i].i = i;
+			order[i].bound = infer_capacity(s, w, &p, &seats, &rate, NULL, 0)
+						 ? rate * (p.dp > 0 ? p.dp : 1) * w->output_len / p.chips
+						 : -1;
+			if (order[i].bound > 0 && w->tpot_slo > 0)
+				order[i].bound = fmin(order[i].bound, tpot_bound(s, w, &p, seats));
+		}
+		qsort(order, (size_t)nc, sizeof *order, by_bound);
+		prune = 1;
+	} else {
+		for (int i = 0; i < nc; i++)
+			order[i].i = i;
+	}
+	for (int j = 0; j < nc; j++) {
+		int i = order[j].i;
 		plan p = cand[i];
 		int klass;
 		double key;
+		if (prune && have && best_klass <= RANK_NO_PRICE && order[j].bound < best_per_chip * (1 - 1e-9)) {
+			r->searched++;
+			continue;
+		}
 		if (!o->fixed_plan)
 			p.sp = given->sp;
 		infer_eval(s, w, &p, cur, NULL, NULL);
@@ -337,6 +409,7 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 			free(cur);
 			free(cc);
 			free(cand);
+			free(order);
 			return e->code;
 		}
 		r->searched++;
@@ -353,10 +426,13 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 			klass = RANK_NO_PRICE;
 			key = -cur->tokens_per_s_per_chip;
 		}
-		if (!have || klass < best_klass || (klass == best_klass && key < best_key)) {
+		/* Ties go to the earlier layout of the list, whatever order they were evaluated in. */
+		if (!have || klass < best_klass || (klass == best_klass && (key < best_key || (key == best_key && i < best_i)))) {
 			have = 1;
 			best_klass = klass;
 			best_key = key;
+			best_i = i;
+			best_per_chip = cur->tokens_per_s_per_chip;
 			r->ir = *cur;
 			r->cost = *cc;
 		}
@@ -364,6 +440,7 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 	free(cur);
 	free(cc);
 	free(cand);
+	free(order);
 	if (!have)
 		return err_set(e, ERR_USAGE, "--chips %d-%d leaves no layout for %s", o->cmin, o->cmax, s->name);
 	r->klass = best_klass;
@@ -454,20 +531,22 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 	const hw_system *s = r->sys;
 	wl_workload *w = &r->w;
 	plan p = *given;
-	int late = 0;
+	int late = 0, priced = 0;
+	rank_quote pc;
 	r->deadline = o->deadline;
 	if (!o->fixed_plan) {
 		sweep_space sp;
 		sweep_offer of;
 		sweep_job job;
-		sweep_result *res = malloc(sizeof *res);
-		rank_quote pc;
+		sweep_result *res = o->ws ? sweep_ws_result(o->ws) : malloc(sizeof *res);
 		if (!res)
 			return err_set(e, ERR_DATA, "out of memory");
 		if (rank_price(o, s, w, &pc, e) != 0) {
-			free(res);
+			if (!o->ws)
+				free(res);
 			return e->code;
 		}
+		priced = 1;
 		rank_train_space(s, w, &sp);
 		if (o->cmax >= RANK_CHIPS_OPEN) {
 			sp.chips.v[sp.chips.n++] = given->chips;
@@ -490,8 +569,10 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 		job.top_k = 1;
 		job.threads = 1;
 		job.nshards = 1;
+		job.ws = o->ws;
 		if (sweep_run(&job, res) != 0) {
-			free(res);
+			if (!o->ws)
+				free(res);
 			return err_set(e, ERR_DATA, "out of memory");
 		}
 		r->searched = (long long)res->total;
@@ -513,11 +594,17 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 			w->zero = pt->zero;
 			w->recompute = (wl_recompute)pt->recompute;
 		}
-		free(res);
+		if (!o->ws)
+			free(res);
 	}
 	train_eval(s, w, &p, &r->tr, NULL);
-	if (rank_price_and_cost(o, s, w, &r->tr, NULL, &r->cost, e) != 0)
+	if (priced) {
+		/* The price the search ran at (rank_price is a pure lookup): cost the winner. */
+		r->cost = pc;
+		rank_cost(w, &r->tr, NULL, &r->cost);
+	} else if (rank_price_and_cost(o, s, w, &r->tr, NULL, &r->cost, e) != 0) {
 		return e->code;
+	}
 	if (!r->tr.feasible) {
 		r->klass = RANK_INFEASIBLE;
 		r->key = 0;

@@ -116,6 +116,8 @@ typedef struct rank_opts {
 	int nuser_capex;
 	const rank_discount *discounts;     /* contract discounts on catalog prices (--discount) */
 	int ndiscounts;
+	sweep_ws *ws;            /* training searches: a workspace kept across systems (NULL: each
+				    search allocates its own); one search at a time */
 	const interval_table *intervals;    /* NULL: rows carry no interval (models/intervals.ini) */
 } rank_opts;
 

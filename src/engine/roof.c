@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/num.h"
+
 const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
 
 /* ceil and floor of the positive dimensions, tile and wave counts below: for 0 <= x < 2^52
@@ -29,34 +31,68 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
-/* Useful work over the capacity the engines spend on an m x n x k GEMM (`b` of them) in output
- * tiles of th x tw, K padded to kp: whole tiles (a partial one, the last row or column of the
- * output, takes as long as a full one) in waves over `units` engines, K split into equal shares
- * per engine where may_split and the tiles leave engines idle. The time is waves x one tile's
- * share of the K loop: for a fixed tile it never falls as the GEMM grows. */
-static double tiled_eff(const hw_chip *c, double th, double tw, double kp, double m, double n, double k,
-			double b, int may_split)
+/* Tile heights of the library's set: the chip's and 7/8 .. 1/8 of it. */
+enum { ROOF_TILE_HS = 8 };
+
+/* What roof_op reads of a chip for every op, once per list. */
+typedef struct chip_k {
+	double clock;       /* clock_scale, 1 when not given */
+	double sustained;   /* train_sustained, 1 when not given */
+	double hbm;         /* hbm_bw × hbm_eff */
+	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
+	double tile_w;      /* and its half-width column */
+	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
+} chip_k;
+
+static void chip_k_init(const hw_chip *c, chip_k *k)
 {
-	double tiles = fmax(1, ceil_pos(m / th)) * fmax(1, ceil_pos(n / tw)) * ceil_pos(b), split = 1, waves;
-	if (may_split && tiles < c->units)
-		split = fmin(c->units / tiles, fmax(1, floor_pos(k / (4.0 * c->pad_k))));
-	waves = ceil_pos(fmax(0, tiles * split / c->units - 1e-9));
-	return (m * n * k * b) / (waves * c->units * th * tw * kp / split);
+	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
+	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
+	k->hbm = c->hbm_bw * c->hbm_eff;
+	k->tile_h[0] = 0;
+	k->ok_h[0] = 1;
+	for (int i = 1; i < ROOF_TILE_HS; i++) {
+		k->tile_h[i] = round_up((double)c->tile_m * (ROOF_TILE_HS - i) / ROOF_TILE_HS, c->pad_m);
+		k->ok_h[i] = k->tile_h[i] <= c->tile_m;
+	}
+	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
+	k->ok_w = k->tile_w <= c->tile_n;
 }
 
-double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
+/* The engines' capacity (denominator of the efficiency) an m x n x k GEMM (`b` of them) takes in
+ * output tiles of th x tw, K padded to kp: whole tiles (a partial one, the last row or column of
+ * the output, takes as long as a full one) in waves over `units` engines, K split into equal
+ * shares per engine where may_split and the tiles leave engines idle. The time is waves x one
+ * tile's share of the K loop: for a fixed tile it never falls as the GEMM grows. rows and cols
+ * are max(1, ceil(m / th)) and max(1, ceil(n / tw)); kq is max(1, floor(k / (4 pad_k))). The
+ * efficiency is (m n k b) over it. */
+static double tiled_cap(const hw_chip *c, double th, double tw, double kp, double rows, double cols,
+			double cb, double kq, int may_split)
 {
-	double th, tw, kp, b, e;
+	double tiles = rows * cols * cb, split = 1, waves;
+	if (may_split && tiles < c->units)
+		split = num_min(c->units / tiles, kq);
+	waves = ceil_pos(num_max(0, tiles * split / c->units - 1e-9));
+	return waves * c->units * th * tw * kp / split;
+}
+
+/* roof_shape_eff with the chip's tile set from ck. */
+static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n, double k, double batch)
+{
+	double th, tw, kp, b, cb, kq, work, e;
 	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
 	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
 	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
 	 * fractional m (expert tokens below one) pads to a whole row. */
-	th = fmin(c->tile_m, round_up(m, c->pad_m));
-	tw = fmin(c->tile_n, round_up(n, c->pad_n));
+	th = num_min(c->tile_m, round_up(m, c->pad_m));
+	tw = num_min(c->tile_n, round_up(n, c->pad_n));
 	kp = round_up(k, c->pad_k);
 	b = batch > 1 ? batch : 1;
+	cb = ceil_pos(b);
+	kq = num_max(1, floor_pos(k / (4.0 * c->pad_k)));
+	work = m * n * k * b;
 	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
 	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
 	 * busy or the K chunks get short (4 x pad_k), when the GEMM is skinny (one row of tiles, as
@@ -66,7 +102,8 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
 	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
 	split = m <= c->tile_m || k > m;
-	e = tiled_eff(c, th, tw, kp, m, n, k, b, split);
+	e = work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)), cb, kq,
+			     split);
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
 	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
 	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
@@ -74,26 +111,36 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
 	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
 	 * chip's tile. */
 	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units) {
-		double cols = ceil_pos(n / tw) * ceil_pos(b), rows_sub;
-		for (int i = 0; i < 8; i++)
-			for (int j = 0; j < 2; j++) {
-				double h = i ? round_up((double)c->tile_m * (8 - i) / 8, c->pad_m) : th;
-				double wd = j ? round_up(c->tile_n / 2.0, c->pad_n) : tw;
-				if ((i || j) && h <= c->tile_m && wd <= c->tile_n)
-					e = fmax(e, tiled_eff(c, h, wd, kp, m, n, k, b, split));
-			}
+		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2], rows_sub;
+		int ok_w[2] = {1, ck->ok_w};
+		for (int i = 0; i < ROOF_TILE_HS; i++) {
+			hs[i] = i ? ck->tile_h[i] : th;
+			rows[i] = num_max(1, ceil_pos(m / hs[i]));
+		}
+		for (int j = 0; j < 2; j++) {
+			wds[j] = j ? ck->tile_w : tw;
+			cols[j] = num_max(1, ceil_pos(n / wds[j]));
+		}
+		for (int i = 0; i < ROOF_TILE_HS; i++)
+			for (int j = 0; j < 2; j++)
+				if ((i || j) && ck->ok_h[i] && ok_w[j])
+					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
+									   split));
 		/* Unsplit, it takes at least as long as the largest GEMM of these columns below one
 		 * wave of the chip's tile, which runs that tile (the square GEMMs above): the rows of a
 		 * larger one never run in less time than fewer rows. */
-		rows_sub = floor_pos((c->units - 1) / cols);
-		if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m) {
-			double ms = rows_sub * c->tile_m;
-			double t_sub = ms / tiled_eff(c, c->tile_m, tw, kp, ms, n, k, b, 0);
-			if (m / e < t_sub)
-				e = m / t_sub;
-		}
+		rows_sub = floor_pos((c->units - 1) / (cols[0] * cb));
+		if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
+			e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols[0], cb, kq, 0));
 	}
 	return e;
+}
+
+double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
+{
+	chip_k ck;
+	chip_k_init(c, &ck);
+	return shape_eff_k(c, &ck, m, n, k, batch);
 }
 
 double roof_curve(const hw_curve *c, double x)
@@ -134,33 +181,19 @@ typedef struct shape_memo {
 	double m, n, k, batch, eff;
 } shape_memo;
 
-static double shape_eff(const hw_chip *c, const ops_op *o, shape_memo *sm)
+static double shape_eff(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm)
 {
 	if (!sm)
-		return roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+		return shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
 	if (!sm->valid || sm->m != o->m || sm->n != o->n || sm->k != o->k || sm->batch != o->batch) {
 		sm->valid = 1;
 		sm->m = o->m;
 		sm->n = o->n;
 		sm->k = o->k;
 		sm->batch = o->batch;
-		sm->eff = roof_shape_eff(c, o->m, o->n, o->k, o->batch);
+		sm->eff = shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
 	}
 	return sm->eff;
-}
-
-/* What roof_op reads of a chip for every op, once per list. */
-typedef struct chip_k {
-	double clock;       /* clock_scale, 1 when not given */
-	double sustained;   /* train_sustained, 1 when not given */
-	double hbm;         /* hbm_bw × hbm_eff */
-} chip_k;
-
-static void chip_k_init(const hw_chip *c, chip_k *k)
-{
-	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
-	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
-	k->hbm = c->hbm_bw * c->hbm_eff;
 }
 
 /* roof_op into *out, every field written (sm: the shape memo, may be NULL). */
@@ -187,13 +220,13 @@ __attribute__((always_inline)) static inline void time_op(const hw_chip *c, cons
 			double a = k[o->phase == OPS_BWD ? 1 : 0];
 			double half = c->attn_seq_half[o->attn];
 			if (a > 0)
-				base = fmin(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
+				base = num_min(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
 		if (o->serve)
 			serve_eff = serve_gemm_eff(c, o, run);
-		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, o, sm)) * ck->clock *
-		      (o->train ? ck->sustained : 1);
+		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, ck, o, sm)) * ck->clock *
+		      (o->train > 0 ? o->train * ck->sustained : 1);
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
 	} else if (c->vector > 0) {
 		eff = 1;

@@ -21,9 +21,9 @@ double shard_kv_heads_local(const nn_net *n, int tp)
 double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 {
 	double L = shard_layers_per_stage(n, p->pp);
-	double share = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	double share = nn_moe_share(n);
 	double ffn = (1 - share) * c->ffn_dense +
-		     share * (c->router + ((double)n->experts / p->ep + n->shared_experts) * c->ffn_expert);
+		     share * (c->router + (double)n->experts / p->ep * c->ffn_expert + c->shared);
 	/* The first stage holds the embedding, the last the LM head; take the larger end. */
 	double ends = p->pp == 1 ? c->embed + c->head : fmax(c->embed, c->head);
 	return (L * (c->attn + ffn) + ends) / p->tp;
@@ -40,7 +40,7 @@ double shard_params_expert_local_c(const nn_net *n, const nn_counts *c, const pl
 	double share;
 	if (n->experts == 0)
 		return 0;
-	share = (double)(n->layers - n->dense_layers) / n->layers;
+	share = nn_moe_share(n);
 	return shard_layers_per_stage(n, p->pp) * share * ((double)n->experts / p->ep) * c->ffn_expert / p->tp;
 }
 

@@ -13,14 +13,28 @@
 enum { KCACHE = 2048 };
 
 typedef struct kslot {
-	int used;
+	unsigned gen;            /* valid when the workspace's generation */
 	int key[7];
 	train_kernel k;
 } kslot;
 
+struct sweep_ws {
+	int nthreads;            /* per-thread slots below */
+	unsigned gen;            /* the run: kernel slots of another run are stale */
+	wl_workload **w;         /* each thread's copy of the job's workload (ZeRO, recompute set
+				    per layout) */
+	kslot **cache;
+	train_memo **memo;
+	sweep_result **parts;    /* threads after the first write into these, then merge */
+	int *max_chips;          /* per offer */
+	int noffers;             /* room in max_chips */
+	sweep_result *result;    /* sweep_ws_result */
+};
+
 typedef struct worker {
 	const sweep_job *job;
-	const wl_workload *wv;   /* [3][4] variants: recompute × zero */
+	wl_workload *w;          /* this thread's copy of the workload: ZeRO and recompute per layout */
+	unsigned gen;            /* the workspace's generation */
 	const int *max_chips;    /* per offer: hw_max_chips */
 	double checkpoint_bytes; /* 16 B per parameter: the checkpoint when [cost] gives none */
 	int within_limits;       /* 1: every layout of the space passes plan_limits */
@@ -120,11 +134,11 @@ static const train_kernel *kernel(worker *wk, const hw_system *s, int sys, const
 	for (int i = 0; i < 7; i++)
 		h = (h ^ (uint64_t)(unsigned)k[i]) * 1099511628211ULL;
 	slot = &wk->cache[h % KCACHE];
-	if (slot->used && !memcmp(slot->key, k, sizeof k))
+	if (slot->gen == wk->gen && !memcmp(slot->key, k, sizeof k))
 		return &slot->k;
 	train_kernel_eval(s, w, key, &slot->k);
 	memcpy(slot->key, k, sizeof k);
-	slot->used = 1;
+	slot->gen = wk->gen;
 	return &slot->k;
 }
 
@@ -178,7 +192,7 @@ static void eval_one(worker *wk, const cursor *cu, uint64_t idx, walk *wa, train
 	const int *d = cu->d;
 	sweep_result *r = wk->res;
 	const sweep_offer *of;
-	const wl_workload *w;
+	wl_workload *w = wk->w;
 	const nn_net *n;
 	plan p;
 	mem_use mem;
@@ -191,7 +205,8 @@ static void eval_one(worker *wk, const cursor *cu, uint64_t idx, walk *wa, train
 	tp = sp->tp.v[d[8]];
 	cp = sp->cp.v[d[7]];
 	pp = sp->pp.v[d[3]];
-	w = &wk->wv[rc * 4 + zero];
+	w->recompute = (wl_recompute)rc;
+	w->zero = zero;
 	n = &w->net;
 	maxc = wk->max_chips[cu->offer];
 	memset(&p, 0, sizeof p);
@@ -353,52 +368,132 @@ void sweep_merge(sweep_result *a, const sweep_result *b, int top_k)
 		front_insert(a, &b->front[i]);
 }
 
+sweep_ws *sweep_ws_new(void)
+{
+	return calloc(1, sizeof(sweep_ws));
+}
+
+void sweep_ws_free(sweep_ws *ws)
+{
+	if (!ws)
+		return;
+	for (int t = 0; t < ws->nthreads; t++) {
+		free(ws->w[t]);
+		free(ws->cache[t]);
+		free(ws->memo[t]);
+		free(ws->parts[t]);
+	}
+	free(ws->w);
+	free(ws->cache);
+	free(ws->memo);
+	free(ws->parts);
+	free(ws->max_chips);
+	free(ws->result);
+	free(ws);
+}
+
+sweep_result *sweep_ws_result(sweep_ws *ws)
+{
+	if (!ws->result)
+		ws->result = malloc(sizeof *ws->result);
+	return ws->result;
+}
+
+/* Room in ws for T threads and n offers. Returns 0 or -1 (out of memory). */
+static int ws_reserve(sweep_ws *ws, int T, int n)
+{
+	if (n > ws->noffers) {
+		int *m = realloc(ws->max_chips, (size_t)n * sizeof *m);
+		if (!m)
+			return -1;
+		ws->max_chips = m;
+		ws->noffers = n;
+	}
+	if (T > ws->nthreads) {
+		wl_workload **w = realloc(ws->w, (size_t)T * sizeof *w);
+		kslot **c = w ? realloc(ws->cache, (size_t)T * sizeof *c) : NULL;
+		train_memo **m = c ? realloc(ws->memo, (size_t)T * sizeof *m) : NULL;
+		sweep_result **p = m ? realloc(ws->parts, (size_t)T * sizeof *p) : NULL;
+		if (w)
+			ws->w = w;
+		if (c)
+			ws->cache = c;
+		if (m)
+			ws->memo = m;
+		if (p)
+			ws->parts = p;
+		if (!p)
+			return -1;
+		for (; ws->nthreads < T; ws->nthreads++) {
+			int t = ws->nthreads;
+			ws->w[t] = malloc(sizeof **ws->w);
+			ws->cache[t] = calloc(KCACHE, sizeof(kslot));
+			ws->memo[t] = calloc(1, sizeof(train_memo));
+			ws->parts[t] = t > 0 ? malloc(sizeof(sweep_result)) : NULL;
+			if (!ws->w[t] || !ws->cache[t] || !ws->memo[t] || (t > 0 && !ws->parts[t])) {
+				ws->nthreads++;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* An empty result: counts, lists and flags; the lists' entries are written as they fill. */
+static void result_clear(sweep_result *r)
+{
+	r->total = r->pruned = r->infeasible = r->evaluated = 0;
+	r->ntop = r->nfront = 0;
+	r->front_truncated = 0;
+}
+
 int sweep_run(const sweep_job *job, sweep_result *out)
 {
 	uint64_t total = sweep_size(job->space, job->noffers), lo, hi;
 	int T = job->threads < 1 ? 1 : job->threads;
-	wl_workload *wv = malloc(12 * sizeof *wv);
-	int *max_chips = calloc(job->noffers > 0 ? (size_t)job->noffers : 1, sizeof *max_chips);
+	sweep_ws *own = job->ws ? NULL : sweep_ws_new(), *ws = job->ws ? job->ws : own;
 	worker *wk = calloc((size_t)T, sizeof *wk);
 	pthread_t *th = calloc((size_t)T, sizeof *th);
-	sweep_result *parts = calloc((size_t)T, sizeof *parts);
 	_Atomic uint64_t done = 0;
-	int rc = 0, started = 0;
+	int rc = 0, started = 0, any_price = 0, within;
+	double ckpt;
 
-	memset(out, 0, sizeof *out);
+	result_clear(out);
 	sweep_slice(total, job->shard, job->nshards, &lo, &hi);
-	if (!wv || !max_chips || !wk || !th || !parts) {
+	if (!ws || !wk || !th || ws_reserve(ws, T, job->noffers > 0 ? job->noffers : 1) != 0) {
 		rc = -1;
 		goto end;
 	}
-	for (int o = 0; o < job->noffers; o++)
-		max_chips[o] = hw_max_chips(job->offers[o].sys);
-	for (int r = 0; r < 3; r++)
-		for (int z = 0; z < 4; z++) {
-			wv[r * 4 + z] = *job->w;
-			wv[r * 4 + z].recompute = (wl_recompute)r;
-			wv[r * 4 + z].zero = z;
-		}
+	/* One run: what the workspace's caches hold from another is stale. */
+	if (++ws->gen == 0)
+		ws->gen = 1;
+	for (int o = 0; o < job->noffers; o++) {
+		ws->max_chips[o] = hw_max_chips(job->offers[o].sys);
+		if (isfinite(job->offers[o].usd_per_chip_hour))
+			any_price = 1;
+	}
+	ckpt = 16 * nn_params(&job->w->net).total;
+	within = space_within_limits(job->space, job->w->micro_batch);
 	for (int t = 0; t < T; t++) {
+		*ws->w[t] = *job->w;
+		ws->memo[t]->gen = ws->gen;
 		wk[t].job = job;
-		wk[t].wv = wv;
-		wk[t].max_chips = max_chips;
-		wk[t].checkpoint_bytes = 16 * nn_params(&job->w->net).total;
-		wk[t].within_limits = space_within_limits(job->space, job->w->micro_batch);
+		wk[t].w = ws->w[t];
+		wk[t].gen = ws->gen;
+		wk[t].max_chips = ws->max_chips;
+		wk[t].checkpoint_bytes = ckpt;
+		wk[t].within_limits = within;
 		wk[t].lo = lo + (hi - lo) * (uint64_t)t / (uint64_t)T;
 		wk[t].hi = lo + (hi - lo) * (uint64_t)(t + 1) / (uint64_t)T;
-		wk[t].res = &parts[t];
-		wk[t].cache = calloc(KCACHE, sizeof(kslot));
-		wk[t].memo = calloc(1, sizeof(train_memo));
+		/* The first thread fills the result itself; merging into an empty result gives
+		 * the same lists. */
+		wk[t].res = t == 0 ? out : ws->parts[t];
+		result_clear(wk[t].res);
+		wk[t].cache = ws->cache[t];
+		wk[t].memo = ws->memo[t];
 		wk[t].done = &done;
 		wk[t].first = t == 0;
-		for (int o = 0; o < job->noffers; o++)
-			if (isfinite(job->offers[o].usd_per_chip_hour))
-				wk[t].any_price = 1;
-		if (!wk[t].cache || !wk[t].memo) {
-			rc = -1;
-			goto end;
-		}
+		wk[t].any_price = any_price;
 	}
 	for (int t = 1; t < T; t++) {
 		if (pthread_create(&th[t], NULL, work, &wk[t]) != 0) {
@@ -414,18 +509,13 @@ int sweep_run(const sweep_job *job, sweep_result *out)
 	for (int t = 0; t < T && rc == 0; t++) {
 		if (wk[t].rc)
 			rc = -1;
-		sweep_merge(out, &parts[t], job->top_k);
+		if (t > 0)
+			sweep_merge(out, ws->parts[t], job->top_k);
 	}
 end:
-	for (int t = 0; wk && t < T; t++) {
-		free(wk[t].cache);
-		free(wk[t].memo);
-	}
-	free(wv);
-	free(max_chips);
+	sweep_ws_free(own);
 	free(wk);
 	free(th);
-	free(parts);
 	return rc;
 }
 

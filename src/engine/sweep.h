@@ -65,6 +65,21 @@ typedef struct sweep_result {
 	int front_truncated;
 } sweep_result;
 
+/* What sweeps keep from one run to the next, per thread: the kernel cache, the collective
+ * memo, a result and a copy of the workload. A caller that runs many sweeps (compare: one per
+ * system) keeps one and names it in each job, so that a sweep allocates and clears nothing;
+ * caches are invalidated per run (a generation count), so results never depend on it. One
+ * sweep at a time per workspace. */
+typedef struct sweep_ws sweep_ws;
+
+/* A new, empty workspace (NULL: out of memory); sweep_ws_free releases it (NULL is fine). */
+sweep_ws *sweep_ws_new(void);
+void sweep_ws_free(sweep_ws *ws);
+
+/* A result buffer the workspace owns, for a caller that runs one sweep after another (NULL:
+ * out of memory). Valid until sweep_ws_free; the next call returns the same buffer. */
+sweep_result *sweep_ws_result(sweep_ws *ws);
+
 /* Progress: called from the threads with the layouts done so far (may be NULL). */
 typedef void (*sweep_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -78,6 +93,7 @@ typedef struct sweep_job {
 	int shard, nshards;         /* this is shard `shard` of `nshards` (0-based) */
 	sweep_progress_fn progress;
 	void *progress_ctx;
+	sweep_ws *ws;               /* NULL: a workspace for this run alone */
 } sweep_job;
 
 /* Layouts in the whole space (all shards); UINT64_MAX when the product does not fit. */
@@ -90,8 +106,8 @@ void sweep_slice(uint64_t total, int shard, int nshards, uint64_t *lo, uint64_t 
  * 2.5e6 layouts/s of two cores (make bench); a space of 5e10 would take hours. */
 #define SWEEP_LAYOUTS_DEFAULT_MAX 1000000000ULL
 
-/* Runs job into out (caller-owned, about 700 KB). Returns 0, or -1 if a thread could not start
- * or memory ran out. */
+/* Runs job into out (caller-owned, about 700 KB; only the lists' used entries are written).
+ * Returns 0, or -1 if a thread could not start or memory ran out. */
 int sweep_run(const sweep_job *job, sweep_result *out);
 
 /* Merges b into a (same job, other shard): a ends as if both slices had run together. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
+
 #include "base/units.h"
 
 /* train_flops_per_token with the counts of w's network given. */
@@ -24,6 +26,11 @@ static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *
 	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
 	double attn_fwd = 2.0 * n->layers * n->heads * (double)(n->head_dim + n->v_head_dim) * w->seq_len *
 			  (w->fw.train.flops_causal ? 0.5 : 1.0);
+	/* Layers with a window compute nn_window_pairs of the s(s+1)/2 causal pairs. */
+	if (nn_window_share(n) > 0 && w->seq_len > 0) {
+		double s = w->seq_len;
+		attn_fwd *= 1 - nn_window_share(n) * (1 - nn_window_pairs(n, s) / (s * (s + 1) / 2));
+	}
 	double fwd = 2 * (layer_params + head) + attn_fwd;
 	double extra = 0;
 	*model = 3 * fwd;
@@ -65,7 +72,7 @@ static double hide(double t_comm, double t_compute, double sigma)
 {
 	if (t_comm <= 0)
 		return 0;
-	return fmax(t_comm - fmax(t_compute, 0), sigma * t_comm);
+	return num_max(t_comm - num_max(t_compute, 0), sigma * t_comm);
 }
 
 /* a += k·b for roofline summaries. */
@@ -97,17 +104,19 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, doubl
 {
 	unsigned long long h;
 	train_memo_entry *e;
+	unsigned gen;
 	if (!mm)
 		return comm_time(s, op, bytes, n, stride);
+	gen = mm->gen ? mm->gen : 1;
 	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
 	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
 	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
 	h ^= h >> 29;
 	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
-	if (e->used && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride) {
+	if (e->used == gen && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride) {
 		mm->hits++;
 	} else {
-		e->used = 1;
+		e->used = gen;
 		e->sys = s;
 		e->op = (int)op;
 		e->n = n;
@@ -177,7 +186,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	/* Each tensor-parallel rank keeps its own copy: a chip running several ranks (Neuron
 	 * cores) moves that many copies over its links. */
 	tp_act = act * s->chip.ranks_per_chip;
-	moe = n->experts > 0 ? (double)(n->layers - n->dense_layers) / n->layers : 0;
+	moe = nn_moe_share(n);
 	/* One pipeline send: with sequence parallelism each rank holds 1/tp of it; Megatron's
 	 * scatter/gather (Narayanan et al. SC21 §4.1) splits it across the tensor ranks anyway
 	 * and all-gathers it over the node's links on the other side. */
@@ -328,16 +337,18 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			if (w->zero < 3) {
 				comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
 							Pp * gb, ndp, stride);
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * ab, ndp, stride) : g;
+				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
+				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
 				 * last layer; the parameter gather overlaps the next forward the same way. */
 				double sg = c->overlap_slowdown;
 				double e_g = w->overlap_grad_reduce
-						     ? fmax(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
+						     ? num_max(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
 						     : t_g;
 				double e_a = t_a > 0 ? (w->fw.train.overlap_param_gather || w->overlap_grad_reduce
-								? fmax(hide(t_a, t_fwd * (L - 1) / L, sg),
+								? num_max(hide(t_a, t_fwd * (L - 1) / L, sg),
 								       t_a / L + sg * t_a * (L - 1) / L)
 								: t_a)
 						     : 0;
@@ -395,6 +406,19 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
 		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
 		opt = roof_op(c, &o);
+		if (r->run_prec == HW_FP8 && w->fw.train.fp8_cast_bytes > 0 && w->fw.train.fp8_weights != FW_FP8W_MICRO) {
+			/* The fp8 weights made once per step for every micro-batch (Transformer Engine's
+			 * is_first_microbatch cache under Megatron): one fused cast and transpose of the
+			 * chip's weights, read 2 B and write 1 + 1 B more than a cast; kept in fp8, only
+			 * the transpose (read and write 1 B). */
+			roof_time wc;
+			o.kind = OPS_ELEM;
+			o.m = P;
+			o.bytes = P * (w->fw.train.fp8_weights == FW_FP8W_STEP ? w->fw.train.fp8_cast_bytes + 1 : 2);
+			o.flops = 0;
+			wc = roof_op(c, &o);
+			opt.t += wc.t;
+		}
 	}
 	{
 		double per_micro = cm->tp + cm->pp + cm->ep + cm->cp + cm->zero3;

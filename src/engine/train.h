@@ -85,11 +85,14 @@ typedef struct train_kernel {
 enum { TRAIN_MEMO_SIZE = 1024 };
 typedef struct train_memo_entry {
 	const hw_system *sys;
-	int used, op, n, stride;
+	unsigned used;               /* the memo's generation when filled */
+	int op, n, stride;
 	comm_plan plan;
 } train_memo_entry;
 typedef struct train_memo {
 	train_memo_entry e[TRAIN_MEMO_SIZE];
+	unsigned gen;                /* entries of another generation are empty (0 counts as 1):
+					a caller that reuses the memo for other systems moves it on */
 	long long hits, misses;
 } train_memo;
 

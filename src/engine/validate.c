@@ -297,6 +297,12 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
 		int len, int *mem_miss)
 {
+	return val_predict_at(s, fw, c, 0, pred, reason, len, mem_miss);
+}
+
+int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c, double sustain, double *pred,
+		   char *reason, int len, int *mem_miss)
+{
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
 	char picked[512];
@@ -308,6 +314,8 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 		return 0;
 	}
 	val_build(c, fw, w, &p, picked, sizeof picked);
+	if (sustain > 0)
+		fw_sustain_set(&w->fw.train, s->chip.family, sustain);
 	snprintf(reason, (size_t)len, "%s", picked);
 	if (c->train) {
 		train_result r;

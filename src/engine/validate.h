@@ -72,4 +72,9 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
 		int len, int *mem_miss);
 
+/* val_predict with the framework's [calibration] share for s's chip family set to sustain
+ * (what a fit tries; sustain <= 0: the framework's own). */
+int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c, double sustain, double *pred,
+		   char *reason, int len, int *mem_miss);
+
 #endif

@@ -1,6 +1,7 @@
 /* nn: network architectures (see nn.h). */
 #include "model/nn.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 static const char *const act_names[] = {"gelu", "swiglu", NULL};
 static const char *const pos_names[] = {"rope", "learned", "alibi", NULL};
+const char *const nn_window_names[] = {"sliding", "chunked", NULL};
 
 #define I(key, member, req, lo, hi) \
 	{"network", key, CFG_INT, UNITS_NONE, req, lo, hi, offsetof(nn_net, member), 0, NULL}
@@ -34,6 +36,11 @@ static const cfg_field net_fields[] = {
 	I("mtp_layers", mtp_layers, 0, 0, 16),
 	I("q_lora_rank", q_lora_rank, 0, 0, LIM_HIDDEN), I("kv_lora_rank", kv_lora_rank, 0, 0, LIM_HIDDEN),
 	I("rope_head_dim", rope_head_dim, 0, 0, LIM_HEAD_DIM), I("v_head_dim", v_head_dim, 0, 0, LIM_HEAD_DIM),
+	I("moe_every", moe_every, 0, 0, LIM_LAYERS), I("shared_expert_ffn", shared_expert_ffn, 0, 0, LIM_WIDTH),
+	I("window", window, 0, 0, LIM_TOKENS), I("window_layers", window_layers, 0, 0, LIM_LAYERS),
+	{"network", "window_kind", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(nn_net, window_kind), 0, nn_window_names},
+	{"network", "attn_sinks", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(nn_net, attn_sinks), 0, NULL},
+	{"network", "qk_norm", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(nn_net, qk_norm), 0, NULL},
 	S("source", source, 1),
 	{"network", "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(nn_net, as_of), sizeof(((nn_net *)0)->as_of), NULL},
 	S("note", note, 0),
@@ -50,6 +57,45 @@ int nn_schema_key(int i, const char **key, int *required)
 	return 1;
 }
 
+static const cfg_field *field_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof net_fields / sizeof net_fields[0]; i++)
+		if (!strcmp(net_fields[i].key, key))
+			return &net_fields[i];
+	return NULL;
+}
+
+int nn_key_range(const char *key, long long *lo, long long *hi)
+{
+	const cfg_field *f = field_of(key);
+	if (!f || f->type != CFG_INT)
+		return 0;
+	*lo = (long long)f->min;
+	*hi = (long long)f->max;
+	return 1;
+}
+
+int nn_key_text(const nn_net *n, const char *key, char *buf, int len)
+{
+	const cfg_field *f = field_of(key);
+	const char *base = (const char *)n;
+	if (!f)
+		return 0;
+	switch (f->type) {
+	case CFG_INT:
+	case CFG_BOOL:
+		snprintf(buf, (size_t)len, "%d", *(const int *)(base + f->offset));
+		break;
+	case CFG_ENUM:
+		snprintf(buf, (size_t)len, "%s", f->choices[*(const int *)(base + f->offset)]);
+		break;
+	default:
+		snprintf(buf, (size_t)len, "%s", base + f->offset);
+		break;
+	}
+	return 1;
+}
+
 int nn_is_mla(const nn_net *n)
 {
 	return n->kv_lora_rank > 0;
@@ -60,6 +106,56 @@ double nn_kv_elems_per_token_layer(const nn_net *n)
 	if (nn_is_mla(n))
 		return (double)n->kv_lora_rank + n->rope_head_dim;
 	return 2.0 * n->kv_heads * n->head_dim;
+}
+
+int nn_moe_layers(const nn_net *n)
+{
+	int every = n->moe_every > 0 ? n->moe_every : 1;
+	return n->experts > 0 ? (n->layers - n->dense_layers) / every : 0;
+}
+
+double nn_moe_share(const nn_net *n)
+{
+	return n->layers > 0 ? (double)nn_moe_layers(n) / n->layers : 0;
+}
+
+double nn_window_share(const nn_net *n)
+{
+	if (n->window <= 0 || n->layers <= 0)
+		return 0;
+	return (double)(n->window_layers > 0 ? n->window_layers : n->layers) / n->layers;
+}
+
+double nn_window_keys(const nn_net *n, double pos)
+{
+	double w = n->window;
+	if (w <= 0 || pos <= w)
+		return pos;
+	if (n->window_kind == NN_WIN_CHUNKED)
+		return pos - w * floor((pos - 1) / w);
+	return w;
+}
+
+double nn_window_pairs(const nn_net *n, double s)
+{
+	double w = n->window;
+	if (w <= 0 || s <= w)
+		return s * (s + 1) / 2;
+	if (n->window_kind == NN_WIN_CHUNKED) {
+		double q = floor(s / w), r = s - q * w;
+		return q * w * (w + 1) / 2 + r * (r + 1) / 2;
+	}
+	return s * w - w * (w - 1) / 2;
+}
+
+double nn_kv_tokens(const nn_net *n, double ctx, int windowed)
+{
+	return windowed && n->window > 0 && ctx > n->window ? n->window : ctx;
+}
+
+double nn_kv_bytes_per_token(const nn_net *n, double b)
+{
+	return nn_kv_elems_per_token_layer(n) * n->layers * b;
 }
 
 nn_counts nn_params(const nn_net *n)
@@ -79,21 +175,30 @@ nn_counts nn_params(const nn_net *n)
 		/* MODEL.md: h·(h + 2·k·d) + h·h, written for a·d possibly != h. */
 		c.attn = h * (a * d + 2 * k * d) + a * d * h;
 	}
+	/* A learned sink logit per head (gpt-oss: `sinks`, one per attention head); QK-norm
+	 * scales q and k by a head_dim-wide weight each (Qwen3 q_norm, k_norm). */
+	if (n->attn_sinks)
+		c.attn += a;
+	if (n->qk_norm)
+		c.attn += 2 * d;
 	c.ffn_dense = mult * h * n->ffn;
 	if (n->experts > 0) {
 		c.ffn_expert = mult * h * n->expert_ffn;
+		c.shared = n->shared_experts * mult * h * (n->shared_expert_ffn > 0 ? n->shared_expert_ffn : n->expert_ffn);
 		c.router = h * n->experts;
-		c.moe_layers = n->layers - n->dense_layers;
+		c.moe_layers = nn_moe_layers(n);
 	}
 	c.embed = (double)n->vocab * h;
 	c.head = n->tied_embeddings ? 0 : (double)n->vocab * h;
 	{
-		double dense_l = n->experts > 0 ? n->dense_layers : n->layers;
-		double moe_total = c.moe_layers * (c.router + (n->experts + n->shared_experts) * c.ffn_expert);
-		double moe_active = c.moe_layers * (c.router + (n->experts_active + n->shared_experts) * c.ffn_expert);
+		double dense_l = n->layers - c.moe_layers;
+		double moe_total = c.moe_layers * (c.router + n->experts * c.ffn_expert + c.shared);
+		double moe_active = c.moe_layers * (c.router + n->experts_active * c.ffn_expert + c.shared);
 		double base = n->layers * c.attn + dense_l * c.ffn_dense + c.embed + c.head;
 		c.total = base + moe_total;
 		c.active = base + moe_active;
+		/* A tied head multiplies by the embedding matrix: it stays. */
+		c.active_compute = n->tied_embeddings ? c.active : c.active - c.embed;
 	}
 	return c;
 }
@@ -101,7 +206,8 @@ nn_counts nn_params(const nn_net *n)
 int nn_shape_check(const nn_net *n, const char **key, char *why, int len)
 {
 	long long attn = (long long)n->heads * n->head_dim, kv = 2LL * n->kv_heads * n->head_dim;
-	long long moe = (long long)n->expert_ffn * (n->experts_active + n->shared_experts);
+	int fs = n->shared_expert_ffn > 0 ? n->shared_expert_ffn : n->expert_ffn;
+	long long moe = (long long)n->expert_ffn * n->experts_active + (long long)fs * n->shared_experts;
 	nn_counts c;
 #define BAD(k, ...) do { *key = k; snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
 	if (n->head_dim < 1)
@@ -110,14 +216,65 @@ int nn_shape_check(const nn_net *n, const char **key, char *why, int len)
 		BAD("head_dim", "heads*head_dim = %lld is more than %d", attn, LIM_WIDTH);
 	if (kv > LIM_WIDTH)
 		BAD("kv_heads", "2*kv_heads*head_dim = %lld is more than %d", kv, LIM_WIDTH);
-	if (n->experts > 0 && moe > LIM_WIDTH)
+	if (n->experts > 0 && moe > LIM_WIDTH && (fs == n->expert_ffn || n->shared_experts == 0))
 		BAD("expert_ffn", "expert_ffn*(experts_active + shared_experts) = %lld is more than %d", moe,
 		    LIM_WIDTH);
+	if (n->experts > 0 && moe > LIM_WIDTH)
+		BAD("shared_expert_ffn", "expert_ffn*experts_active + shared_expert_ffn*shared_experts = %lld is "
+		    "more than %d", moe, LIM_WIDTH);
 	c = nn_params(n);
 	if (!(c.total <= LIM_PARAMS))
 		BAD(n->experts > 0 ? "experts" : "hidden", "%.3g parameters are more than %g", c.total, LIM_PARAMS);
 #undef BAD
 	return 0;
+}
+
+int nn_complete(nn_net *n, const char **key, char *why, int len)
+{
+#define BAD(k, ...) do { *key = k; snprintf(why, (size_t)len, __VA_ARGS__); return -1; } while (0)
+	if (n->heads < 1 || n->layers < 1)
+		BAD(n->heads < 1 ? "heads" : "layers", "must be at least 1");
+	if (n->kv_heads == 0)
+		n->kv_heads = n->heads;
+	if (n->head_dim == 0 && n->hidden % n->heads != 0)
+		BAD("head_dim", "hidden %d is not a multiple of heads %d: give head_dim", n->hidden, n->heads);
+	if (n->head_dim == 0)
+		n->head_dim = n->hidden / n->heads;
+	if (n->v_head_dim == 0)
+		n->v_head_dim = n->head_dim;
+	if (n->heads % n->kv_heads != 0)
+		BAD("kv_heads", "%d does not divide heads %d", n->kv_heads, n->heads);
+	if (n->experts > 0 && (n->experts_active < 1 || n->experts_active > n->experts))
+		BAD("experts_active", "%d is not in [1, experts = %d]", n->experts_active, n->experts);
+	if (n->experts == 0 && (n->experts_active || n->shared_experts || n->dense_layers || n->moe_every ||
+				n->shared_expert_ffn)) {
+		const char *k = n->experts_active ? "experts_active" : n->shared_experts ? "shared_experts"
+				: n->dense_layers ? "dense_layers" : n->moe_every ? "moe_every" : "shared_expert_ffn";
+		BAD(k, "needs experts > 0 (an MoE network)");
+	}
+	if (n->dense_layers >= n->layers)
+		BAD("dense_layers", "must be less than layers");
+	if (nn_is_mla(n) && n->rope_head_dim >= n->head_dim)
+		BAD("rope_head_dim", "must be less than head_dim");
+	if (n->experts > 0) {
+		if (n->expert_ffn == 0)
+			n->expert_ffn = n->ffn;
+		if (n->shared_expert_ffn == 0)
+			n->shared_expert_ffn = n->expert_ffn;
+		if (n->moe_every == 0)
+			n->moe_every = 1;
+		if (n->moe_every > n->layers - n->dense_layers)
+			BAD("moe_every", "%d leaves no MoE layer among the %d after dense_layers", n->moe_every,
+			    n->layers - n->dense_layers);
+	}
+	if (n->window == 0 && (n->window_layers > 0 || n->window_kind != NN_WIN_SLIDING))
+		BAD(n->window_layers > 0 ? "window_layers" : "window_kind", "needs window > 0");
+	if (n->window > 0 && n->window_layers == 0)
+		n->window_layers = n->layers;
+	if (n->window_layers > n->layers)
+		BAD("window_layers", "%d is more than layers %d", n->window_layers, n->layers);
+#undef BAD
+	return nn_shape_check(n, key, why, len);
 }
 
 /* The line of key in [network], else fallback. */
@@ -154,47 +311,18 @@ int nn_load(const char *path, nn_net *out, err *e)
 		}
 	}
 	if (rc == 0) {
-		int line = 0;
-		cfg_has_section(&d, "network", &line);
-		if (n.kv_heads == 0)
-			n.kv_heads = n.heads;
-		if (n.head_dim == 0 && n.hidden % n.heads != 0) {
-			rc = err_at(e, path, key_line(&d, "hidden", line), "head_dim: hidden %d is not a multiple of "
-				    "heads %d: give head_dim", n.hidden, n.heads);
-			goto end;
-		}
-		if (n.head_dim == 0)
-			n.head_dim = n.hidden / n.heads;
-		if (n.v_head_dim == 0)
-			n.v_head_dim = n.head_dim;
-		if (n.heads % n.kv_heads != 0)
-			rc = err_at(e, path, cfg_find(&d, "network", "kv_heads")->line,
-				    "kv_heads: %d does not divide heads %d", n.kv_heads, n.heads);
-		else if (n.experts > 0 && (n.experts_active < 1 || n.experts_active > n.experts))
-			rc = err_at(e, path, key_line(&d, "experts_active", line),
-				    "experts_active: %d is not in [1, experts = %d]", n.experts_active, n.experts);
-		else if (n.experts == 0 && (n.experts_active || n.shared_experts || n.dense_layers)) {
-			const char *k = n.experts_active ? "experts_active" : n.shared_experts ? "shared_experts"
-											   : "dense_layers";
-			rc = err_at(e, path, key_line(&d, k, line), "%s: needs experts > 0 (an MoE network)", k);
-		} else if (n.dense_layers >= n.layers)
-			rc = err_at(e, path, key_line(&d, "dense_layers", line), "dense_layers: must be less than layers");
-		else if (nn_is_mla(&n) && n.rope_head_dim >= n.head_dim)
-			rc = err_at(e, path, key_line(&d, "rope_head_dim", line), "rope_head_dim: must be less than head_dim");
-		if (n.experts > 0 && n.expert_ffn == 0)
-			n.expert_ffn = n.ffn;
-	}
-	if (rc == 0) {
 		const char *key;
 		char why[160];
-		if (nn_shape_check(&n, &key, why, sizeof why) != 0)
-			rc = err_at(e, path, key_line(&d, key, key_line(&d, "name", 0)), "%s: %s", key, why);
+		if (nn_complete(&n, &key, why, sizeof why) != 0) {
+			/* A head_dim left out is blamed on the line of hidden, which it came from. */
+			int fallback = key_line(&d, !strcmp(key, "head_dim") ? "hidden" : "name", 0);
+			rc = err_at(e, path, key_line(&d, key, fallback), "%s: %s", key, why);
+		}
 	}
 	if (rc == 0) {
 		snprintf(n.path, sizeof n.path, "%s", path);
 		*out = n;
 	}
-end:
 	cfg_release(&d);
 	return rc;
 }

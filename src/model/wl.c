@@ -11,6 +11,7 @@
 #include "base/cfg.h"
 #include "base/lim.h"
 #include "base/names.h"
+#include "model/hf.h"
 
 const char *const wl_mode_names[] = {"train", "infer", NULL};
 const char *const wl_scenario_names[] = {"offline", "server", "interactive", "single", NULL};
@@ -35,6 +36,8 @@ static const char *const attn_names[] = {"unfused", "flash", "flash2", NULL};
 #define SZ(m) sizeof(((wl_raw *)0)->w.m)
 #define STR(sec, key, m, req) {sec, key, CFG_STR, UNITS_NONE, req, 1, 0, OFF(m), SZ(m), NULL}
 #define INT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_NONE, req, lo, hi, OFF(m), 0, NULL}
+/* A count: "8192", "1.5M", "1T" (units.h UNITS_COUNT). */
+#define CNT(sec, key, m, req, lo, hi) {sec, key, CFG_INT, UNITS_COUNT, req, lo, hi, OFF(m), 0, NULL}
 #define NUM(sec, key, m, u, req, lo, hi) {sec, key, CFG_NUM, u, req, lo, hi, OFF(m), 0, NULL}
 #define ENUM(sec, key, m, req, ch) {sec, key, CFG_ENUM, UNITS_NONE, req, 1, 0, OFF(m), 0, ch}
 #define BOOL(sec, key, m) {sec, key, CFG_BOOL, UNITS_NONE, 0, 1, 0, OFF(m), 0, NULL}
@@ -48,10 +51,10 @@ static const cfg_field wl_fields[] = {
 	STR("workload", "description", description, 0),
 	STR("workload", "source", source, 0),
 	STR("workload", "framework", framework_name, 0),
-	INT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
-	INT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
-	INT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
-	NUM("train", "tokens", tokens, UNITS_NONE, 1, 1, 1e16),
+	CNT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
+	CNT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
+	CNT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),
+	NUM("train", "tokens", tokens, UNITS_COUNT, 1, 1, 1e16),
 	ENUM("train", "optimizer", optimizer, 1, opt_names),
 	INT("train", "zero", zero, 0, 0, 3),
 	ENUM("train", "recompute", recompute, 0, wl_recompute_names),
@@ -63,9 +66,9 @@ static const cfg_field wl_fields[] = {
 	{"train", "attention", CFG_ENUM, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, attention), 0, attn_names},
 	{"train", "overlap_tp", CFG_NUM, UNITS_NONE, 0, 0, 1, offsetof(wl_raw, overlap_tp), 0, NULL},
 	{"train", "offload_remat", CFG_BOOL, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, offload_remat), 0, NULL},
-	INT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
-	INT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
-	INT("infer", "concurrency", concurrency, 0, 1, LIM_CONCURRENCY),
+	CNT("infer", "input_len", input_len, 1, 1, LIM_TOKENS),
+	CNT("infer", "output_len", output_len, 1, 1, LIM_TOKENS),
+	CNT("infer", "concurrency", concurrency, 0, 1, LIM_CONCURRENCY),
 	ENUM("infer", "scenario", scenario, 1, wl_scenario_names),
 	NUM("infer", "ttft_slo", ttft_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
@@ -73,8 +76,8 @@ static const cfg_field wl_fields[] = {
 	ENUM("infer", "length_spread", length_spread, 0, wl_spread_names),
 	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
-	INT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
-	INT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
+	CNT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
+	CNT("infer", "max_num_seqs", max_num_seqs, 0, 0, 10000000),
 	{"infer", "disagg", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, disagg), sizeof(((wl_raw *)0)->disagg), NULL},
 	{"infer", "draft", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, draft), sizeof(((wl_raw *)0)->draft), NULL},
 	INT("infer", "draft_tokens", spec_tokens, 0, 1, 16),
@@ -213,6 +216,37 @@ int wl_schema_key(int i, const char **section, const char **key, int *required)
 	return 1;
 }
 
+int wl_schema_what(int i, char *buf, int len)
+{
+	const cfg_field *f;
+	int n = 0;
+	if (i < 0 || i >= NFIELDS)
+		return 0;
+	f = &wl_fields[i];
+	switch (f->type) {
+	case CFG_NUM:
+		snprintf(buf, (size_t)len, "%s", f->unit == UNITS_NONE ? "a number" : units_kind_name(f->unit));
+		break;
+	case CFG_INT:
+		snprintf(buf, (size_t)len, "%s", f->unit == UNITS_COUNT ? units_kind_name(f->unit) : "a whole number");
+		break;
+	case CFG_ENUM:
+		for (int k = 0; f->choices[k] && n < len; k++)
+			n += snprintf(buf + n, (size_t)(len - n), "%s%s", k ? " | " : "", f->choices[k]);
+		break;
+	case CFG_BOOL:
+		snprintf(buf, (size_t)len, "0 | 1");
+		break;
+	case CFG_DATE:
+		snprintf(buf, (size_t)len, "a date (YYYY-MM-DD)");
+		break;
+	default:
+		snprintf(buf, (size_t)len, "text");
+		break;
+	}
+	return 1;
+}
+
 static int entry_line(const cfg_doc *d, const char *sec, const char *key)
 {
 	const cfg_entry *en = cfg_find(d, sec, key);
@@ -334,11 +368,11 @@ static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *mod
 		if (!tokens_given || !acc_given)
 			return key_err(e, d, "infer", "draft", "a draft network needs draft_tokens and acceptance beside it "
 				       "(no stack publishes a default: acceptance depends on the two networks and the data)");
-		if (strchr(r->draft, '/') || (nl > 4 && !strcmp(r->draft + nl - 4, ".ini")))
+		if (strchr(r->draft, '/') || (nl > 4 && !strcmp(r->draft + nl - 4, ".ini")) || hf_is_config(r->draft))
 			names_relative(d->path, r->draft, net_path, sizeof net_path);
 		else
 			snprintf(net_path, sizeof net_path, "%s", r->draft);
-		if (nn_find(net_path, models_dir, &w->spec_draft, e) != 0) {
+		if (hf_find_net(net_path, models_dir, &w->spec_draft, e) != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
 			return key_err(e, d, "infer", "draft", inner);
@@ -556,11 +590,13 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 		/* A path in the file is taken from the file's folder; a name from models/nn. */
 		char net_path[WL_TEXT_MAX + 1024];
 		size_t nl = strlen(r->w.network_name);
-		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")))
+		if (strchr(r->w.network_name, '/') || (nl > 4 && !strcmp(r->w.network_name + nl - 4, ".ini")) ||
+		    hf_is_config(r->w.network_name))
 			names_relative(path, r->w.network_name, net_path, sizeof net_path);
 		else
 			snprintf(net_path, sizeof net_path, "%s", r->w.network_name);
-		rc = nn_find(net_path, models_dir, &r->w.net, e);
+		/* An .ini file or name (models/nn), or a Hugging Face config.json. */
+		rc = hf_find_net(net_path, models_dir, &r->w.net, e);
 		if (rc != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");

@@ -103,6 +103,11 @@ typedef struct wl_workload {
  * whether it is required when its section is present. Returns 1, or 0 past the last. */
 int wl_schema_key(int i, const char **section, const char **key, int *required);
 
+/* What the i-th key of the workload format takes, for help texts, into buf: its unit ("a time
+ * (e.g. 2 us, 200 ms)", "a count (...)"), "a whole number", "one of a | b | c", "0 | 1", "a
+ * date", "text". Returns 1, or 0 past the last key. */
+int wl_schema_what(int i, char *buf, int len);
+
 /* Loads a workload by name (workloads_dir/<name>.ini) or path, applies the "key=value"
  * overrides in order, validates, and loads its network and framework from models_dir. */
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,

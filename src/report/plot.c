@@ -250,11 +250,44 @@ static void panel_box(const plot_spec *s, int k, double *l, double *r, double *b
 	*b = *t - h;
 }
 
-/* A log-10 axis with no range given, fitted to its data and reference lines: lo/1.25 to
- * hi·1.25, tics at 1, 2 and 5 × 10^k while that makes at most 12 of them. */
+void plot_text(plot_spec *s, int panel, double x, double y, int color, const char *text)
+{
+	plot_panel *p;
+	plot_label *l;
+	if (panel < 0 || panel >= PLOT_PANELS_MAX || s->panel[panel].nlabels == PLOT_LABELS_MAX || !isfinite(x) ||
+	    !isfinite(y))
+		return;
+	p = &s->panel[panel];
+	l = &p->labels[p->nlabels++];
+	l->x = x;
+	l->y = y;
+	l->color = color;
+	snprintf(l->text, sizeof l->text, "%s", text);
+}
+
+/* The largest of m x 10^k (m in ms, 0-terminated) at or below v. */
+static double tick_below(double v, const int *ms)
+{
+	double e = floor(log10(v)), best = 0;
+	for (int d = -1; d <= 1; d++)
+		for (int j = 0; ms[j]; j++) {
+			double t = ms[j] * pow(10, e + d);
+			if (t <= v * (1 + 1e-12) && t > best)
+				best = t;
+		}
+	return best;
+}
+
+/* A log-10 axis with no range given, fitted to its data and reference lines: from just below
+ * a tick at or below the lowest value (so that every point has a tick under it to read it by)
+ * to hi·1.25. Tics at 1, 2 and 5 × 10^k while that makes at most 12 of them on a y axis; an x
+ * axis keeps 1, 2, 5 over at most 1.5 decades, 1 and 3 over at most 3, else 1 alone, so that
+ * its labels do not run into each other. */
 static void log_axis(FILE *fp, const plot_panel *p, int y)
 {
-	double lo = INFINITY, hi = 0;
+	static const int m125[] = {1, 2, 5, 0}, m13[] = {1, 3, 0}, m1[] = {1, 0};
+	const int *ms;
+	double lo = INFINITY, hi = 0, decades;
 	int n = 0;
 	for (int j = 0; j < p->nseries; j++)
 		for (int i = 0; i < p->series[j].n; i++) {
@@ -269,32 +302,99 @@ static void log_axis(FILE *fp, const plot_panel *p, int y)
 			lo = fmin(lo, p->refs[i].v);
 			hi = fmax(hi, p->refs[i].v);
 		}
-	if (!(hi > 0) || !isfinite(lo))
+	if (!(hi > 0) || !isfinite(lo) || !(lo > 0))
 		return;
-	lo /= 1.25;
+	decades = log10(hi / lo);
+	ms = y ? m125 : decades <= 1.5 ? m125 : decades <= 3 ? m13 : m1;
+	lo = fmin(lo / 1.25, tick_below(lo, ms) / 1.1);
 	hi *= 1.25;
 	fprintf(fp, "\tset %srange [%.6g:%.6g]\n", y ? "y" : "x", lo, hi);
 	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
-		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
-			n += m * pow(10, e) >= lo && m * pow(10, e) <= hi;
+		for (int j = 0; ms[j]; j++)
+			n += ms[j] * pow(10, e) >= lo && ms[j] * pow(10, e) <= hi;
 	if (n > 12)
 		return;
 	fprintf(fp, "\tset %stics (", y ? "y" : "x");
 	n = 0;
 	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
-		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
-			double v = m * pow(10, e);
+		for (int j = 0; ms[j]; j++) {
+			double v = ms[j] * pow(10, e);
 			if (v >= lo && v <= hi)
 				fprintf(fp, "%s%.6g", n++ ? ", " : "", v);
 		}
 	fputs(")\n", fp);
 }
 
+/* A log-2 or log-4 x axis whose values reach 10,000 or more (chip counts): its tics at the
+ * powers of the base, five digits and up written in binary thousands (16K = 16,384), so that
+ * wide numbers do not run into each other. */
+static void pow_axis(FILE *fp, const plot_panel *p)
+{
+	double lo = INFINITY, hi = 0;
+	int n = 0;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++)
+			if (drawable(p, &p->series[j], i)) {
+				lo = fmin(lo, p->series[j].x[i]);
+				hi = fmax(hi, p->series[j].x[i]);
+			}
+	if (!(hi >= 10000) || !(lo > 0))
+		return;
+	fputs("	set xtics (", fp);
+	for (double v = pow(p->logx, floor(log(lo) / log(p->logx) + 1e-9)); v <= hi * (1 + 1e-9); v *= p->logx) {
+		if (v >= 10000)
+			fprintf(fp, "%s\"%.0fK\" %.10g", n++ ? ", " : "", v / 1024, v);
+		else
+			fprintf(fp, "%s\"%.0f\" %.10g", n++ ? ", " : "", v, v);
+	}
+	fputs(")\n", fp);
+}
+
+/* Where a value sits along an axis of the panel's data, 0 to 1 (log axes in logs). */
+static double axis_frac(double v, double lo, double hi, int logs)
+{
+	if (logs) {
+		v = log(v);
+		lo = log(lo);
+		hi = log(hi);
+	}
+	return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+}
+
+/* keep[i] = 0 for a label whose box (its text right of and above its point, in fractions of the
+ * panel: about 0.009 of its width per character, 0.04 of its height) would overlap the box of
+ * an earlier one: names that run into each other say nothing. */
+static void label_boxes(const plot_panel *p, int *keep)
+{
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, bx[PLOT_LABELS_MAX], by[PLOT_LABELS_MAX],
+	       bw[PLOT_LABELS_MAX];
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++)
+			if (drawable(p, &p->series[j], i)) {
+				xlo = fmin(xlo, p->series[j].x[i]);
+				xhi = fmax(xhi, p->series[j].x[i]);
+				ylo = fmin(ylo, p->series[j].y[i]);
+				yhi = fmax(yhi, p->series[j].y[i]);
+			}
+	for (int i = 0; i < p->nlabels; i++) {
+		const plot_label *l = &p->labels[i];
+		keep[i] = 1;
+		if (!isfinite(xlo))
+			continue;
+		bx[i] = axis_frac(l->x, xlo, xhi, p->logx && xlo > 0);
+		by[i] = axis_frac(l->y, ylo, yhi, p->logy && ylo > 0);
+		bw[i] = 0.009 * (double)strlen(l->text) + 0.01;
+		for (int j = 0; j < i && keep[i]; j++)
+			if (keep[j] && bx[i] < bx[j] + bw[j] && bx[j] < bx[i] + bw[i] && fabs(by[i] - by[j]) < 0.04)
+				keep[i] = 0;
+	}
+}
+
 static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 {
 	const plot_panel *p = &s->panel[k];
 	double l, r, b, t;
-	int first = 1, bars = nbars(p), bar = 0, any = 0, last_bars = -1, blk[PLOT_SERIES_MAX];
+	int first = 1, bars = nbars(p), bar = 0, any = 0, last_bars = -1, blk[PLOT_SERIES_MAX], keep[PLOT_LABELS_MAX];
 	panel_box(s, k, &l, &r, &b, &t);
 	fprintf(fp, "\t# panel %d\n", k + 1);
 	fprintf(fp, "\tset lmargin at screen %.4f; set rmargin at screen %.4f\n", l, r);
@@ -331,6 +431,8 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 	range(fp, "y", p->ymin, p->ymax);
 	if (p->logx == 10 && p->ncats == 0 && !isfinite(p->xmin) && !isfinite(p->xmax))
 		log_axis(fp, p, 0);
+	if ((p->logx == 2 || p->logx == 4) && p->ncats == 0)
+		pow_axis(fp, p);
 	if (p->logy == 10 && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
 		log_axis(fp, p, 1);
 	if (!p->logy && p->ncats == 0 && !isfinite(p->ymin) && !isfinite(p->ymax))
@@ -358,6 +460,16 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 				fprintf(fp, " at graph 0.01, first %.10g offset 0, character 0.6 left font ',9' "
 					"tc rgb '#333333' front\n", f->v);
 		}
+	}
+	label_boxes(p, keep);
+	for (int i = 0; i < p->nlabels; i++) {
+		const plot_label *lb = &p->labels[i];
+		if (!keep[i])
+			continue;
+		fprintf(fp, "\tset label %d ", 100 + i);
+		quoted(fp, lb->text);
+		fprintf(fp, " at first %.10g, first %.10g offset character 0.5, 0.7 left font ',8' tc rgb '%s' front\n",
+			lb->x, lb->y, palette[(lb->color % PALETTE_N + PALETTE_N) % PALETTE_N]);
 	}
 	/* Blocks in series order; stacked bars drawn top segment first so that each running
 	 * total shows above the one below it (and the legend lists them top down). */

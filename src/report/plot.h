@@ -22,7 +22,8 @@
 enum { PLOT_AUTO_LOG = -1 };
 
 enum { PLOT_SERIES_MAX = 24, PLOT_POINTS_MAX = 256, PLOT_PANELS_MAX = 4, PLOT_CATS_MAX = 16,
-       PLOT_REFS_MAX = 4, PLOT_TEXT_MAX = 200, PLOT_NAME_MAX = 64, PLOT_CAT_MAX = 48 };
+       PLOT_REFS_MAX = 4, PLOT_TEXT_MAX = 200, PLOT_NAME_MAX = 64, PLOT_CAT_MAX = 48, PLOT_LABELS_MAX = 32,
+       PLOT_LABEL_MAX = 32 };
 
 typedef enum plot_style {
 	PLOT_LINES,     /* a solid line with small markers */
@@ -51,6 +52,13 @@ typedef struct plot_ref {
 	char label[PLOT_TEXT_MAX];
 } plot_ref;
 
+/* A short text at a point of the data (a layout named where a curve changes it). */
+typedef struct plot_label {
+	double x, y;
+	int color;                   /* palette index, as the series it annotates */
+	char text[PLOT_LABEL_MAX];
+} plot_label;
+
 typedef struct plot_panel {
 	char title[PLOT_TEXT_MAX];   /* "" = none */
 	char xlabel[PLOT_TEXT_MAX];  /* with units */
@@ -67,6 +75,8 @@ typedef struct plot_panel {
 	plot_series series[PLOT_SERIES_MAX];
 	int nrefs;
 	plot_ref refs[PLOT_REFS_MAX];
+	int nlabels;
+	plot_label labels[PLOT_LABELS_MAX];
 } plot_panel;
 
 typedef struct plot_spec {
@@ -93,6 +103,9 @@ int plot_point(plot_series *r, double x, double y);
 
 /* Adds a reference line to panel p (dropped past PLOT_REFS_MAX). */
 void plot_ref_line(plot_spec *s, int panel, int vertical, double v, const char *label);
+
+/* Adds a label at (x, y) of panel p in palette colour `color` (dropped past PLOT_LABELS_MAX). */
+void plot_text(plot_spec *s, int panel, double x, double y, int color, const char *text);
 
 /* Writes DIR/NAME.dat and DIR/NAME.gp. Returns 0, or nonzero with e set. */
 int plot_write(const plot_spec *s, const char *dir, err *e);

@@ -467,9 +467,10 @@ static const char *sep(int i, int n)
 	return i == 0 ? "" : i == n - 1 ? " and " : ", ";
 }
 
+/* The unit as a reader says it: "M output tokens" for mtok, else its name. */
 static const char *unit_name(const wl_workload *w)
 {
-	return cost_unit_names[w->cost.unit];
+	return w->cost.unit == COST_MTOK ? "M output tokens" : cost_unit_names[w->cost.unit];
 }
 
 /* A cost as "$3.890", "$227,635" or "$231.2M". */
@@ -1154,13 +1155,58 @@ static void ridges(rep *r, char *buf, size_t n)
 
 /* ------------------------------------------------------------------ serving */
 
+enum { DISAGG_CURVE_MAX = 6 };
+
 typedef struct serve_sys {
 	report_load pts[REPORT_LOADS_MAX];
 	int npts;
+	rank_frontier_set *fr;   /* every layout and load (rank_frontier), fastest per user first */
+	int nd;                  /* --disagg: the split's curve, one point per TPOT target */
+	disagg_result dis[DISAGG_CURVE_MAX];
 	rank_quote by_model[PRICE_MODEL_N];
 	report_roof_op pre[OPS_MAX], dec[OPS_MAX];
 	int npre, ndec;
 } serve_sys;
+
+/* The plan given for row i's system (the rows are in rank order, the plans in -s order). */
+static int serve_plan_index(const rep *r, int i)
+{
+	for (int k = 0; k < r->o->nsys; k++)
+		if (r->o->systems[k] == r->rows[i].sys)
+			return k;
+	return 0;
+}
+
+/* --disagg: the split at TPOT targets across the speeds the aggregated frontier spans (the
+ * disaggregated frontier, as aiconfigurator draws it), the TTFT limit kept. */
+static int serve_disagg_curve(rep *r, int i, serve_sys *v)
+{
+	const rank_row *x = &r->rows[i];
+	wl_workload *w = malloc(sizeof *w);
+	double lo = INFINITY, hi = 0;
+	int chips = rank_disagg_chips(x->sys, &r->o->plans[serve_plan_index(r, i)], &r->o->rank);
+	if (!w)
+		return oom(r);
+	for (int k = 0; k < v->fr->n; k++)
+		if (v->fr->pts[k].front && v->fr->pts[k].per_user > 0) {
+			lo = fmin(lo, v->fr->pts[k].per_user);
+			hi = fmax(hi, v->fr->pts[k].per_user);
+		}
+	v->nd = 0;
+	if (!(hi > lo)) {
+		free(w);
+		return 0;
+	}
+	*w = x->w;
+	for (int k = 0; k < DISAGG_CURVE_MAX; k++) {
+		double speed = lo * pow(hi / lo, (k + 0.5) / DISAGG_CURVE_MAX);
+		w->tpot_slo = 1 / speed;
+		if (disagg_search(x->sys, w, chips, &v->dis[v->nd]) && v->dis[v->nd].tokens_per_s_per_chip > 0)
+			v->nd++;
+	}
+	free(w);
+	return 0;
+}
 
 static int serve_gather(rep *r, serve_sys *sv)
 {
@@ -1185,6 +1231,12 @@ static int serve_gather(rep *r, serve_sys *sv)
 			if (!pt->feasible && seen)
 				break;   /* beyond what memory holds: larger loads fit even less */
 		}
+		if (rc == 0 && (v->fr = malloc(sizeof *v->fr)) == NULL)
+			rc = oom(r);
+		if (rc == 0)
+			rc = rank_frontier(&x->w, &r->o->plans[serve_plan_index(r, i)], &r->o->rank, x->sys, v->fr, r->e);
+		if (rc == 0 && x->w.disagg.on)
+			rc = serve_disagg_curve(r, i, v);
 		for (int m = 0; m < PRICE_MODEL_N && rc == 0; m++) {
 			rank_opts om = r->o->rank;
 			om.pricing = (price_model)m;
@@ -1228,34 +1280,109 @@ static int serve_load_csv(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_load", &t, 0);
 }
 
-/* Throughput per chip against tokens/s per user. */
+/* A layout for the frontier's labels: "tp4 pp2", "tp1 ep8" (replicas left out: per-chip
+ * figures do not depend on them). */
+static void front_label(const plan *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "tp%d", p->tp);
+	if (p->pp > 1)
+		cat(buf, n, " pp%d", p->pp);
+	if (p->ep > 1)
+		cat(buf, n, " ep%d", p->ep);
+}
+
+static int same_layout(const plan *a, const plan *b)
+{
+	return a->tp == b->tp && a->pp == b->pp && a->ep == b->ep && a->dp / (a->ep > 0 ? a->ep : 1) ==
+	       b->dp / (b->ep > 0 ? b->ep : 1);
+}
+
+/* One system's frontier (cost: its cost frontier) on panel `panel`, slowest per user first,
+ * each layout on it named once, at the middle of its stretch of points. */
+static void front_line(rep *r, int i, const rank_frontier_set *f, int cost, int panel, const char *label)
+{
+	plot_series *sr = plot_add(r->ps, panel, PLOT_LINES, r->color[i], r->color[i], label);
+	int idx[RANK_FRONTIER_POINTS], n = 0;
+	for (int k = f->n - 1; k >= 0; k--) {
+		const frontier_point *q = &f->pts[k];
+		double y = cost ? q->usd_per_unit : q->per_chip;
+		if (!(cost ? q->cost_front : q->front) || !isfinite(y))
+			continue;
+		plot_point(sr, q->per_user, y);
+		idx[n++] = k;
+	}
+	for (int a = 0; a < n; a++) {
+		const frontier_point *q = &f->pts[idx[a]];
+		int seen = 0, count = 0, mid = idx[a];
+		char t[PLOT_LABEL_MAX];
+		for (int b = 0; b < a && !seen; b++)
+			seen = same_layout(&f->pts[idx[b]].plan, &q->plan);
+		if (seen)
+			continue;
+		for (int b = a; b < n; b++)
+			count += same_layout(&f->pts[idx[b]].plan, &q->plan);
+		for (int b = a, c = 0; b < n; b++)
+			if (same_layout(&f->pts[idx[b]].plan, &q->plan) && c++ == count / 2)
+				mid = idx[b];
+		front_label(&q->plan, t, sizeof t);
+		plot_text(r->ps, panel, f->pts[mid].per_user, cost ? f->pts[mid].usd_per_unit : f->pts[mid].per_chip,
+			  r->color[i], t);
+	}
+}
+
+/* data/serving_frontier.csv: every point of every system's frontier search. */
+static int serve_frontier_csv(rep *r, const serve_sys *sv)
+{
+	static const char *const hdr[] = {"system", "layout", "chips", "load", "running", "tokens_per_s_per_user",
+					  "tokens_per_s_per_chip", "ttft_ms", "ttft_ms_tail", "tpot_ms", "tpot_ms_tail",
+					  "usd_per_unit", "slo_met", "front", "cost_front", "chosen"};
+	out_table t;
+	if (table_start(r, &t, 16, hdr) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < r->n; i++)
+		for (int k = 0; k < sv[i].fr->n; k++) {
+			const frontier_point *q = &sv[i].fr->pts[k];
+			char v[14][32], lay[64];
+			const char *cells[16];
+			plan_format(&q->plan, lay, sizeof lay);
+			snprintf(v[0], 32, "%d", q->plan.chips);
+			cells[0] = sys_name(r, i);
+			cells[1] = lay;
+			cells[2] = v[0];
+			cells[3] = num(v[1], q->load);
+			cells[4] = num(v[2], q->running);
+			cells[5] = num(v[3], q->per_user);
+			cells[6] = num(v[4], q->per_chip);
+			cells[7] = num(v[5], q->ttft * 1e3);
+			cells[8] = num(v[6], q->ttft_tail * 1e3);
+			cells[9] = num(v[7], q->tpot * 1e3);
+			cells[10] = num(v[8], q->tpot_tail * 1e3);
+			cells[11] = num(v[9], q->usd_per_unit);
+			cells[12] = q->slo_met ? "1" : "0";
+			cells[13] = q->front ? "1" : "0";
+			cells[14] = q->cost_front ? "1" : "0";
+			cells[15] = q->chosen ? "1" : "0";
+			if (out_row(&t, cells) != 0) {
+				out_release(&t);
+				return oom(r);
+			}
+		}
+	return table_out(r, "serving_frontier", &t, 0);
+}
+
+/* Throughput per chip against tokens/s per user: each system's frontier over every layout and load. */
 static int serve_throughput(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
 	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0;
 	char s[2048] = "", ref[128];
-	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
-	double best[REPORT_SYSTEMS_MAX] = {0};
+	int nb = 0, rc;
 	plot_start(r, "serving_throughput", "", 0);
-	snprintf(r->ps->title, sizeof r->ps->title, "%s: throughput per chip against speed per user, over load",
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: throughput per chip against speed per user, every layout and load",
 		 w->name);
 	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per chip", 0, PLOT_AUTO_LOG);
-	for (int i = 0; i < r->n; i++) {
-		char label[PLOT_TEXT_MAX];
-		plot_series *sr;
-		char pl[64];
-		short_plan(&r->rows[i].ir.plan, pl, sizeof pl);
-		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
-		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
-		for (int k = 0; k < sv[i].npts; k++)
-			if (sv[i].pts[k].feasible)
-				plot_point(sr, sv[i].pts[k].per_user, sv[i].pts[k].per_chip);
-		best[i] = NAN;
-		for (int k = 0; k < sv[i].npts; k++)
-			if (sv[i].pts[k].feasible && sv[i].pts[k].per_user >= slo_speed &&
-			    !(sv[i].pts[k].per_chip <= best[i]))
-				best[i] = sv[i].pts[k].per_chip;
-	}
+	for (int i = 0; i < r->n; i++)
+		front_line(r, i, sv[i].fr, 0, 0, sys_name(r, i));
 	for (int i = 0; i < r->n; i++) {
 		plot_series *sr;
 		if (!r->rows[i].ir.feasible)
@@ -1263,71 +1390,102 @@ static int serve_throughput(rep *r, const serve_sys *sv)
 		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
 		plot_point(sr, 1 / r->rows[i].ir.tpot, r->rows[i].ir.tokens_per_s_per_chip);
 	}
-	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "chosen layout and load");
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "the pick at the latency limits");
 	if (slo_speed > 0) {
 		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
 		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
 	}
-	/* The sentence: systems by their best throughput per chip at or above the limit. */
-	for (int i = 0; i < r->n; i++)
-		if (isfinite(best[i])) {
-			int j = nb++;
-			while (j > 0 && best[order[j - 1]] < best[i]) {
-				order[j] = order[j - 1];
-				j--;
+	/* The sentence: the picks at the limits, most tokens/s per chip first. */
+	{
+		int order[REPORT_SYSTEMS_MAX];
+		for (int i = 0; i < r->n; i++)
+			if (r->rows[i].ir.feasible && rank_slo_met(w, &r->rows[i].ir)) {
+				int j = nb++;
+				while (j > 0 && r->rows[order[j - 1]].ir.tokens_per_s_per_chip < r->rows[i].ir.tokens_per_s_per_chip) {
+					order[j] = order[j - 1];
+					j--;
+				}
+				order[j] = i;
 			}
-			order[j] = i;
+		for (int j = 0; j < nb; j++) {
+			char pl[64];
+			front_label(&r->rows[order[j]].ir.plan, pl, sizeof pl);
+			cat(s, sizeof s, "%s%s (%.0f, %s)", j == 0 ? "" : ", then ", sys_name(r, order[j]),
+			    r->rows[order[j]].ir.tokens_per_s_per_chip, pl);
 		}
-	for (int j = 0; j < nb; j++)
-		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	}
 	if (heading(r, "throughput", "Throughput against speed per user") != 0)
 		return ERR_DATA;
-	if (nb > 0 && slo_speed > 0)
-		rc = say(r, HTML_P, "At the TPOT limit of %.0f ms (%.0f tokens/s per user) or faster, %s delivers the most "
-			 "output tokens/s per chip: %s.", w->tpot_slo * 1e3, slo_speed, sys_name(r, order[0]), s);
-	else if (nb > 0)
-		rc = say(r, HTML_P, "At any load, the most output tokens/s per chip: %s.", s);
-	else if (slo_speed > 0)
-		rc = say(r, HTML_P, "No system reaches %.0f tokens/s per user (the TPOT limit) at any load.", slo_speed);
+	if (nb > 0)
+		rc = say(r, HTML_P, "At the latency limits (p%g TTFT and TPOT), over every layout and load, the most output "
+			 "tokens/s per chip: %s.", w->slo_percentile, s);
 	else
-		rc = say(r, HTML_P, "No system has a feasible load.");
+		rc = say(r, HTML_P, "No system meets the latency limits at any layout and load.");
 	if (rc != 0)
 		return ERR_DATA;
-	if (emit_plot(r, "serving_load", "Each curve is one system at its chosen layout, the load (requests in "
-		      "flight per replica) growing along it from the right; the ringed point is the layout and load "
-		      "the ranking chose at the latency limits.") != 0)
-		return ERR_DATA;
-	return say(r, HTML_NOTE, "Loads run in the `single` scenario with concurrency N (N requests as one "
-		   "static batch: the prompts prefilled together, then decoded together), until the engine's "
-		   "load curve replaces it; the chosen point is the workload's own `%s` scenario. Numbers: "
-		   "`data/serving_load.csv`.", wl_scenario_names[w->scenario]);
+	return emit_plot(r, "serving_frontier", "Each line is one system's frontier over every layout it can serve the "
+			 "workload with and every load of the workload's own scenario: at each speed per user, the most "
+			 "output tokens/s per chip any layout reaches, the layout named where it changes along the line. "
+			 "The ringed point is the ranking's pick, the highest load that meets the TTFT and TPOT limits at "
+			 "their percentile; the dashed line is the TPOT limit.");
 }
 
-/* Cost per unit against tokens/s per user. */
+/* The cheapest spans in words: spans too narrow to say at this precision join their
+ * neighbours. */
+static void spans_text(const rep *r, report_span *spans, int ns, char *s, size_t n)
+{
+	int k = 0;
+	for (int j = 0; j < ns; j++) {
+		if (j + 1 < ns && lround(spans[j].lo) == lround(spans[j].hi))
+			continue; /* under one token/s wide: the next span starts where this one would */
+		if (k > 0 && spans[k - 1].sys == spans[j].sys) {
+			spans[k - 1].hi = spans[j].hi;
+			continue;
+		}
+		spans[k] = spans[j];
+		if (k > 0)
+			spans[k].lo = spans[k - 1].hi;
+		k++;
+	}
+	s[0] = '\0';
+	for (int j = 0; j < k; j++) {
+		if (j == 0)
+			cat(s, n, "up to %.0f tokens/s per user %s is the cheapest per %s", spans[j].hi,
+			    sys_name(r, spans[j].sys), unit_name(r->w));
+		else
+			cat(s, n, "; from %.0f to %.0f, %s", spans[j].lo, spans[j].hi, sys_name(r, spans[j].sys));
+	}
+}
+
+/* Cost per unit against tokens/s per user: each system's cost frontier. */
 static int serve_cost_curve(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
-	const report_load *curves[REPORT_SYSTEMS_MAX];
+	report_load *curves = calloc((size_t)r->n * RANK_FRONTIER_POINTS + 1, sizeof *curves);
+	const report_load *cp[REPORT_SYSTEMS_MAX];
 	int n[REPORT_SYSTEMS_MAX], ns;
 	report_span spans[64];
 	char s[2048] = "", ylab[96], ref[96];
+	if (!curves)
+		return oom(r);
 	plot_start(r, "serving_cost_curve", "", 1);
-	snprintf(r->ps->title, sizeof r->ps->title, "%s: USD per %s against speed per user, over load (%s)",
-		 w->name, unit_name(w), price_model_names[r->o->rank.pricing]);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: USD per %s against speed per user (%s)", w->name,
+		 unit_name(w), price_model_names[r->o->rank.pricing]);
 	snprintf(ylab, sizeof ylab, "USD per %s (%s)", unit_name(w), price_model_names[r->o->rank.pricing]);
 	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", ylab, 0, PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
-		char label[PLOT_TEXT_MAX];
-		plot_series *sr;
-		curves[i] = sv[i].pts;
-		n[i] = sv[i].npts;
-		char pl[64];
-		short_plan(&r->rows[i].ir.plan, pl, sizeof pl);
-		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
-		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
-		for (int k = 0; k < sv[i].npts; k++)
-			if (priced(&sv[i].pts[k]))
-				plot_point(sr, sv[i].pts[k].per_user, sv[i].pts[k].usd_per_unit);
+		report_load *c = curves + (size_t)i * RANK_FRONTIER_POINTS;
+		front_line(r, i, sv[i].fr, 1, 0, sys_name(r, i));
+		cp[i] = c;
+		n[i] = 0;
+		for (int k = 0; k < sv[i].fr->n; k++) {
+			const frontier_point *q = &sv[i].fr->pts[k];
+			if (!q->cost_front || !isfinite(q->usd_per_unit))
+				continue;
+			c[n[i]].feasible = 1;
+			c[n[i]].per_user = q->per_user;
+			c[n[i]++].usd_per_unit = q->usd_per_unit;
+		}
 	}
 	for (int i = 0; i < r->n; i++) {
 		plot_series *sr;
@@ -1336,34 +1494,131 @@ static int serve_cost_curve(rep *r, const serve_sys *sv)
 		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
 		plot_point(sr, 1 / r->rows[i].ir.tpot, r->rows[i].cost.result.usd_per_unit);
 	}
-	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "chosen layout and load");
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "the pick at the latency limits");
 	if (w->tpot_slo > 0) {
 		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
 		plot_ref_line(r->ps, 0, 1, 1 / w->tpot_slo, ref);
 	}
-	ns = report_cheapest_spans(curves, n, r->n, spans, 64);
-	for (int j = 0; j < ns; j++) {
-		if (j == 0)
-			cat(s, sizeof s, "up to %.0f tokens/s per user %s is the cheapest per %s", spans[j].hi,
-			    sys_name(r, spans[j].sys), unit_name(w));
-		else
-			cat(s, sizeof s, "; from %.0f to %.0f, %s", spans[j].lo, spans[j].hi, sys_name(r, spans[j].sys));
-	}
+	ns = report_cheapest_spans(cp, n, r->n, spans, 64);
+	free(curves);
+	spans_text(r, spans, ns, s, sizeof s);
 	if (heading(r, "cost-curve", "Cost against speed per user") != 0)
 		return ERR_DATA;
-	if (ns == 1) {
-		if (say(r, HTML_P, "%s is the cheapest per %s at every speed up to %.0f tokens/s per user, the fastest "
-			"any priced system reaches.", sys_name(r, spans[0].sys), unit_name(w), spans[0].hi) != 0)
+	if (!s[0]) {
+		if (say(r, HTML_P, "No system has a priced feasible load.") != 0)
 			return ERR_DATA;
-	} else if (ns > 1) {
+	} else if (!strchr(s, ';')) {
+		if (say(r, HTML_P, "%s is the cheapest per %s at every speed up to %.0f tokens/s per user, the fastest any "
+			"priced system reaches.", sys_name(r, spans[0].sys), unit_name(w), spans[0].hi) != 0)
+			return ERR_DATA;
+	} else {
 		s[0] = (char)(s[0] == 'u' ? 'U' : s[0]);
 		if (say(r, HTML_P, "%s (the fastest any priced system reaches).", s) != 0)
 			return ERR_DATA;
-	} else if (say(r, HTML_P, "No system has a priced feasible load.") != 0) {
-		return ERR_DATA;
 	}
-	return emit_plot(r, "serving_load", "What a unit costs at each load of the curves above, with the workload's "
-			 "pricing and [cost] terms; a user who needs a given speed can use any point right of it.");
+	return emit_plot(r, "serving_frontier", "Each line is one system's cost frontier over every layout and load, "
+			 "priced with the workload's pricing and [cost] terms: the lowest USD per million output tokens "
+			 "at which any of its layouts serves a user at least the speed on the x axis, the layout named "
+			 "where it changes. The ringed point is the ranking's pick at the latency limits.");
+}
+
+/* --disagg: each system's aggregated frontier beside its disaggregated one. */
+static int serve_disagg(rep *r, const serve_sys *sv)
+{
+	const wl_workload *w = r->w;
+	static const char *const hdr[] = {"system", "tpot_target_ms", "split", "prefill", "decode", "chips",
+					  "tokens_per_s_per_user", "tokens_per_s_per_chip", "ttft_ms_tail", "tpot_ms_tail",
+					  "kv_transfer_ms", "kv_link", "feasible"};
+	char s[2048] = "", ref[96], label[PLOT_TEXT_MAX];
+	out_table t;
+	if (!w->disagg.on)
+		return 0;
+	plot_start(r, "serving_disagg", "", 0);
+	snprintf(r->ps->title, sizeof r->ps->title, "%s: aggregated against disaggregated serving", w->name);
+	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per chip", 0, PLOT_AUTO_LOG);
+	for (int i = 0; i < r->n; i++) {
+		plot_series *sr;
+		snprintf(label, sizeof label, "%s aggregated", sys_name(r, i));
+		front_line(r, i, sv[i].fr, 0, 0, label);
+		snprintf(label, sizeof label, "%s disaggregated", sys_name(r, i));
+		sr = plot_add(r->ps, 0, PLOT_DASHED, r->color[i], r->color[i], label);
+		for (int k = 0; k < sv[i].nd; k++) {
+			char split[PLOT_LABEL_MAX];
+			const disagg_result *d = &sv[i].dis[k];
+			plot_point(sr, d->tokens_per_s_per_user, d->tokens_per_s_per_chip);
+			if (k == 0 || d->pre.count != sv[i].dis[k - 1].pre.count || d->dec.count != sv[i].dis[k - 1].dec.count) {
+				snprintf(split, sizeof split, "%dP%dD", d->pre.count, d->dec.count);
+				plot_text(r->ps, 0, d->tokens_per_s_per_user, d->tokens_per_s_per_chip, r->color[i], split);
+			}
+		}
+	}
+	for (int i = 0; i < r->n; i++) {
+		const disagg_result *d = &r->rows[i].dis;
+		plot_series *sr;
+		if (!r->rows[i].has_disagg || !d->feasible)
+			continue;
+		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
+		plot_point(sr, d->tokens_per_s_per_user, d->tokens_per_s_per_chip);
+	}
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "split at the limits");
+	if (w->tpot_slo > 0) {
+		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
+		plot_ref_line(r->ps, 0, 1, 1 / w->tpot_slo, ref);
+	}
+	for (int i = 0; i < r->n; i++) {
+		const rank_row *x = &r->rows[i];
+		const disagg_result *d = &x->dis;
+		if (!x->has_disagg)
+			continue;
+		if (!d->feasible) {
+			cat(s, sizeof s, "%s%s: no split meets the limits", s[0] ? "; " : "", sys_name(r, i));
+			continue;
+		}
+		cat(s, sizeof s, "%s%s %dP%dD on %d chips, %.0f tokens/s per chip (%+.0f%% against its aggregated best), "
+		    "the KV cache moved in %.2g ms over its %s", s[0] ? "; " : "", sys_name(r, i), d->pre.count,
+		    d->dec.count, d->chips, d->tokens_per_s_per_chip,
+		    x->ir.tokens_per_s_per_chip > 0 ? 100 * (d->tokens_per_s_per_chip / x->ir.tokens_per_s_per_chip - 1) : 0,
+		    d->t_transfer * 1e3, hw_level_names[d->link]);
+	}
+	if (heading(r, "disagg", "Aggregated against disaggregated") != 0 ||
+	    say(r, HTML_P, "At the latency limits, disaggregated (prefill and decode pools, split within the scale-up "
+		"domain): %s.", s[0] ? s : "none") != 0)
+		return ERR_DATA;
+	if (emit_plot(r, "serving_disagg", "Solid: each system's aggregated frontier (every layout and load); dashed: "
+		      "its best disaggregated split at TPOT limits across the same speeds (the workload's TTFT limit kept), "
+		      "named by its prefill and decode replica counts; the ringed point is the split at the workload's "
+		      "limits. Disaggregated TTFT includes moving the KV cache.") != 0)
+		return ERR_DATA;
+	if (table_start(r, &t, 13, hdr) != 0)
+		return ERR_DATA;
+	for (int i = 0; i < r->n; i++)
+		for (int k = 0; k < sv[i].nd; k++) {
+			const disagg_result *d = &sv[i].dis[k];
+			char v[10][32], pre[64], dec[64];
+			const char *cells[13];
+			plan_format(&d->pre.plan, pre, sizeof pre);
+			plan_format(&d->dec.plan, dec, sizeof dec);
+			snprintf(v[0], 32, "%dP%dD", d->pre.count, d->dec.count);
+			snprintf(v[1], 32, "%d", d->chips);
+			cells[0] = sys_name(r, i);
+			cells[1] = num(v[2], d->tpot_tail > 0 ? 1e3 / d->tokens_per_s_per_user : NAN);
+			cells[2] = v[0];
+			cells[3] = pre;
+			cells[4] = dec;
+			cells[5] = v[1];
+			cells[6] = num(v[3], d->tokens_per_s_per_user);
+			cells[7] = num(v[4], d->tokens_per_s_per_chip);
+			cells[8] = num(v[5], d->ttft_tail * 1e3);
+			cells[9] = num(v[6], d->tpot_tail * 1e3);
+			cells[10] = num(v[7], d->t_transfer * 1e3);
+			cells[11] = hw_level_names[d->link];
+			cells[12] = d->feasible ? "1" : "0";
+			if (out_row(&t, cells) != 0) {
+				out_release(&t);
+				return oom(r);
+			}
+		}
+	return table_out(r, "serving_disagg", &t, 0);
 }
 
 /* Cost per unit at the latency limits per system and pricing model. */
@@ -1597,9 +1852,13 @@ static int serve_curves(rep *r, const serve_sys *sv)
 {
 	int rc = serve_load_csv(r, sv);
 	if (rc == 0)
+		rc = serve_frontier_csv(r, sv);
+	if (rc == 0)
 		rc = serve_throughput(r, sv);
 	if (rc == 0)
 		rc = serve_cost_curve(r, sv);
+	if (rc == 0)
+		rc = serve_disagg(r, sv);
 	if (rc == 0)
 		rc = serve_cost_models(r, sv);
 	if (rc == 0)
@@ -1668,6 +1927,18 @@ typedef struct train_sys {
 	report_roof_op ops[OPS_MAX];
 	int nops;
 } train_sys;
+
+/* The scale that gives an axis of values up to hi round ticks: 1, 1e3, 1e6 or 1e9, whichever
+ * leaves hi between 1 and 1000, and its words for the label ("", " (thousands)", ...). */
+static double axis_scale(double hi, const char **words)
+{
+	static const char *const w[] = {"", " (thousands)", " (millions)", " (billions)"};
+	int k = 0;
+	while (k < 3 && hi >= 1000 * pow(1000, k))
+		k++;
+	*words = w[k];
+	return pow(1000, k);
+}
 
 /* The sweep's Pareto front of one system over chip counts around the chosen size. */
 static int train_front(rep *r, const rank_row *x, const plan *given, train_sys *v)
@@ -1800,13 +2071,25 @@ static int train_front_section(rep *r, const train_sys *tv)
 	out_table t;
 	char s[2048] = "", b[32];
 	int cheap = -1, cheap_k = 0, fast = -1, fast_k = 0, unpriced = 0;
+	double usd_hi = 0, ch_hi = 0, usd_div, ch_div;
+	const char *usd_words, *ch_words;
+	char usd_lab[64], ch_lab[64];
+	for (int i = 0; i < r->n; i++)
+		for (int k = 0; k < tv[i].nfront; k++) {
+			if (isfinite(tv[i].front[k].usd_per_run))
+				usd_hi = fmax(usd_hi, tv[i].front[k].usd_per_run);
+			ch_hi = fmax(ch_hi, tv[i].front[k].chip_hours);
+		}
+	usd_div = axis_scale(usd_hi, &usd_words);
+	ch_div = axis_scale(ch_hi, &ch_words);
+	snprintf(usd_lab, sizeof usd_lab, "USD per run%s", usd_words);
+	snprintf(ch_lab, sizeof ch_lab, "chip-hours per run%s", ch_words);
 	plot_start(r, "training_front", "", 1);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: cost of a run against days to train (each system's "
 		 "Pareto front)", r->w->name);
 	r->ps->cols = 2;
-	axes(r, 0, "USD per run", "days to train (failures included)", "USD per run (millions)", 10, PLOT_AUTO_LOG);
-	axes(r, 1, "chip-hours per run", "days to train (failures included)", "chip-hours per run (millions)", 10,
-	     PLOT_AUTO_LOG);
+	axes(r, 0, "USD per run", "days to train (failures included)", usd_lab, 10, PLOT_AUTO_LOG);
+	axes(r, 1, "chip-hours per run", "days to train (failures included)", ch_lab, 10, PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
 		plot_series *a = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
 		plot_series *c = plot_add(r->ps, 1, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
@@ -1814,9 +2097,9 @@ static int train_front_section(rep *r, const train_sys *tv)
 		for (int k = 0; k < tv[i].nfront; k++) {
 			const sweep_point *p = &tv[i].front[k];
 			double days = p->run_time / 86400;
-			plot_point(c, days, p->chip_hours / 1e6);
+			plot_point(c, days, p->chip_hours / ch_div);
 			if (isfinite(p->usd_per_run)) {
-				plot_point(a, days, p->usd_per_run / 1e6);
+				plot_point(a, days, p->usd_per_run / usd_div);
 				priced_any = 1;
 				if (cheap < 0 || p->usd_per_run < tv[cheap].front[cheap_k].usd_per_run) {
 					cheap = i;
@@ -1838,10 +2121,10 @@ static int train_front_section(rep *r, const train_sys *tv)
 			continue;
 		if (x->klass == RANK_PRICED || x->klass == RANK_OVER_BUDGET) {
 			sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
-			plot_point(sr, days, x->cost.result.usd_per_unit / 1e6);
+			plot_point(sr, days, x->cost.result.usd_per_unit / usd_div);
 		}
 		sr = plot_add(r->ps, 1, PLOT_MARK, r->color[i], 0, "");
-		plot_point(sr, days, x->cost.result.chip_hours / 1e6);
+		plot_point(sr, days, x->cost.result.chip_hours / ch_div);
 	}
 	/* The legend from the chip-hours panel: every system is on it, priced or not. */
 	r->ps->key_panel = 1;
@@ -1903,10 +2186,19 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 {
 	static const char *const hdr[] = {"system", "chips", "feasible", "layout", "step_s", "mfu_pct", "goodput_pct",
 					  "run_days", "usd_per_run", "chip_hours", "tokens_per_s", "reason"};
-	static const char *const ylab[] = {"step time (s)", "MFU (%)", "goodput (%)", "USD per run (millions)"};
 	static const char *const ptitle[] = {"step time", "MFU", "goodput", "USD per run"};
+	const char *ylab[4] = {"step time (s)", "MFU (%)", "goodput (%)", ""}, *words;
+	char usd_lab[64];
+	double usd_hi = 0, usd_div;
 	out_table t;
 	char s[2048] = "", ref[64];
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < tv[i].nscale; j++)
+			if (tv[i].scale[j].feasible && isfinite(tv[i].scale[j].usd))
+				usd_hi = fmax(usd_hi, tv[i].scale[j].usd);
+	usd_div = axis_scale(usd_hi, &words);
+	snprintf(usd_lab, sizeof usd_lab, "USD per run%s", words);
+	ylab[3] = usd_lab;
 	plot_start(r, "training_scaling", "", 1);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: scaling from one node to %d,%03d chips (best layout at "
 		 "each size)", r->w->name, REPORT_SCALE_MAX / 1000, REPORT_SCALE_MAX % 1000);
@@ -1920,7 +2212,7 @@ static int train_scaling_section(rep *r, const train_sys *tv)
 			plot_series *sr = plot_add(r->ps, k, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
 			for (int j = 0; j < tv[i].nscale; j++) {
 				const train_point *p = &tv[i].scale[j];
-				double y = k == 0 ? p->step : k == 1 ? 100 * p->mfu : k == 2 ? 100 * p->goodput : p->usd / 1e6;
+				double y = k == 0 ? p->step : k == 1 ? 100 * p->mfu : k == 2 ? 100 * p->goodput : p->usd / usd_div;
 				if (p->feasible)
 					plot_point(sr, p->chips, y);
 			}
@@ -2040,6 +2332,9 @@ static int sections(rep *r)
 		rc = memory_section(r);
 	if (rc == 0)
 		rc = train ? train_roofline(r, v) : serve_roofline(r, v);
+	if (!train)
+		for (int i = 0; i < r->n; i++)
+			free(((serve_sys *)v)[i].fr);
 	free(v);
 	return rc;
 }
@@ -2254,13 +2549,18 @@ static int opening(rep *r)
 		cat(title, sizeof title, "%s%s", sep(i, r->o->nsys), r->o->systems[i]->name);
 	if (html_init(&r->page, title) != 0 || html_add(&r->page, HTML_H1, NULL, title) != 0)
 		return oom(r);
-	if (w->mode == WL_INFER)
+	if (w->mode == WL_INFER) {
+		char load[96];
+		if (w->concurrency > 0)
+			snprintf(load, sizeof load, "%s %d concurrent requests", w->scenario == WL_SINGLE ? "with" : "at most",
+				 w->concurrency);
+		else
+			snprintf(load, sizeof load, "as many concurrent requests as the limits allow");
 		snprintf(what, sizeof what, "%s serving in %s on the `%s` stack: %d-token prompts, %d output tokens, "
-			 "scenario %s with %d concurrent requests, TTFT %.0f ms and TPOT %.0f ms at p%g", w->net.display,
-			 hw_prec_names[w->prec], w->framework_name,
-			 w->input_len, w->output_len, wl_scenario_names[w->scenario], w->concurrency, w->ttft_slo * 1e3,
-			 w->tpot_slo * 1e3, w->slo_percentile);
-	else
+			 "scenario %s %s, TTFT %.0f ms and TPOT %.0f ms at p%g", w->net.display, hw_prec_names[w->prec],
+			 w->framework_name, w->input_len, w->output_len, wl_scenario_names[w->scenario], load,
+			 w->ttft_slo * 1e3, w->tpot_slo * 1e3, w->slo_percentile);
+	} else
 		snprintf(what, sizeof what, "%s training in %s on the `%s` stack: %.4g trillion tokens, %d sequences of "
 			 "%d tokens per step, at %d chips", w->net.display, hw_prec_names[w->prec], w->framework_name,
 			 w->tokens / 1e12, w->global_batch, w->seq_len,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "engine/ops.h"
 
 const char show_comm_note[] =
 	"collectives priced per level with alpha-beta costs (models/hw/collectives.ini); "
@@ -455,6 +456,14 @@ void *show_json(const rank_view *r)
 		cJSON_AddNumberToObject(o, "waiting", in->at.waiting);
 		cJSON_AddNumberToObject(o, "admission_wait_ms", in->at.wait * 1e3);
 		cJSON_AddNumberToObject(o, "kv_pool_gib", in->kv_pool / GiB);
+		{
+			/* The network's KV cache per token and the FLOPs of decoding one (issue 19). */
+			double attn, flops = ops_decode_flops(r->w, in->ctx_mean, &attn);
+			cJSON_AddNumberToObject(o, "kv_bytes_per_token",
+						nn_kv_bytes_per_token(&r->w->net, hw_prec_bytes(r->w->kv_prec)));
+			cJSON_AddNumberToObject(o, "decode_flops_per_token", flops);
+			cJSON_AddNumberToObject(o, "decode_attention_flops_per_token", attn);
+		}
 		cJSON_AddStringToObject(o, "prefill_bound", roof_bound_names[in->prefill_bound]);
 		cJSON_AddStringToObject(o, "decode_bound", roof_bound_names[in->decode_bound]);
 		cJSON_AddNumberToObject(b, "decode_context_mean", in->ctx_mean);
@@ -491,6 +500,53 @@ static void line(FILE *fp, const char *k, const char *fmt, ...)
 	fprintf(fp, "  %-16s %s\n", k, text_escape(esc, sizeof esc, raw));
 }
 
+/* The network's attention in one line: its kind, its KV cache per token (what one token keeps
+ * over all layers, before tensor parallelism) and the FLOPs of decoding one token at the mean
+ * context (MLA: the absorbed form). */
+static void attention_text(FILE *fp, const wl_workload *w, double ctx, int decode)
+{
+	const nn_net *n = &w->net;
+	double b = hw_prec_bytes(w->kv_prec), attn, flops;
+	char kind[200], win[160] = "", dec[160] = "";
+	if (!decode && nn_is_mla(n))
+		snprintf(kind, sizeof kind, "MLA: query rank %d, key/value latent %d + rope %d, %d heads of q/k %d, v %d",
+			 n->q_lora_rank, n->kv_lora_rank, n->rope_head_dim, n->heads, n->head_dim, n->v_head_dim);
+	else if (!decode)
+		snprintf(kind, sizeof kind, "%s: %d heads of %d, %d KV heads", n->kv_heads == n->heads ? "MHA" : "GQA",
+			 n->heads, n->head_dim, n->kv_heads);
+	else if (nn_is_mla(n))
+		snprintf(kind, sizeof kind, "MLA, absorbed in decode: KV cache %.1f KB per token (latent %d + rope %d per layer, "
+			 "x %d layers, %s)", nn_kv_bytes_per_token(n, b) / 1e3, n->kv_lora_rank, n->rope_head_dim, n->layers,
+			 hw_prec_names[w->kv_prec]);
+	else
+		snprintf(kind, sizeof kind, "%s, %d KV heads: KV cache %.1f KB per token (2 x %d x %d per layer, x %d layers, %s)",
+			 n->kv_heads == n->heads ? "MHA" : "GQA", n->kv_heads, nn_kv_bytes_per_token(n, b) / 1e3, n->kv_heads,
+			 n->head_dim, n->layers, hw_prec_names[w->kv_prec]);
+	if (n->window > 0)
+		snprintf(win, sizeof win, "; %d of %d layers attend %s %d tokens", n->window_layers, n->layers,
+			 n->window_kind == NN_WIN_CHUNKED ? "their chunk of" : "the last", n->window);
+	if (decode) {
+		flops = ops_decode_flops(w, ctx, &attn);
+		snprintf(dec, sizeof dec, "; decode %.2f GFLOP per token at context %.0f (attention %.2f)", flops / 1e9, ctx,
+			 attn / 1e9);
+	}
+	line(fp, "attention", "%s%s%s%s%s", kind, win, n->attn_sinks ? "; learned sinks" : "",
+	     n->qk_norm ? "; QK-norm" : "", dec);
+	if (n->experts > 0) {
+		int moe = nn_moe_layers(n), dense = n->layers - moe;
+		char sh[96] = "";
+		if (n->shared_experts > 0)
+			snprintf(sh, sizeof sh, " + %d shared of %d", n->shared_experts, n->shared_expert_ffn);
+		char d[96] = "";
+		if (dense > 0)
+			snprintf(d, sizeof d, "%d dense (FFN %d)%s, ", dense, n->ffn,
+				 n->dense_layers > 0 ? (n->moe_every > 1 ? ", the first ones and between" : ", the first ones")
+						     : ", between");
+		line(fp, "layers", "%s%d MoE: %d routed experts of %d, %d per token%s", d, moe, n->experts, n->expert_ffn,
+		     n->experts_active, sh);
+	}
+}
+
 static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const char *what)
 {
 	char buf[256];
@@ -500,6 +556,7 @@ static void comm_levels(FILE *fp, const hw_system *s, const double lv[], const c
 			      hw_level_names[s->levels[l].kind], lv[l] * 1e3);
 	line(fp, "", "by level %s: %s", what, buf);
 }
+
 
 /* v with thousands separators (whole numbers from 10,000 on, else 4 significant digits),
  * after prefix ("$" or ""). "-" when v is not finite. */
@@ -783,6 +840,7 @@ void show_text(const rank_view *r, FILE *fp)
 		     m->total / GiB, c->hbm / GiB, m->weights / GiB, m->kv_cache / GiB, m->activations / GiB);
 	if (r->train) {
 		const train_result *t = r->train;
+		attention_text(fp, r->w, r->w->seq_len, 0);
 		line(fp, "step time", "%.3f s = %.0f micro-batches x %.4f s + bubble %.3f s + optimizer %.4f s",
 		     t->step_time, t->micro_batches, t->t_micro, t->t_bubble, t->t_optimizer);
 		line(fp, "bound", "compute %.0f%%, memory %.0f%%, overhead %.0f%% of op time",
@@ -803,6 +861,7 @@ void show_text(const rank_view *r, FILE *fp)
 		line(fp, "scenario", "%s", in->batch_reason);
 		line(fp, "batch", "%.0f sequences per replica, %d replicas, mean decode context %.0f",
 		     in->batch, p->dp, in->ctx_mean);
+		attention_text(fp, r->w, in->ctx_mean, 1);
 		line(fp, "server", "holds %.0f sequences per replica (%s); %.0f wait, %.0f ms for admission",
 		     in->cap, in->cap_reason, in->at.waiting * p->dp, in->at.wait * 1e3);
 		line(fp, "TTFT", "%.2f ms mean, p50 %.2f, p90 %.2f, p99 %.2f ms (prefill %s-bound)", in->ttft * 1e3,

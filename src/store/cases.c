@@ -7,6 +7,7 @@
 
 #include "base/csvin.h"
 #include "base/lim.h"
+#include "base/names.h"
 #include "engine/validate.h"
 #include "model/nn.h"
 #include "model/plan.h"
@@ -76,6 +77,7 @@ void cases_release(cases_set *s)
 	free(s->fw);
 	free(s->rows);
 	free(s->ks);
+	free(s->fs);
 	memset(s, 0, sizeof *s);
 }
 
@@ -114,6 +116,60 @@ static const hw_system *system_of(cases_set *s, const char *models_dir, const ch
 	if (!s->sys[k])
 		snprintf(why, n, "%s", whys[k]);
 	return s->sys[k];
+}
+
+/* A version of a stack: a framework file based_on another that names the source groups whose
+ * rows ran it. */
+typedef struct version {
+	char name[FW_NAME_MAX], based_on[FW_NAME_MAX];
+	char groups[HW_TEXT_MAX];
+} version;
+
+/* The versions among the framework files of models_dir (at most max). Returns the count, or -1
+ * with e set (a file that does not load). */
+static int load_versions(const char *models_dir, version *out, int max, err *e)
+{
+	char dir[CASES_PATH_MAX + 16], **names = NULL;
+	fw_framework *f = malloc(sizeof *f);
+	int n, k = 0;
+	snprintf(dir, sizeof dir, "%s/frameworks", models_dir);
+	if (!f)
+		return -err_set(e, ERR_DATA, "out of memory");
+	n = names_list(dir, ".ini", &names, e);
+	for (int i = 0; i < n; i++) {
+		char p[CASES_PATH_MAX + 256];
+		snprintf(p, sizeof p, "%s/%s.ini", dir, names[i]);
+		if (k >= 0 && fw_find(p, models_dir, f, e) != 0)
+			k = -1;
+		else if (k >= 0 && f->source_groups[0] && k < max) {
+			snprintf(out[k].name, sizeof out[k].name, "%s", f->name);
+			snprintf(out[k].based_on, sizeof out[k].based_on, "%s", f->based_on);
+			snprintf(out[k].groups, sizeof out[k].groups, "%s", f->source_groups);
+			k++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(f);
+	return n < 0 ? -1 : k;
+}
+
+/* 1 if name is an item of the comma list. */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		while (l > 0 && *p == ' ')
+			p++, l--;
+		while (l > 0 && p[l - 1] == ' ')
+			l--;
+		if (l == n && !strncmp(p, name, n))
+			return 1;
+		p = q ? q + 1 : NULL;
+	}
+	return 0;
 }
 
 int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
@@ -161,6 +217,23 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 					 (const char *const *)row->fields, row->n, &out->rows[out->n].c, e)) == 0 &&
 			 (rc = case_limits(path, &out->rows[out->n].c, e)) == 0)
 			out->n++;
+	}
+	if (rc == 0) {
+		/* A row of a stack's framework cell whose source document ran a version of it (a file
+		 * based_on the stack that names the document's source_group) is predicted with that
+		 * version, and counts under its name. */
+		version vs[32];
+		int nv = load_versions(models_dir, vs, 32, e);
+		if (nv < 0)
+			rc = ERR_DATA;
+		for (int i = 0; rc == 0 && i < out->n; i++) {
+			val_case *c = &out->rows[i].c;
+			for (int k = 0; k < nv; k++)
+				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && listed(vs[k].groups, c->group)) {
+					snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
+					break;
+				}
+		}
 	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
 	 * does not know is an error in the file, at the first row that has it). */
@@ -216,6 +289,10 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 	free(fw_keys);
 	free(fw_why);
 	csvin_release(&d);
+	if (rc == 0 && !(out->fs = malloc(sizeof *out->fs)))
+		rc = err_set(e, ERR_DATA, "out of memory");
+	if (rc == 0)
+		fit_set_init(out->fs, out->ks, (const fw_framework *const *)out->fw, out->nfw);
 	if (rc != 0)
 		cases_release(out);
 	return rc;

@@ -23,6 +23,7 @@ typedef struct cases_set {
 	fit_row *rows;              /* owned; rows[i].sys and .fw point into the caches */
 	int n;
 	hw_calibs *ks;              /* models/calibration.ini (owned) */
+	fit_set *fs;                /* ks and the frameworks' [calibration] values (owned) */
 	hw_system **sys;            /* the distinct systems (owned) */
 	int nsys;
 	fw_framework **fw;          /* the distinct frameworks with their settings (owned) */

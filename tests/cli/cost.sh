@@ -87,7 +87,7 @@ check pricing-empty 0 "note: no system compared has a reserved-1y price; the sto
 check pricing-empty-json 0 '"price_note":	"no system compared has a reserved-1y price' -- \
 	$R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e --pricing reserved-1y --format json
 # The re-check of verified: the Capacity Blocks page was read at a mirror.
-check verified-mirror 0 "UNVERIFIED: a third-party mirror, not the AWS page" -- $R list prices --provider aws --all
+check verified-mirror 0 "UNVERIFIED: a third-party mirror, not the AWS page" -- $R list prices --provider aws --all --wide
 check trn2-newer 0 '"as_of":	"2026-05-01"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --set region=ap-southeast-4 --format json
 
 # --- the report: tokens per MW beside the cost plot, each price's age

@@ -143,7 +143,7 @@ check import-conflict 1 "$C/good/conflict.csv:4: usd_per_hour: 90 per instance (
 check import-usage 2 "import: expected one FILE.csv" -- $R import
 check import-missing 1 "nope.csv: cannot open" -- $R import nope.csv
 check list-prices-provider 0 "tpu-v6e" -- $R list prices --provider gcp
-check list-prices-unverified 0 "UNVERIFIED: recalled" -- $R list prices --provider gcp
+check list-prices-unverified 0 "UNVERIFIED: recalled" -- $R list prices --provider gcp --wide
 check list-prices-as-of 0 "98.32" -- $R list prices --provider aws --as-of 2025-01-01
 check list-prices-bad-date 2 "--as-of: '2025-02-30' is not a date" -- $R list prices --as-of 2025-02-30
 check list-prices-option 2 "apply to prices only" -- $R list systems --all
@@ -210,7 +210,7 @@ check price-twice 2 "--price: p5.48xlarge is priced twice" -- $R compare -w llam
 check discount-bad 2 "--discount: '120' is not a percentage" -- $R eval -s p5.48xlarge -w llama3-70b-serve --discount 120
 check no-public-price 0 "no public price: AWS publishes no hourly rate for Trn3" -- $R eval -s trn3-ultraserver -w llama3-70b-serve
 check no-public-price-compare 0 "no public price: AWS sells the Trn2 UltraServer" -- $R compare -w llama3-70b-serve -s trn2-ultraserver
-check list-prices-no-public 0 "no public price (system trn3-ultraserver)" -- $R list prices
+check list-prices-no-public 0 "no public price (system trn3-ultraserver)" -- $R list prices --wide
 check help-price 0 "--price SYS=USD" -- $R compare --help
 # A private catalog still prices a system whose provider publishes no price.
 check import-private 0 "1 prices (1 new" -- $R import $C/good/private-trn2u.csv

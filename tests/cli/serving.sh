@@ -66,3 +66,25 @@ check spec-mtp-none 2 "mtp needs a network with multi-token-prediction modules" 
 check spec-vocab 2 "a draft shares the target's tokenizer" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft=llama2-7b --set draft_tokens=2 --set acceptance=0.5
 check spec-needs-rate 2 "a draft network needs draft_tokens and acceptance" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft=llama3-8b
 check spec-orphan 2 "applies with a draft" -- $R eval -s p5.48xlarge -w llama3-70b-serve --set draft_tokens=3
+
+# --- the serving report: frontiers, the disaggregated panel, and what a new user's reading found
+d=$tmp/rep18
+$R report -w llama3-70b-serve -s p5en.48xlarge,gb200-nvl72 --disagg auto -o $d >/dev/null 2>&1
+check_sh report-frontier-csv "awk -F, 'NR == 1 { ok = \$14 == \"front\" && \$15 == \"cost_front\" } NR > 1 { n++; f += \$14; l[\$2] = 1 } END { k = 0; for (x in l) k++; exit !(ok && n > 100 && f > 5 && k > 4) }' $d/data/serving_frontier.csv"
+check_sh report-disagg-panel "test -s $d/plots/serving_disagg.gp && test -s $d/data/serving_disagg.csv && grep -q 'Aggregated against disaggregated' $d/report.md"
+# Layouts named along the frontier lines.
+check_sh report-frontier-labels "grep -q \"set label 10[0-9] 'tp\" $d/plots/serving_throughput.gp"
+check_not report-no-mtok 0 "per mtok" -- cat $d/report.md
+check report-m-output-tokens 0 "USD per M output tokens" -- cat $d/report.md
+check_not report-caption 0 "can use any point right of it" -- cat $d/report.md
+# No span of the cheapest-system sentence reads "from 11 to 11".
+check_sh report-spans "! grep -E -q 'from ([0-9]+) to \\1[,;. ]' $d/report.md"
+check_not report-no-zero-concurrency 0 "with 0 concurrent requests" -- cat $d/report.md
+# report takes compare's options: --chips MIN-MAX, --deadline, --budget.
+dt=$tmp/rep18t
+check report-compare-options 0 "index.html" -- $R report -w llama3-8b-train -s p5.48xlarge --chips 64-256 --deadline 400 --budget 9000000 -o $dt
+check report-deadline-serving 2 "--deadline: applies to training" -- $R report -w llama3-70b-serve -s p5.48xlarge --deadline 3 -o $tmp/rep18x
+# The training plots: chip counts in binary thousands on the scaling axis, a chip-hours axis in
+# thousands (the 8B run's front on p5 is 400-500 thousand chip-hours, not 0.4-0.5 million).
+check_sh report-scaling-ticks "grep -q '\"16K\" 16384' $dt/plots/training_scaling.gp"
+check_sh report-front-units "grep -q \"chip-hours per run (thousands)\" $dt/plots/training_front.gp"

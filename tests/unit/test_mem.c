@@ -120,3 +120,19 @@ Test(mem, zero_shards_experts_over_their_replicas)
 	cr_assert_float_eq(shard_zero(&p, 1), 8, 1e-12);
 	cr_assert_float_eq(shard_zero(&p, 0), 64, 1e-12);
 }
+
+Test(mem, a_window_bounds_the_kv_cache)
+{
+	/* 2 layers, 16 KV heads of 64 in bf16: 4,096 B per token per layer. One layer keeps the
+	 * last 128 tokens (a sliding window), the other all 4096: 3 sequences hold
+	 * 3·(4096 + 128)·4,096 = 51,904,512 B. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	n.window = 128;
+	n.window_layers = 1;
+	w = fx_infer(n, 3072, 1024, 3);
+	cr_assert_float_eq(mem_infer(&w, &p, 3, 4096, 0).kv_cache, 51904512.0, 1e-3);
+	/* Within the window the cache is the whole context: 3·2·100·4,096 = 2,457,600. */
+	cr_assert_float_eq(mem_infer(&w, &p, 3, 100, 0).kv_cache, 2457600.0, 1e-6);
+}

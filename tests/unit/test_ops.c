@@ -152,3 +152,179 @@ Test(ops, a_serving_step_waits_for_the_busiest_expert_rank)
 	cr_assert(o);
 	cr_assert_float_eq(o->m, 32 * 2 / 8.0 / (1 - pow(1 - 2 / 8.0, 32)), 1e-9);
 }
+
+/* Issue 19: the architectures of today's models, each derived by hand. */
+static nn_net mla_fixture(void)
+{
+	/* MLA: h = 1024, 8 heads of q/k 96 (nope 64 + rope 32), v 64, query rank 256, latent
+	 * 128, one layer. */
+	nn_net n = fx_gpt(1, 1024, 8, 1000);
+	n.head_dim = 96;
+	n.v_head_dim = 64;
+	n.q_lora_rank = 256;
+	n.kv_lora_rank = 128;
+	n.rope_head_dim = 32;
+	return n;
+}
+
+Test(ops, mla_decode_runs_absorbed)
+{
+	/* 2 sequences decode at context 1000, tp 1. Absorbed (DeepSeek-V2 §2.1.3): per head the
+	 * scores run over the latent and rope key (128 + 32) and the values over the latent (128)
+	 * of each cached token: 2·2·8·1000·(160 + 128) = 9,216,000 FLOPs. Bytes: the absorbed
+	 * query (160) and output (128) of each head, 2·1·8·288·2 = 9,216, and the cache once per
+	 * sequence, 2·1000·160·2 = 640,000: 649,216. q_absorb takes each head's nope query
+	 * (64) into the latent, 8 instances of 2×128×64: 2·2·128·64·8 = 262,144 FLOPs; o_absorb
+	 * the latent output into v, 8 instances of 2×64×128: 262,144. No kv_up: the cache is not
+	 * expanded. */
+	wl_workload w = fx_infer(mla_fixture(), 500, 1000, 2);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	const ops_op *a, *q, *o;
+	ops_decode(&w, &p, 2, 1000, &l);
+	a = find(&l, "attention", OPS_FWD);
+	q = find(&l, "q_absorb", OPS_FWD);
+	o = find(&l, "o_absorb", OPS_FWD);
+	cr_assert(a && q && o);
+	cr_assert_float_eq(a->flops, 9216000.0, 1e-6);
+	cr_assert_float_eq(a->bytes, 649216.0, 1e-6);
+	cr_assert_float_eq(q->flops, 262144.0, 1e-6);
+	cr_assert_float_eq(q->batch, 8.0, 1e-12);
+	cr_assert_float_eq(o->flops, 262144.0, 1e-6);
+	cr_assert(!find(&l, "kv_up", OPS_FWD));
+	/* The same per-token weights and FLOPs as the expanded form: kv_up of one token would be
+	 * 2·128·8·(64 + 64) = 262,144 per token, here 2 tokens: 524,288 = q_absorb + o_absorb. */
+	cr_assert_float_eq(q->flops + o->flops, 2 * 2 * 128 * 8 * 128.0, 1e-6);
+	/* A prompt still expands its keys and values: kv_up over its 500 tokens,
+	 * 2·500·1024·128 = 131,072,000 FLOPs. */
+	ops_prefill(&w, &p, 1, &l);
+	cr_assert(find(&l, "kv_up", OPS_FWD));
+	cr_assert_float_eq(find(&l, "kv_up", OPS_FWD)->flops, 131072000.0, 1e-3);
+	cr_assert(!find(&l, "q_absorb", OPS_FWD));
+}
+
+Test(ops, a_sliding_window_bounds_decode_attention)
+{
+	/* Window 128 on both layers; 4 sequences at context 1050 read only the last 128 keys:
+	 * bytes 4·(1·16·128·2 + 128·2·16·64·2) = 4·(4,096 + 524,288) = 2,113,536; FLOPs
+	 * 2·4·16·128·(64 + 64) = 2,097,152. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	const ops_op *o;
+	n.window = 128;
+	n.window_layers = 2;
+	w = fx_infer(n, 1000, 100, 4);
+	ops_decode(&w, &p, 4, 1050, &l);
+	o = find(&l, "attention", OPS_FWD);
+	cr_assert_float_eq(o->bytes, 2113536.0, 1e-6);
+	cr_assert_float_eq(o->flops, 2097152.0, 1e-6);
+	cr_assert_float_eq(o->count, 2.0, 1e-12);
+	/* One layer of two with the window (gpt-oss alternates): a full op and a windowed one,
+	 * each for one layer; the full one reads all 1050 keys. */
+	w.net.window_layers = 1;
+	ops_decode(&w, &p, 4, 1050, &l);
+	cr_assert_float_eq(sum_flops(&l, OPS_ATTN, OPS_FWD), 2 * 4 * 16 * 1050 * 128.0 + 2097152.0, 1e-3);
+}
+
+Test(ops, a_sliding_window_bounds_prompt_attention)
+{
+	/* A 1000-token prompt under a 128 window: 119,872 query-key pairs (nn test) instead of
+	 * 1000·1001/2 = 500,500, so the causal half 2·16·1000·1000·128·0.5 = 2,048,000,000 FLOPs
+	 * of a layer scales by 119,872 / 500,500: 490,504,... per layer. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	n.window = 128;
+	n.window_layers = 2;
+	w = fx_infer(n, 1000, 100, 1);
+	ops_prefill(&w, &p, 1, &l);
+	cr_assert_float_eq(sum_flops(&l, OPS_ATTN, OPS_FWD), 2 * 2048e6 * 119872.0 / 500500.0, 1e-3);
+}
+
+Test(ops, a_chunk_attends_its_own_positions)
+{
+	/* Chunks of 8192 (Llama 4): the token at context 8193 opens a chunk and attends itself
+	 * only: 2·1·16·1·128 = 4,096 FLOPs per layer; at 8192 the whole chunk. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	n.window = 8192;
+	n.window_layers = 2;
+	n.window_kind = NN_WIN_CHUNKED;
+	n.max_context = 1 << 20;
+	w = fx_infer(n, 8000, 1000, 1);
+	ops_decode(&w, &p, 1, 8193, &l);
+	cr_assert_float_eq(find(&l, "attention", OPS_FWD)->flops, 4096.0, 1e-9);
+	ops_decode(&w, &p, 1, 8192, &l);
+	cr_assert_float_eq(find(&l, "attention", OPS_FWD)->flops, 2 * 16 * 8192 * 128.0, 1e-6);
+}
+
+Test(ops, sinks_add_one_score_per_query_and_head)
+{
+	/* 4 sequences at 1050: 2·4·16·1050·(64 + 64) = 17,203,200 FLOPs, and with a sink per head
+	 * one more score each: 2·4·16·1 = 128. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	n.attn_sinks = 1;
+	w = fx_infer(n, 1000, 100, 4);
+	ops_decode(&w, &p, 4, 1050, &l);
+	cr_assert_float_eq(find(&l, "attention", OPS_FWD)->flops, 17203200.0 + 128.0, 1e-6);
+}
+
+Test(ops, qk_norm_reads_and_writes_q_and_k)
+{
+	/* 4 decoded tokens, 16 query and 16 KV heads of 64: 4·(16 + 16)·64 = 8,192 elements,
+	 * read and written in bf16: 32,768 B. */
+	nn_net n = fx_gpt(2, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	const ops_op *o;
+	n.qk_norm = 1;
+	w = fx_infer(n, 1000, 100, 4);
+	ops_decode(&w, &p, 4, 1050, &l);
+	o = find(&l, "qk_norm", OPS_FWD);
+	cr_assert(o);
+	cr_assert_float_eq(o->m, 8192.0, 1e-9);
+	cr_assert_float_eq(o->bytes, 32768.0, 1e-9);
+	cr_assert_float_eq(o->count, 2.0, 1e-12);
+}
+
+Test(ops, moe_every_other_layer_and_a_wider_shared_expert)
+{
+	/* 4 layers, MoE in every 2nd (moe_every 2): the FFN of 2 layers is dense, 2 are MoE. The
+	 * shared expert has its own width 2048 (SwiGLU: up is 2·2048 wide). */
+	nn_net n = fx_gpt(4, 1024, 16, 1000);
+	wl_workload w;
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	ops_list l;
+	n.act = NN_SWIGLU;
+	n.experts = 8;
+	n.experts_active = 2;
+	n.expert_ffn = 512;
+	n.moe_every = 2;
+	n.shared_experts = 1;
+	n.shared_expert_ffn = 2048;
+	w = fx_infer(n, 100, 100, 4);
+	ops_decode(&w, &p, 4, 150, &l);
+	cr_assert_float_eq(find(&l, "ffn_up", OPS_FWD)->count, 2.0, 1e-12);
+	cr_assert_float_eq(find(&l, "expert_up", OPS_FWD)->count, 2.0, 1e-12);
+	cr_assert_float_eq(find(&l, "shared_up", OPS_FWD)->n, 4096.0, 1e-12);
+	cr_assert_float_eq(find(&l, "shared_up", OPS_FWD)->flops, 2 * 4 * 4096 * 1024.0, 1e-6);
+}
+
+Test(ops, decode_flops_of_the_whole_network)
+{
+	/* ops_decode_flops: one token of the MLA fixture at context 1000 on one chip; attention
+	 * 2·1·8·1000·288 = 4,608,000 of it. */
+	wl_workload w = fx_infer(mla_fixture(), 500, 1000, 1);
+	double attn, all = ops_decode_flops(&w, 1000, &attn);
+	cr_assert_float_eq(attn, 4608000.0, 1e-6);
+	cr_assert(all > attn);
+}

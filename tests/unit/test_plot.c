@@ -121,3 +121,81 @@ Test(plot, points_past_the_limit_are_dropped)
 	cr_assert_eq(r->n, PLOT_POINTS_MAX);
 	free(s);
 }
+
+/* Writes s into a fresh folder and returns its script (caller frees), the folder left empty. */
+static char *script_of(plot_spec *s)
+{
+	char dir[] = "/tmp/plot-test-XXXXXX", path[128];
+	char *gp;
+	err e = {0};
+	cr_assert(mkdtemp(dir));
+	cr_assert_eq(plot_write(s, dir, &e), 0, "%s", e.msg);
+	snprintf(path, sizeof path, "%s/%s.gp", dir, s->name);
+	gp = fx_slurp(path);
+	remove(path);
+	snprintf(path, sizeof path, "%s/%s.dat", dir, s->name);
+	remove(path);
+	rmdir(dir);
+	return gp;
+}
+
+/* A log-10 y axis over 1.5 to 80: its range starts below the tick 1 (the largest of 1, 2, 5 x
+ * 10^k at or below 1.5), so the lowest point has a tick under it; a log-10 x axis over 30 to
+ * 2700 days (almost two decades) ticks 1 and 3 x 10^k only: 30, 100, 300, 1000. */
+Test(plot, log_axes_keep_a_tick_under_the_lowest_point)
+{
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a;
+	char *gp;
+	plot_init(s, "t_log", "log");
+	s->panel[0].logx = s->panel[0].logy = 10;
+	a = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	plot_point(a, 30, 1.5);
+	plot_point(a, 2700, 80);
+	gp = script_of(s);
+	cr_assert(strstr(gp, "set yrange [0.909091:100]"), "%s", gp);
+	cr_assert(strstr(gp, "set ytics (1, 2, 5, 10, 20, 50, 100)"), "%s", gp);
+	cr_assert(strstr(gp, "set xtics (30, 100, 300, 1000, 3000)"), "%s", gp);
+	free(gp);
+	free(s);
+}
+
+/* Chip counts on a log-4 axis up to 65,536: ticks 4^k, five digits and more in binary
+ * thousands (16K = 16,384), so that 16384 and 65536 do not run into one label. */
+Test(plot, wide_chip_counts_tick_in_thousands)
+{
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a;
+	char *gp;
+	plot_init(s, "t_chips", "chips");
+	s->panel[0].logx = 4;
+	a = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	plot_point(a, 8, 1);
+	plot_point(a, 65536, 2);
+	gp = script_of(s);
+	cr_assert(strstr(gp, "set xtics (\"4\" 4, \"16\" 16, \"64\" 64, \"256\" 256, \"1024\" 1024, \"4096\" 4096, "
+			     "\"16K\" 16384, \"64K\" 65536)"), "%s", gp);
+	free(gp);
+	free(s);
+}
+
+/* Labels at points: one that would overlap an earlier one is left out, one apart is kept. */
+Test(plot, overlapping_labels_are_left_out)
+{
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a;
+	char *gp;
+	plot_init(s, "t_labels", "labels");
+	a = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	plot_point(a, 0, 0);
+	plot_point(a, 100, 100);
+	plot_text(s, 0, 10, 10, 1, "first");
+	plot_text(s, 0, 11, 10.5, 1, "second");
+	plot_text(s, 0, 80, 80, 2, "third");
+	gp = script_of(s);
+	cr_assert(strstr(gp, "'first' at first 10, first 10"), "%s", gp);
+	cr_assert_null(strstr(gp, "'second'"));
+	cr_assert(strstr(gp, "'third' at first 80, first 80"));
+	free(gp);
+	free(s);
+}

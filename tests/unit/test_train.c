@@ -71,6 +71,22 @@ Test(train, layouts_that_do_not_divide_or_fit)
 	cr_assert(r.step_time > 0, "an infeasible layout still reports its estimate");
 }
 
+Test(train, a_window_takes_its_share_of_attention_model_flops)
+{
+	/* GPT fixture (heads of 128), s = 1000: the attention core counts 2·L·a·(d + dv)·s =
+	 * 2·2·16·256·1000 = 16,384,000 FLOPs per token forward, x 3 with the backward. A window
+	 * of 128 on both layers computes 119,872 of the 500,500 causal pairs:
+	 * 16,384,000·(1 - 119,872/500,500) fewer forward FLOPs, 3 times that per token. */
+	nn_net n = fx_gpt(2, 2048, 16, 1000);
+	wl_workload w = fx_train(n, 1000, 8, 1);
+	double m0, h0, m1, h1;
+	train_flops_per_token(&w, &m0, &h0);
+	w.net.window = 128;
+	w.net.window_layers = 2;
+	train_flops_per_token(&w, &m1, &h1);
+	cr_assert_float_eq(m0 - m1, 3 * 16384000.0 * (1 - 119872.0 / 500500.0), 1e-3);
+}
+
 Test(train, fp16_on_a_chip_with_only_bf16_runs_at_bf16)
 {
 	/* Megatron GPT 1T is fp16; TPU v5p publishes no fp16 rate. It ran at a peak of 0 (MFU 0.0 %,

@@ -54,3 +54,27 @@ Test(units, rejects_wrong_or_missing_units)
 	/* Case matters: Mb is bits, MB bytes; "mb" is neither. */
 	cr_assert_neq(units_parse("5 mb", UNITS_BYTES, &v, why, sizeof why), 0);
 }
+
+/* Issue 19: counts take k, M, B, T (--set tokens=1T), nothing else does. */
+Test(units, counts_take_k_m_b_t)
+{
+	double v;
+	char why[128];
+	cr_assert_eq(units_parse("1T", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 1e12, 1e-3);
+	cr_assert_eq(units_parse("1.5M", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 1.5e6, 1e-9);
+	cr_assert_eq(units_parse("2k", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 2000.0, 1e-9);
+	cr_assert_eq(units_parse("2 K", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 2000.0, 1e-9);
+	cr_assert_eq(units_parse("15B", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 15e9, 1e-3);
+	cr_assert_eq(units_parse("300", UNITS_COUNT, &v, why, sizeof why), 0, "%s", why);
+	cr_assert_float_eq(v, 300.0, 1e-12);
+	cr_assert_eq(units_parse("1Q", UNITS_COUNT, &v, why, sizeof why), -1);
+	cr_assert(strstr(why, "unknown unit 'Q'"), "%s", why);
+	cr_assert_eq(units_parse("1m", UNITS_COUNT, &v, why, sizeof why), -1);
+	/* A plain number stays plain. */
+	cr_assert_eq(units_parse("1T", UNITS_NONE, &v, why, sizeof why), -1);
+}

@@ -1,4 +1,4 @@
-# serving_cost_curve: llama3-70b-serve: USD per mtok against speed per user, over load (on-demand)
+# serving_cost_curve: llama3-70b-serve: USD per M output tokens against speed per user (on-demand)
 # Draws serving_cost_curve.svg and serving_cost_curve.png from serving_cost_curve.dat; run `gnuplot serving_cost_curve.gp` in this folder.
 do for [fmt in 'svg png'] {
 	reset
@@ -9,31 +9,39 @@ do for [fmt in 'svg png'] {
 	}
 	set output 'serving_cost_curve.'.fmt
 	set style textbox opaque noborder
-	set multiplot title 'llama3-70b-serve: USD per mtok against speed per user, over load (on-demand)' font ',14'
+	set multiplot title 'llama3-70b-serve: USD per M output tokens against speed per user (on-demand)' font ',14'
 	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22; prices as_of 2024-12-01 to 2026-08-06 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
 	set bmargin at screen 0.1400; set tmargin at screen 0.8800
 	set title '' font ',11'
 	set xlabel 'output tokens/s per user (1 / TPOT)'
-	set ylabel 'USD per mtok (on-demand)'
+	set ylabel 'USD per M output tokens (on-demand)'
 	set grid xtics ytics lc rgb '#e4e4e4' lw 1
 	set border 3 lc rgb '#444444'
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [2.59014:634.817]
-	set ytics (5, 10, 20, 50, 100, 200, 500)
+	set yrange [1.81818:1014.46]
+	set ytics (2, 5, 10, 20, 50, 100, 200, 500, 1000)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
-	plot 'serving_cost_curve.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=4 pp=2', \
-	     'serving_cost_curve.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge tp=8 pp=2', \
+	set label 100 'tp2 pp4' at first 6.262343868, first 2.989877859 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 103 'tp4 pp2' at first 22.06448628, first 3.960228415 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 105 'tp8' at first 100.3417031, first 28.03375054 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 106 'tp1 pp4' at first 3.917822978, first 5.323676713 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 108 'tp2' at first 11.37522981, first 9.014246951 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp8 pp2' at first 30.18678773, first 15.9022496 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp16 pp2' at first 56.0671494, first 143.4662227 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 113 'tp16' at first 55.02832474, first 101.700567 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	plot 'serving_cost_curve.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
+	     'serving_cost_curve.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_cost_curve.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
 	     'serving_cost_curve.dat' index 2 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
 	     'serving_cost_curve.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
 	     'serving_cost_curve.dat' index 3 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
-	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'chosen layout and load'
+	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'the pick at the latency limits'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot

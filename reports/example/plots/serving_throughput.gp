@@ -1,4 +1,4 @@
-# serving_throughput: llama3-70b-serve: throughput per chip against speed per user, over load
+# serving_throughput: llama3-70b-serve: throughput per chip against speed per user, every layout and load
 # Draws serving_throughput.svg and serving_throughput.png from serving_throughput.dat; run `gnuplot serving_throughput.gp` in this folder.
 do for [fmt in 'svg png'] {
 	reset
@@ -9,7 +9,7 @@ do for [fmt in 'svg png'] {
 	}
 	set output 'serving_throughput.'.fmt
 	set style textbox opaque noborder
-	set multiplot title 'llama3-70b-serve: throughput per chip against speed per user, over load' font ',14'
+	set multiplot title 'llama3-70b-serve: throughput per chip against speed per user, every layout and load' font ',14'
 	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
@@ -22,18 +22,26 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [2.35096:848.517]
-	set ytics (5, 10, 20, 50, 100, 200, 500)
+	set yrange [0.909091:918.841]
+	set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
-	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=4 pp=2', \
-	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge tp=8 pp=2', \
+	set label 100 'tp2 pp4' at first 6.262343868, first 735.0727626 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 103 'tp4 pp2' at first 22.06448628, first 554.9623778 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 105 'tp8' at first 100.3417031, first 78.39756492 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 106 'tp1 pp4' at first 3.917822978, first 280.3383143 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 108 'tp2' at first 11.37522981, first 165.5635311 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp8 pp2' at first 30.18678773, first 93.85027861 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp16 pp2' at first 56.0671494, first 10.40266153 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 113 'tp16' at first 55.02832474, first 14.67475157 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
+	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
 	     'serving_throughput.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
 	     'serving_throughput.dat' index 3 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
-	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'chosen layout and load'
+	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'the pick at the latency limits'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot
