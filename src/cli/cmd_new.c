@@ -549,13 +549,13 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 			err_set(&e, ERR_DATA, "out of memory");
 			return cli_fail(&e);
 		}
-		if (nn_find(network, paths->models, net, &e) != 0) {
+		if (hf_find_net(network, paths->models, net, &e) != 0) {
 			free(net);
 			return cli_fail(&e);
 		}
 		/* A name is written as the loader spells it; a path so that it still holds from the
 		 * new file's folder. */
-		if (!strchr(network, '/') && !(strlen(network) > 4 && !strcmp(network + strlen(network) - 4, ".ini")))
+		if (!strchr(network, '/') && !hf_is_config(network) && !(strlen(network) > 4 && !strcmp(network + strlen(network) - 4, ".ini")))
 			snprintf(netref, sizeof netref, "%s", net->name);
 		else if (same_folder(network, dir))
 			snprintf(netref, sizeof netref, "%s", strrchr(network, '/') ? strrchr(network, '/') + 1 : network);

@@ -21,7 +21,8 @@ enum { INTERVALS_MAX = 128 };
 const char validate_usage[] =
 	"usage: roofcost validate CASES.csv [--format table|csv|json|md] [--check-train MEDIAN:MAX]\n"
 	"                         [--check-infer MEDIAN:MAX] [--check-oos-train MEDIAN:MAX]\n"
-	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit] [--intervals]\n\n"
+	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit] [--intervals]\n"
+	"                         [--reproduce]\n\n"
 	"Predicts every published measurement in CASES.csv (DESIGN.md §7 columns) and prints, per\n"
 	"case, measured, predicted and the error in percent, in sample (with the calibrated values\n"
 	"of models/calibration.ini, fitted on these rows) and out of sample (oos: every calibrated\n"
@@ -43,6 +44,9 @@ const char validate_usage[] =
 	"  --explain ID           print the full breakdown of case ID (every row with that id)\n"
 	"  --fit                  refit every calibrated value of models/calibration.ini on its rows,\n"
 	"                         and say which rows (by source) fed each\n"
+	"  --reproduce            check every shipped workload that names a case of the file\n"
+	"                         ([workload] reproduces = CASE_ID): evaluated on the case's system with\n"
+	"                         its own plan, the measured value within its interval (exit 3 if not)\n"
 	"  --intervals            print models/intervals.ini: each calibration group's spread of\n"
 	"                         out-of-sample errors, which every prediction's interval is made of\n"
 	"  -h, --help             this text\n";
@@ -352,6 +356,60 @@ static void print_intervals(const cases_set *cs)
 	free(g);
 }
 
+/* --reproduce: each shipped workload that names a case of the file, against it. Returns 3 when
+ * one does not reproduce its case, 1 on an error. */
+static int print_reproduce(const cases_set *cs, const cli_paths *paths, out_format f, int wide)
+{
+	static const char *const hdr[] = {"workload", "case_id", "metric", "measured", "case_predicted", "predicted",
+					  "low", "high", "verdict"};
+	cases_repro *x = calloc(256, sizeof *x);
+	out_table t;
+	err e = {0};
+	int n, rc = 0;
+	if (!x) {
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	n = cases_reproduce(cs, paths->models, paths->workloads, paths->intervals, x, 256, &e);
+	if (n < 0) {
+		free(x);
+		return cli_fail(&e);
+	}
+	out_init(&t, 9, hdr);
+	out_wide(&t, wide);
+	out_fit_col(&t, 8, OUT_FIT_BELOW);
+	for (int k = 3; k < 8; k++)
+		out_right(&t, k);
+	for (int i = 0; i < n; i++) {
+		char v[5][32];
+		const char *cells[9];
+		const double num[5] = {x[i].measured, x[i].case_pred, x[i].pred, x[i].lo, x[i].hi};
+		for (int k = 0; k < 5; k++)
+			if (isfinite(num[k]))
+				out_num(v[k], sizeof v[k], num[k], 4);
+			else
+				snprintf(v[k], sizeof v[k], "-");
+		cells[0] = x[i].workload;
+		cells[1] = x[i].case_id;
+		cells[2] = isfinite(x[i].measured) ? val_metric_names[x[i].metric] : "-";
+		for (int k = 0; k < 5; k++)
+			cells[3 + k] = v[k];
+		cells[8] = x[i].ok ? "reproduces" : x[i].why;
+		out_row(&t, cells);
+		if (!x[i].ok)
+			rc = 3;
+	}
+	out_print(&t, f, stdout);
+	out_release(&t);
+	if (f == OUT_TABLE)
+		printf("%d figures of shipped workloads that name a case (reproduces), each within its case's calibration group's "
+		       "interval or not\n", n);
+	if (rc)
+		fprintf(stderr, "roofcost: validate: a shipped workload does not reproduce the case it names\n");
+	free(x);
+	return rc;
+}
+
 /* The threshold checks (exit 3 when one falls short). */
 static int run_checks(const fit_row *rows, int n, double chk[2][2][2])
 {
@@ -531,7 +589,7 @@ static int explain(const cases_set *cs, const char *id, out_format f, int wide, 
 
 int cmd_validate(int argc, char **argv, const cli_paths *paths)
 {
-	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS };
+	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS, OPT_REPRODUCE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
 		{"check-train", required_argument, NULL, OPT_TRAIN},
@@ -541,6 +599,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		{"explain", required_argument, NULL, OPT_EXPLAIN},
 		{"fit", no_argument, NULL, OPT_FIT},
 		{"intervals", no_argument, NULL, OPT_INTERVALS},
+		{"reproduce", no_argument, NULL, OPT_REPRODUCE},
 		CLI_TABLE_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
@@ -549,7 +608,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	cases_set cs;
 	err e = {0};
 	const char *explain_id = NULL;
-	int fit = 0, intervals = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
+	int fit = 0, intervals = 0, reproduce = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
 	fit_lofo *lf;
 
 	optind = 1;
@@ -575,6 +634,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			break;
 		case OPT_INTERVALS:
 			intervals = 1;
+			break;
+		case OPT_REPRODUCE:
+			reproduce = 1;
 			break;
 		case OPT_TRAIN:
 		case OPT_INFER:
@@ -604,6 +666,8 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 	} else if (fit) {
 		print_fit(&cs, wide);
+	} else if (reproduce) {
+		rc = print_reproduce(&cs, paths, f, wide);
 	} else if (intervals) {
 		fit_loso(cs.rows, cs.n, cs.fs);
 		print_intervals(&cs);

@@ -10,6 +10,8 @@
 #include "base/names.h"
 #include "engine/validate.h"
 #include "model/nn.h"
+#include "model/wl.h"
+#include <math.h>
 #include "model/plan.h"
 
 /* The ranges of lim.h for a case's layout and network, before val_build divides by them:
@@ -296,4 +298,83 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 	if (rc != 0)
 		cases_release(out);
 	return rc;
+}
+
+int cases_reproduce(const cases_set *s, const char *models_dir, const char *workloads_dir, const interval_table *iv,
+		    cases_repro *out, int max, err *e)
+{
+	char **names = NULL;
+	wl_workload *w = malloc(sizeof *w);
+	int n, k = 0, rc = 0;
+	if (!w)
+		return -err_set(e, ERR_DATA, "out of memory");
+	n = names_list(workloads_dir, ".ini", &names, e);
+	for (int i = 0; i < n; i++) {
+		char path[CASES_PATH_MAX + 256];
+		int found = 0;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, names[i]);
+		if (rc == 0 && wl_load(path, workloads_dir, models_dir, NULL, 0, w, e) != 0)
+			rc = ERR_DATA;
+		for (int r = 0; rc == 0 && w->reproduces[0] && r < s->n && k < max; r++) {
+			const fit_row *row = &s->rows[r];
+			cases_repro *x;
+			plan p = w->plan;
+			train_result *tr = NULL;
+			infer_result *ir = NULL;
+			interval_status st;
+			if (strcmp(row->c.id, w->reproduces) != 0)
+				continue;
+			found = 1;
+			x = &out[k++];
+			memset(x, 0, sizeof *x);
+			snprintf(x->workload, sizeof x->workload, "%s", w->name);
+			snprintf(x->case_id, sizeof x->case_id, "%s", row->c.id);
+			x->metric = row->c.metric;
+			x->measured = row->c.value;
+			x->case_pred = row->ok ? row->pred : NAN;
+			x->pred = x->lo = x->hi = NAN;
+			if (!row->sys) {
+				snprintf(x->why, sizeof x->why, "the case's system does not load: %s", row->reason);
+				continue;
+			}
+			wl_plan_defaults(w, &p);
+			plan_fill(&p);
+			if (p.chips != row->c.chips) {
+				snprintf(x->why, sizeof x->why, "its plan has %d chips, the case ran on %d", p.chips, row->c.chips);
+				continue;
+			}
+			if (w->mode == WL_TRAIN && (tr = malloc(sizeof *tr)))
+				train_eval(row->sys, w, &p, tr, NULL);
+			else if (w->mode == WL_INFER && (ir = malloc(sizeof *ir)))
+				infer_eval(row->sys, w, &p, ir, NULL, NULL);
+			if (!(tr || ir) || !val_result_metric(x->metric, tr, ir, p.chips, &x->pred)) {
+				snprintf(x->why, sizeof x->why, "%s is not a figure of a %s workload", val_metric_names[x->metric],
+					 wl_mode_names[w->mode]);
+			} else {
+				memset(&st, 0, sizeof st);
+				if (iv)
+					interval_lookup(iv, row->c.train, row->sys->chip.family, w->fw.name, &st);
+				interval_apply(&st, x->pred, fit_metric_is_time(x->metric), &x->lo, &x->hi);
+				x->ok = x->measured >= x->lo && x->measured <= x->hi;
+				if (!x->ok)
+					snprintf(x->why, sizeof x->why, "measured %.4g lies outside the workload's %.4g-%.4g (%s)",
+						 x->measured, x->lo, x->hi, st.group[0] ? st.group : "no interval");
+			}
+			free(tr);
+			free(ir);
+		}
+		if (rc == 0 && w->reproduces[0] && !found && k < max) {
+			cases_repro *x = &out[k++];
+			memset(x, 0, sizeof *x);
+			snprintf(x->workload, sizeof x->workload, "%s", w->name);
+			snprintf(x->case_id, sizeof x->case_id, "%s", w->reproduces);
+			x->measured = x->case_pred = x->pred = x->lo = x->hi = NAN;
+			snprintf(x->why, sizeof x->why, "no case '%s' in %s", w->reproduces, s->path);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(w);
+	return rc ? -1 : k;
 }

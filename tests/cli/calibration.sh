@@ -144,3 +144,20 @@ mkdir -p "$tmp/cal/models" && cp -r models/hw models/nn models/frameworks "$tmp/
 sed 's/^from = neuroncore-v2-gemm$/from = no-such-entry/' models/calibration.ini > "$tmp/cal/models/calibration.ini"
 check calib-prior-from 1 "from: 'no-such-entry' is not a fitted or measured gemm calibration above it" -- \
 	env ROOFCOST_HOME="$tmp/cal" $R eval -s trn2.48xlarge -w workloads/llama3-8b-train.ini
+
+# --- shipped workloads that claim a published run reproduce it (issue 17 item 6)
+check validate-reproduce 0 "megatron-1t-train    MEG-SC21-T1-1008.0B" -- $R validate $V --reproduce
+check validate-reproduce-405b 0 "MLPT50-405B-NV-EOS-H100-512" -- $R validate $V --reproduce
+# A copy of a workload that claims the 1T run with another layout fails (exit 3) and says why.
+mkdir -p "$tmp/rw/workloads"
+sed 's/^dp = 6$/dp = 3/' workloads/megatron-1t-train.ini > "$tmp/rw/workloads/megatron-1t-train.ini"
+cp -r models "$tmp/rw/"
+check validate-reproduce-fails 3 "its plan has 1536 chips, the case ran on 3072" -- env ROOFCOST_HOME="$tmp/rw" $R validate $V --reproduce
+sed 's/^reproduces = .*/reproduces = NO-SUCH-CASE/' workloads/megatron-1t-train.ini > "$tmp/rw/workloads/megatron-1t-train.ini"
+check validate-reproduce-unknown 3 "no case 'NO-SUCH-CASE'" -- env ROOFCOST_HOME="$tmp/rw" $R validate $V --reproduce
+# Llama 3 405B as Meta trained it: TP 8 x PP 16 with the interleaved schedule (vpp 4: the 8 layers
+# of a stage in whole chunks; 126 layers, one fewer on the first and last stage) gives the high
+# 30s the paper reports (Llama Team 2024, arXiv 2407.21783, Table 4: 400 TFLOP/s per GPU, 41 %
+# BF16 MFU on 16384 H100; 430 on 8192); at vpp 1 the model gives 24 %.
+check_sh llama3-405b-interleaved "$R eval -s dgx-h100 -w llama3-405b-train --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p' | awk '{ exit !(\$1 >= 0.34 && \$1 <= 0.43) }'"
+check_sh llama3-405b-vpp1-lower "$R eval -s dgx-h100 -w llama3-405b-train --plan tp=8,pp=16,vpp=1,dp=128 --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p' | awk '{ exit !(\$1 < 0.30) }'"
