@@ -427,7 +427,7 @@ static void write_workload(FILE *fp, const char *name, const char *network, int 
 	}
 }
 
-int cmd_new(int argc, char **argv, const cli_paths *paths)
+int cmd_new(int argc, char **argv, const home_paths *paths)
 {
 	enum { O_NETWORK = 5000, O_MODE, O_FROM_HF, O_IGNORE, O_DISPLAY, O_SOURCE, O_AS_OF, O_NOTE };
 	static const struct option longopts[] = {{"network", required_argument, NULL, O_NETWORK},
@@ -442,7 +442,7 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	const char *network = NULL, *dir = ".", *what, *name;
-	char path[CLI_PATH_MAX + 64], today[16], netref[CLI_PATH_MAX];
+	char path[HOME_PATH_MAX + 64], today[16], netref[HOME_PATH_MAX];
 	int c, train = 0, rc = 0;
 	err e = {0};
 	FILE *fp;
@@ -549,13 +549,13 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 			err_set(&e, ERR_DATA, "out of memory");
 			return cli_fail(&e);
 		}
-		if (nn_find(network, paths->models, net, &e) != 0) {
+		if (hf_find_net(network, paths->models, net, &e) != 0) {
 			free(net);
 			return cli_fail(&e);
 		}
 		/* A name is written as the loader spells it; a path so that it still holds from the
 		 * new file's folder. */
-		if (!strchr(network, '/') && !(strlen(network) > 4 && !strcmp(network + strlen(network) - 4, ".ini")))
+		if (!strchr(network, '/') && !hf_is_config(network) && !(strlen(network) > 4 && !strcmp(network + strlen(network) - 4, ".ini")))
 			snprintf(netref, sizeof netref, "%s", net->name);
 		else if (same_folder(network, dir))
 			snprintf(netref, sizeof netref, "%s", strrchr(network, '/') ? strrchr(network, '/') + 1 : network);

@@ -21,7 +21,8 @@ enum { INTERVALS_MAX = 128 };
 const char validate_usage[] =
 	"usage: roofcost validate CASES.csv [--format table|csv|json|md] [--check-train MEDIAN:MAX]\n"
 	"                         [--check-infer MEDIAN:MAX] [--check-oos-train MEDIAN:MAX]\n"
-	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit] [--intervals]\n\n"
+	"                         [--check-oos-infer MEDIAN:MAX] [--explain ID] [--fit] [--intervals]\n"
+	"                         [--reproduce]\n\n"
 	"Predicts every published measurement in CASES.csv (DESIGN.md §7 columns) and prints, per\n"
 	"case, measured, predicted and the error in percent, in sample (with the calibrated values\n"
 	"of models/calibration.ini, fitted on these rows) and out of sample (oos: every calibrated\n"
@@ -43,6 +44,9 @@ const char validate_usage[] =
 	"  --explain ID           print the full breakdown of case ID (every row with that id)\n"
 	"  --fit                  refit every calibrated value of models/calibration.ini on its rows,\n"
 	"                         and say which rows (by source) fed each\n"
+	"  --reproduce            check every shipped workload that names a case of the file\n"
+	"                         ([workload] reproduces = CASE_ID): evaluated on the case's system with\n"
+	"                         its own plan, the measured value within its interval (exit 3 if not)\n"
 	"  --intervals            print models/intervals.ini: each calibration group's spread of\n"
 	"                         out-of-sample errors, which every prediction's interval is made of\n"
 	"  -h, --help             this text\n";
@@ -204,37 +208,49 @@ static int parse_check(const char *arg, double *med, double *max)
  * rows (by source) that fed it. */
 static void print_fit(const cases_set *cs, int wide)
 {
-	const hw_calibs *ks = cs->ks;
-	double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+	const fit_set *fs = cs->fs;
+	const hw_calibs *ks = fs->ks;
+	int nv = fit_nvals(fs);
+	double *vals = malloc(sizeof *vals * (size_t)(nv ? nv : 1));
 	if (!vals)
 		return;
-	for (int i = 0; i < ks->n; i++)
-		vals[i] = ks->c[i].value;
-	printf("%s: %d calibrations\n", fw_shown_path(ks->path), ks->n);
-	for (int i = 0; i < ks->n; i++) {
-		const hw_calib *k = &ks->c[i];
+	for (int i = 0; i < nv; i++)
+		vals[i] = fit_val_value(fs, i);
+	printf("chip level, %s: %d values; stack level, the frameworks' [calibration]: %d values\n",
+	       fw_shown_path(ks->path), ks->n, fs->nfw);
+	for (int i = 0; i < nv; i++) {
 		const char *groups[FIT_GROUPS_MAX];
-		int n, ng = 0;
+		int n, ng = 0, stacks;
 		double v;
-		if (k->train == HW_CAL_KIND_MEASURED) {
-			printf("  %-20s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", k->name,
-			       hw_calib_param_names[k->param], k->family, k->value, k->src.source);
-			continue;
+		if (i < ks->n) {
+			const hw_calib *k = &ks->c[i];
+			if (k->train == HW_CAL_KIND_MEASURED) {
+				printf("  %-22s %s of %s: %.4f derived from a measurement, not fitted (%s)\n", k->name,
+				       hw_calib_param_names[k->param], k->family, k->value, k->src.source);
+				continue;
+			}
+			if (k->train == HW_CAL_KIND_PRIOR) {
+				printf("  %-22s %s of %s: %.4f, no rows of its own: the share %s holds over its prior, on this "
+				       "family's prior %.4f (uncalibrated)\n", k->name, hw_calib_param_names[k->param], k->family,
+				       k->value, k->from, k->prior);
+				continue;
+			}
+			v = fit_value(cs->rows, cs->n, fs, vals, i, NULL, &n, &stacks);
+			printf("  %-22s %s of %s (%s rows%s%s): fitted %.4f on %d rows of %d stacks, file %.4f, prior %.4f%s\n",
+			       k->name, hw_calib_param_names[k->param], k->family,
+			       k->train == HW_CAL_KIND_ALL ? "training and serving" : k->train ? "training" : "serving",
+			       k->frameworks[0] ? " of " : "", k->frameworks, v, n, stacks, k->value, k->prior,
+			       stacks < 2 && n > 0 ? " (one stack: a chip-level value needs two, or a microbenchmark)" : "");
+		} else {
+			const fit_fwcal *c = &fs->fw[i - ks->n];
+			v = fit_value(cs->rows, cs->n, fs, vals, i, NULL, &n, NULL);
+			printf("  %-22s train_sustained share of %s on %s (%s): fitted %.4f on %d rows, file %.4f, prior 1\n",
+			       c->name, c->framework, c->family, fw_shown_path(c->path), v, n, c->value);
 		}
-		if (k->train == HW_CAL_KIND_PRIOR) {
-			printf("  %-20s %s of %s: %.4f, no rows of its own: the share %s holds over its prior, on this "
-			       "family's prior %.4f (uncalibrated)\n", k->name, hw_calib_param_names[k->param], k->family,
-			       k->value, k->from, k->prior);
-			continue;
-		}
-		v = fit_value(cs->rows, cs->n, ks, vals, i, NULL, &n);
-		printf("  %-20s %s of %s (%s rows%s%s): fitted %.4f on %d rows, file %.4f, prior %.4f\n", k->name,
-		       hw_calib_param_names[k->param], k->family, k->train ? "training" : "serving",
-		       k->frameworks[0] ? " of " : "", k->frameworks, v, n, k->value, k->prior);
 		/* Which rows fed it: per source document, with their count (--wide: every case). */
 		for (int r = 0; r < cs->n; r++) {
 			int seen = 0;
-			if (!fit_uses(k, &cs->rows[r], NULL))
+			if (!fit_uses(fs, i, &cs->rows[r], NULL))
 				continue;
 			for (int g = 0; g < ng && !seen; g++)
 				seen = !strcmp(groups[g], cs->rows[r].c.group);
@@ -244,11 +260,11 @@ static void print_fit(const cases_set *cs, int wide)
 		for (int g = 0; g < ng; g++) {
 			int cnt = 0;
 			for (int r = 0; r < cs->n; r++)
-				cnt += fit_uses(k, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]);
+				cnt += fit_uses(fs, i, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]);
 			printf("    %-40s %3d rows", groups[g], cnt);
 			if (wide)
 				for (int r = 0; r < cs->n; r++)
-					if (fit_uses(k, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]))
+					if (fit_uses(fs, i, &cs->rows[r], NULL) && !strcmp(cs->rows[r].c.group, groups[g]))
 						printf(" %s", cs->rows[r].c.id);
 			putchar('\n');
 		}
@@ -307,7 +323,7 @@ static void print_intervals(const cases_set *cs)
 	int n;
 	if (!g)
 		return;
-	n = fit_groups(cs->rows, cs->n, cs->ks, g, INTERVALS_MAX);
+	n = fit_groups(cs->rows, cs->n, cs->fs, g, INTERVALS_MAX);
 	printf("; Prediction intervals per calibration group (DESIGN §6 interval, calibration): the 10th and 90th\n"
 	       "; percentile of the out-of-sample errors of the group's validation rows, each predicted with every\n"
 	       "; calibrated value refitted without the rows of its own source document. Errors are percent in the\n"
@@ -338,6 +354,60 @@ static void print_intervals(const cases_set *cs)
 			ini_long("sources", x->sources);
 	}
 	free(g);
+}
+
+/* --reproduce: each shipped workload that names a case of the file, against it. Returns 3 when
+ * one does not reproduce its case, 1 on an error. */
+static int print_reproduce(const cases_set *cs, const home_paths *paths, out_format f, int wide)
+{
+	static const char *const hdr[] = {"workload", "case_id", "metric", "measured", "case_predicted", "predicted",
+					  "low", "high", "verdict"};
+	cases_repro *x = calloc(256, sizeof *x);
+	out_table t;
+	err e = {0};
+	int n, rc = 0;
+	if (!x) {
+		err_set(&e, ERR_DATA, "out of memory");
+		return cli_fail(&e);
+	}
+	n = cases_reproduce(cs, paths->models, paths->workloads, paths->intervals, x, 256, &e);
+	if (n < 0) {
+		free(x);
+		return cli_fail(&e);
+	}
+	out_init(&t, 9, hdr);
+	out_wide(&t, wide);
+	out_fit_col(&t, 8, OUT_FIT_BELOW);
+	for (int k = 3; k < 8; k++)
+		out_right(&t, k);
+	for (int i = 0; i < n; i++) {
+		char v[5][32];
+		const char *cells[9];
+		const double num[5] = {x[i].measured, x[i].case_pred, x[i].pred, x[i].lo, x[i].hi};
+		for (int k = 0; k < 5; k++)
+			if (isfinite(num[k]))
+				out_num(v[k], sizeof v[k], num[k], 4);
+			else
+				snprintf(v[k], sizeof v[k], "-");
+		cells[0] = x[i].workload;
+		cells[1] = x[i].case_id;
+		cells[2] = isfinite(x[i].measured) ? val_metric_names[x[i].metric] : "-";
+		for (int k = 0; k < 5; k++)
+			cells[3 + k] = v[k];
+		cells[8] = x[i].ok ? "reproduces" : x[i].why;
+		out_row(&t, cells);
+		if (!x[i].ok)
+			rc = 3;
+	}
+	out_print(&t, f, stdout);
+	out_release(&t);
+	if (f == OUT_TABLE)
+		printf("%d figures of shipped workloads that name a case (reproduces), each within its case's calibration group's "
+		       "interval or not\n", n);
+	if (rc)
+		fprintf(stderr, "roofcost: validate: a shipped workload does not reproduce the case it names\n");
+	free(x);
+	return rc;
 }
 
 /* The threshold checks (exit 3 when one falls short). */
@@ -517,9 +587,9 @@ static int explain(const cases_set *cs, const char *id, out_format f, int wide, 
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv, const cli_paths *paths)
+int cmd_validate(int argc, char **argv, const home_paths *paths)
 {
-	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS };
+	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS, OPT_REPRODUCE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, CLI_OPT_FORMAT},
 		{"check-train", required_argument, NULL, OPT_TRAIN},
@@ -529,6 +599,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 		{"explain", required_argument, NULL, OPT_EXPLAIN},
 		{"fit", no_argument, NULL, OPT_FIT},
 		{"intervals", no_argument, NULL, OPT_INTERVALS},
+		{"reproduce", no_argument, NULL, OPT_REPRODUCE},
 		CLI_TABLE_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
@@ -537,7 +608,7 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 	cases_set cs;
 	err e = {0};
 	const char *explain_id = NULL;
-	int fit = 0, intervals = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
+	int fit = 0, intervals = 0, reproduce = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
 	fit_lofo *lf;
 
 	optind = 1;
@@ -563,6 +634,9 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			break;
 		case OPT_INTERVALS:
 			intervals = 1;
+			break;
+		case OPT_REPRODUCE:
+			reproduce = 1;
 			break;
 		case OPT_TRAIN:
 		case OPT_INFER:
@@ -592,14 +666,16 @@ int cmd_validate(int argc, char **argv, const cli_paths *paths)
 			rc = cli_fail(&e);
 	} else if (fit) {
 		print_fit(&cs, wide);
+	} else if (reproduce) {
+		rc = print_reproduce(&cs, paths, f, wide);
 	} else if (intervals) {
-		fit_loso(cs.rows, cs.n, cs.ks);
+		fit_loso(cs.rows, cs.n, cs.fs);
 		print_intervals(&cs);
 	} else {
-		ngroups = fit_loso(cs.rows, cs.n, cs.ks);
+		ngroups = fit_loso(cs.rows, cs.n, cs.fs);
 		lf = calloc(2 * FIT_GROUPS_MAX, sizeof *lf);
 		if (lf)
-			nlf = fit_lofo_all(cs.rows, cs.n, cs.ks, lf, 2 * FIT_GROUPS_MAX);
+			nlf = fit_lofo_all(cs.rows, cs.n, cs.fs, lf, 2 * FIT_GROUPS_MAX);
 		if (f == OUT_JSON)
 			print_json(cs.rows, cs.n, lf, nlf, ngroups, paths->intervals);
 		else

@@ -66,19 +66,80 @@ static int left_out(const fit_row *r, const fit_leave *leave)
 	return leave->group && !strcmp(r->c.group, leave->group);
 }
 
-int fit_uses(const hw_calib *k, const fit_row *r, const fit_leave *leave)
+void fit_set_init(fit_set *s, const hw_calibs *ks, const fw_framework *const *fws, int n)
 {
-	if (!r->ok || r->c.train != k->train || strcmp(r->family, k->family) != 0)
+	memset(s, 0, sizeof *s);
+	s->ks = ks;
+	for (int i = 0; i < n; i++) {
+		const fw_framework *f = fws[i];
+		int seen = 0;
+		if (!f || !f->has_train)
+			continue;
+		for (int j = 0; j < s->nfw && !seen; j++)
+			seen = !strcmp(s->fw[j].framework, f->name);
+		for (int k = 0; !seen && k < f->train.nsustain && s->nfw < FIT_FW_MAX; k++) {
+			fit_fwcal *c = &s->fw[s->nfw++];
+			snprintf(c->framework, sizeof c->framework, "%s", f->name);
+			snprintf(c->family, sizeof c->family, "%s", f->train.sustain_family[k]);
+			snprintf(c->name, sizeof c->name, "%s@%s", f->name, f->train.sustain_family[k]);
+			snprintf(c->path, sizeof c->path, "%s", f->path);
+			c->value = f->train.sustain[k];
+			c->prior = 1;
+			c->lo = 0.3;
+			c->hi = 2;
+		}
+	}
+}
+
+int fit_nvals(const fit_set *s)
+{
+	return s->ks->n + s->nfw;
+}
+
+const char *fit_val_name(const fit_set *s, int i)
+{
+	return i < s->ks->n ? s->ks->c[i].name : s->fw[i - s->ks->n].name;
+}
+
+double fit_val_value(const fit_set *s, int i)
+{
+	return i < s->ks->n ? s->ks->c[i].value : s->fw[i - s->ks->n].value;
+}
+
+int fit_val_fitted(const fit_set *s, int i)
+{
+	return i >= s->ks->n || (s->ks->c[i].train != HW_CAL_KIND_MEASURED && s->ks->c[i].train != HW_CAL_KIND_PRIOR);
+}
+
+static double val_prior(const fit_set *s, int i)
+{
+	return i < s->ks->n ? s->ks->c[i].prior : s->fw[i - s->ks->n].prior;
+}
+
+int fit_uses(const fit_set *s, int i, const fit_row *r, const fit_leave *leave)
+{
+	if (!r->ok)
 		return 0;
-	if (k->frameworks[0] && !in_list(k->frameworks, r->c.framework))
-		return 0;
+	if (i < s->ks->n) {
+		const hw_calib *k = &s->ks->c[i];
+		if ((k->train == HW_CAL_KIND_ALL ? 0 : r->c.train != k->train) || strcmp(r->family, k->family) != 0 ||
+		    k->train == HW_CAL_KIND_MEASURED || k->train == HW_CAL_KIND_PRIOR)
+			return 0;
+		if (k->frameworks[0] && !in_list(k->frameworks, r->c.framework))
+			return 0;
+	} else {
+		const fit_fwcal *c = &s->fw[i - s->ks->n];
+		if (!r->c.train || !r->fw || strcmp(r->fw->name, c->framework) != 0 || strcmp(r->family, c->family) != 0)
+			return 0;
+	}
 	return !left_out(r, leave);
 }
 
-int fit_predict(const fit_row *r, const hw_calibs *ks, const double *vals, double *pred)
+int fit_predict(const fit_row *r, const fit_set *fs, const double *vals, double *pred)
 {
 	hw_system *s;
 	char why[FIT_REASON_MAX];
+	double sustain = 0;
 	int ok;
 	if (!vals)
 		return val_predict(r->sys, r->fw, &r->c, pred, why, sizeof why, NULL);
@@ -86,9 +147,12 @@ int fit_predict(const fit_row *r, const hw_calibs *ks, const double *vals, doubl
 	if (!s)
 		return 0;
 	*s = *r->sys;
-	for (int i = 0; i < ks->n; i++)
-		hw_calib_apply(&ks->c[i], vals[i], &s->chip);
-	ok = val_predict(s, r->fw, &r->c, pred, why, sizeof why, NULL);
+	for (int i = 0; i < fs->ks->n; i++)
+		hw_calib_apply(&fs->ks->c[i], vals[i], &s->chip);
+	for (int i = 0; i < fs->nfw; i++)
+		if (r->fw && !strcmp(fs->fw[i].framework, r->fw->name) && !strcmp(fs->fw[i].family, r->family))
+			sustain = vals[fs->ks->n + i];
+	ok = val_predict_at(s, r->fw, &r->c, sustain, pred, why, sizeof why, NULL);
 	free(s);
 	return ok;
 }
@@ -99,35 +163,46 @@ double fit_speed_log_err(const fit_row *r, double pred)
 	return fit_metric_is_time(r->c.metric) ? -l : l;
 }
 
-double fit_value(const fit_row *rows, int n, const hw_calibs *ks, const double *vals, int i,
-		 const fit_leave *leave, int *used)
+double fit_value(const fit_row *rows, int n, const fit_set *fs, const double *vals, int i,
+		 const fit_leave *leave, int *used, int *stacks)
 {
-	const hw_calib *k = &ks->c[i];
-	double lo = k->lo, hi = k->hi, *v, *cur;
-	int cnt = 0;
-	for (int r = 0; r < n; r++)
-		cnt += fit_uses(k, &rows[r], leave);
+	double lo = i < fs->ks->n ? fs->ks->c[i].lo : fs->fw[i - fs->ks->n].lo;
+	double hi = i < fs->ks->n ? fs->ks->c[i].hi : fs->fw[i - fs->ks->n].hi, *v, *cur;
+	const char *names[FIT_GROUPS_MAX];
+	int cnt = 0, nst = 0, nv = fit_nvals(fs);
+	for (int r = 0; r < n; r++) {
+		int seen = 0;
+		if (!fit_uses(fs, i, &rows[r], leave))
+			continue;
+		cnt++;
+		for (int k = 0; k < nst && !seen; k++)
+			seen = !strcmp(names[k], rows[r].c.framework);
+		if (!seen && nst < FIT_GROUPS_MAX)
+			names[nst++] = rows[r].c.framework;
+	}
 	*used = cnt;
+	if (stacks)
+		*stacks = nst;
 	if (cnt == 0)
-		return k->prior;
+		return val_prior(fs, i);
 	v = malloc(sizeof *v * (size_t)cnt);
-	cur = malloc(sizeof *cur * (size_t)(ks->n ? ks->n : 1));
+	cur = malloc(sizeof *cur * (size_t)(nv ? nv : 1));
 	if (!v || !cur) {
 		free(v);
 		free(cur);
-		return k->value;
+		return fit_val_value(fs, i);
 	}
-	memcpy(cur, vals, sizeof *cur * (size_t)ks->n);
+	memcpy(cur, vals, sizeof *cur * (size_t)nv);
 	for (int it = 0; it < 40 && hi - lo > 1e-4; it++) {
 		double mid = (lo + hi) / 2, m;
-		int nv = 0;
+		int k = 0;
 		cur[i] = mid;
 		for (int r = 0; r < n; r++) {
 			double p;
-			if (fit_uses(k, &rows[r], leave) && fit_predict(&rows[r], ks, cur, &p) && p > 0)
-				v[nv++] = fit_speed_log_err(&rows[r], p);
+			if (fit_uses(fs, i, &rows[r], leave) && fit_predict(&rows[r], fs, cur, &p) && p > 0)
+				v[k++] = fit_speed_log_err(&rows[r], p);
 		}
-		m = nv ? median_of(v, nv) : 0;
+		m = k ? median_of(v, k) : 0;
 		if (m < 0)
 			lo = mid;
 		else
@@ -206,39 +281,40 @@ int fit_distinct(const fit_row *rows, int n, int kind, fit_field by, const char 
 	return k;
 }
 
-/* Refits, in file order, every calibration that a row of `leave` (its framework or group) would
- * feed, the others at their file values, into vals; notes each in refits. Returns 1 if any was. */
-static int refit_without(const fit_row *rows, int n, const hw_calibs *ks, const fit_leave *leave, double *vals,
+/* Refits, in order (the chip-level values, then the stack-level ones), every value that a row of
+ * `leave` (its framework or group) would feed, the others at their file values, into vals;
+ * notes each in refits. Returns 1 if any was. */
+static int refit_without(const fit_row *rows, int n, const fit_set *fs, const fit_leave *leave, double *vals,
 			 char *refits, size_t len)
 {
-	int touched = 0;
-	for (int i = 0; i < ks->n; i++)
-		vals[i] = ks->c[i].value;
+	int touched = 0, nv = fit_nvals(fs);
+	for (int i = 0; i < nv; i++)
+		vals[i] = fit_val_value(fs, i);
 	if (refits && len)
 		refits[0] = '\0';
-	for (int i = 0; i < ks->n; i++) {
+	for (int i = 0; i < nv; i++) {
 		int uses = 0, used;
-		if (ks->c[i].train >= HW_CAL_KIND_MEASURED)
+		if (!fit_val_fitted(fs, i))
 			continue;   /* measured or a prior, not fitted: nothing to refit */
 		for (int r = 0; r < n && !uses; r++)
-			uses = fit_uses(&ks->c[i], &rows[r], NULL) && left_out(&rows[r], leave);
+			uses = fit_uses(fs, i, &rows[r], NULL) && left_out(&rows[r], leave);
 		if (!uses)
 			continue;
-		vals[i] = fit_value(rows, n, ks, vals, i, leave, &used);
+		vals[i] = fit_value(rows, n, fs, vals, i, leave, &used, NULL);
 		touched = 1;
 		if (refits) {
 			size_t l = strlen(refits);
-			snprintf(refits + l, len - l, "%s%s=%.3g%s", l ? ", " : "", ks->c[i].name, vals[i],
+			snprintf(refits + l, len - l, "%s%s=%.3g%s", l ? ", " : "", fit_val_name(fs, i), vals[i],
 				 used ? "" : " (prior: no other rows)");
 		}
 	}
 	return touched;
 }
 
-int fit_lofo_all(const fit_row *rows, int n, const hw_calibs *ks, fit_lofo *out, int max)
+int fit_lofo_all(const fit_row *rows, int n, const fit_set *ks, fit_lofo *out, int max)
 {
 	int nout = 0;
-	double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+	double *vals = malloc(sizeof *vals * (size_t)(fit_nvals(ks) ? fit_nvals(ks) : 1));
 	fit_row *copy = malloc(sizeof *copy * (size_t)(n ? n : 1));
 	if (!vals || !copy) {
 		free(vals);
@@ -274,11 +350,11 @@ int fit_lofo_all(const fit_row *rows, int n, const hw_calibs *ks, fit_lofo *out,
 	return nout;
 }
 
-int fit_loso(fit_row *rows, int n, const hw_calibs *ks)
+int fit_loso(fit_row *rows, int n, const fit_set *ks)
 {
 	const char *names[FIT_GROUPS_MAX * 4];
 	int k = fit_distinct(rows, n, -1, FIT_BY_GROUP, names, FIT_GROUPS_MAX * 4);
-	double *vals = malloc(sizeof *vals * (size_t)(ks->n ? ks->n : 1));
+	double *vals = malloc(sizeof *vals * (size_t)(fit_nvals(ks) ? fit_nvals(ks) : 1));
 	char (*grp)[VAL_ID_MAX] = malloc(sizeof *grp * (size_t)(k ? k : 1));
 	if (!vals || !grp) {
 		free(vals);
@@ -415,8 +491,9 @@ static void fill_group(const fit_row *rows, int n, fit_group *g, const char *fra
 	sources_of(rows, n, g->train, g->family, framework, g->sources, sizeof g->sources);
 }
 
-int fit_groups(const fit_row *rows, int n, const hw_calibs *ks, fit_group *out, int max)
+int fit_groups(const fit_row *rows, int n, const fit_set *fs, fit_group *out, int max)
 {
+	const hw_calibs *ks = fs->ks;
 	int k = 0;
 	for (int kind = 1; kind >= 0; kind--) {
 		const char *fam[FIT_GROUPS_MAX], *fws[FIT_GROUPS_MAX];

@@ -22,7 +22,25 @@
 #include "model/fw.h"
 #include "model/hw.h"
 
-enum { FIT_REASON_MAX = 768, FIT_REFITS_MAX = 512, FIT_GROUPS_MAX = 128 };
+enum { FIT_REASON_MAX = 768, FIT_REFITS_MAX = 512, FIT_GROUPS_MAX = 128, FIT_FW_MAX = 64 };
+
+/* A value at the level of one stack: a framework file's [calibration] train_sustained share
+ * for one chip family, fitted on that framework's training rows on the family. */
+typedef struct fit_fwcal {
+	char name[FW_NAME_MAX + HW_NAME_MAX + 2];  /* "nemo-mlperf@hopper" */
+	char framework[FW_NAME_MAX];
+	char family[HW_NAME_MAX];
+	char path[HW_TEXT_MAX];     /* the framework file that holds it */
+	double value, prior, lo, hi;
+} fit_fwcal;
+
+/* Everything a fit can move: the chip-level calibrations of models/calibration.ini (values
+ * 0 .. ks->n - 1) and the stack-level shares of the framework files (ks->n ..). */
+typedef struct fit_set {
+	const hw_calibs *ks;
+	fit_fwcal fw[FIT_FW_MAX];
+	int nfw;
+} fit_set;
 
 /* One validation row and its predictions. */
 typedef struct fit_row {
@@ -74,20 +92,35 @@ typedef struct fit_lofo {
 /* 1 for a metric that is a time (a faster chip makes it smaller). */
 int fit_metric_is_time(val_metric m);
 
-/* Predicts row r with the calibrations of ks set to vals (NULL: r->sys as loaded). Returns 1
- * with *pred set, 0 if the row cannot be predicted. */
-int fit_predict(const fit_row *r, const hw_calibs *ks, const double *vals, double *pred);
+/* The fit set of ks and the [calibration] entries of the frameworks fws[0..n) (each file's
+ * entries once). */
+void fit_set_init(fit_set *s, const hw_calibs *ks, const fw_framework *const *fws, int n);
+
+/* The number of values of s (chip-level, then stack-level). */
+int fit_nvals(const fit_set *s);
+
+/* Value i's name, its file value, and whether it is fitted (not measured or a prior). */
+const char *fit_val_name(const fit_set *s, int i);
+double fit_val_value(const fit_set *s, int i);
+int fit_val_fitted(const fit_set *s, int i);
+
+/* Predicts row r with the values of s set to vals (NULL: r->sys and r->fw as loaded). Returns
+ * 1 with *pred set, 0 if the row cannot be predicted. */
+int fit_predict(const fit_row *r, const fit_set *s, const double *vals, double *pred);
 
 /* The log error of pred against r's measurement in the sense of speed (> 0: predicted faster). */
 double fit_speed_log_err(const fit_row *r, double pred);
 
-/* 1 if row r takes part in fitting calibration k, leave aside. */
-int fit_uses(const hw_calib *k, const fit_row *r, const fit_leave *leave);
+/* 1 if row r takes part in fitting value i of s, leave aside. A chip-level value is fitted on
+ * the rows of its kind and family (its framework list, when it has one); a stack-level value on
+ * its framework's training rows on its family. */
+int fit_uses(const fit_set *s, int i, const fit_row *r, const fit_leave *leave);
 
-/* Fits calibration i of ks (the others at vals) on its rows less those of leave. Returns the
- * value, or its prior when no row is left; *used gets the row count. */
-double fit_value(const fit_row *rows, int n, const hw_calibs *ks, const double *vals, int i,
-		 const fit_leave *leave, int *used);
+/* Fits value i of s (the others at vals) on its rows less those of leave. Returns the value,
+ * or its prior when no row is left; *used gets the row count, *stacks (may be NULL) the number
+ * of distinct frameworks among them. */
+double fit_value(const fit_row *rows, int n, const fit_set *s, const double *vals, int i,
+		 const fit_leave *leave, int *used, int *stacks);
 
 /* The summary of the rows f selects. */
 fit_stats fit_summarize(const fit_row *rows, int n, const fit_filter *f);
@@ -98,13 +131,13 @@ int fit_distinct(const fit_row *rows, int n, int kind, fit_field by, const char 
 
 /* Leave one framework out, for every framework of every kind, into out (at most max). Returns
  * the count. */
-int fit_lofo_all(const fit_row *rows, int n, const hw_calibs *ks, fit_lofo *out, int max);
+int fit_lofo_all(const fit_row *rows, int n, const fit_set *s, fit_lofo *out, int max);
 
 /* Leave one source out: for every source group, every calibration that any of its rows feeds
  * is refitted without the group, and the group's rows are predicted with the refitted values
  * (rows of a group no calibration uses keep their in-sample prediction: nothing was fitted on
  * them). Fills oos_* of every row. Returns the number of groups. */
-int fit_loso(fit_row *rows, int n, const hw_calibs *ks);
+int fit_loso(fit_row *rows, int n, const fit_set *s);
 
 /* The q-th percentile (0..100, linear between order statistics) of v[0..n) (sorted here). */
 double fit_percentile(double *v, int n, double q);
@@ -137,6 +170,6 @@ typedef struct fit_group {
  * uncalibrated: the spread of its from entry's family, widened on both sides in log space by
  * the median absolute log out-of-sample error of that family's rows (how far a borrowed value is
  * from the rows it was not fitted on). Call fit_loso first. Returns the count (at most max). */
-int fit_groups(const fit_row *rows, int n, const hw_calibs *ks, fit_group *out, int max);
+int fit_groups(const fit_row *rows, int n, const fit_set *s, fit_group *out, int max);
 
 #endif

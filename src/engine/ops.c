@@ -30,6 +30,8 @@ typedef struct lower {
 	int eager;       /* elementwise ops issued one by one */
 	int serve;       /* ops belong to a serving iteration */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
+	int cast_weights;  /* fp8 training: 1 when the weights are cast in every micro-batch */
+	double sustain;    /* training: the stack's share of the chip family's train_sustained */
 	double kernel_overhead; /* s of host time per kernel */
 	double host[OPS_KIND_N]; /* s of host time per op of each kind (host_of, set by init) */
 	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
@@ -72,7 +74,7 @@ __attribute__((always_inline)) static inline ops_op *add(lower *c, const char *n
 	o->per_layer = c->in_layer;
 	o->attn = c->attn;
 	o->eager = c->eager;
-	o->train = c->train || c->rc;
+	o->train = c->train || c->rc ? c->sustain : 0;
 	o->host = c->host[kind];
 	o->serve = c->serve;
 	return o;
@@ -132,15 +134,19 @@ static void gemm(lower *c, gemm_role role, const char *name, double m, double n,
 			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
 			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
 			 * cast_bytes of HBM traffic per element each (the framework's [fp8]). */
+			/* A stack that caches the fp8 weights over the micro-batches, or keeps them in fp8
+			 * ([fp8] weights), casts only the activations here; the weights' once-per-step
+			 * cast is train.c's. */
+			double wk = c->cast_weights ? n * k : 0;
 			ops_op *q = add(c, "fp8_cast", OPS_ELEM, OPS_FWD, count);
 			if (q) {
-				q->m = inst * (m * k + n * k);
+				q->m = inst * (m * k + wk);
 				q->bytes = c->cast_bytes * q->m;
 				q->prec = HW_BF16;
 			}
 			q = add(c, "fp8_cast", OPS_ELEM, OPS_BWD, count);
 			if (q) {
-				q->m = inst * (m * n + m * k + n * k);
+				q->m = inst * (m * n + m * k + wk);
 				q->bytes = c->cast_bytes * q->m;
 				q->prec = HW_BF16;
 			}
@@ -400,6 +406,8 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->attn = train && w->fw.train.attention_kernel == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
 	c->eager = train && w->fw.has_train && w->fw.train.eager_elementwise;
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
+	c->cast_weights = w->fw.train.fp8_weights == FW_FP8W_MICRO;
+	c->sustain = 1;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
 	for (int k = 0; k < OPS_KIND_N; k++)
 		c->host[k] = host_of(c, (ops_kind)k);
@@ -424,6 +432,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
 		c.attn = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
+		c.sustain = fw_sustain(&w->fw.train, family);
 	}
 	out->layers_stage = L;
 	if (!w->flash_attention)

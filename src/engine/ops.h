@@ -39,7 +39,9 @@ typedef struct ops_op {
 	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
 	hw_attn attn;       /* attention: the kernel class that runs it */
 	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
-	int train;          /* 1: part of a training step (runs at the chip's train_sustained share) */
+	double train;       /* > 0: part of a training step, run at this share of the chip's
+			       train_sustained (the framework's [calibration] for the family; 1 = none);
+			       0: not training */
 	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
 	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
 } ops_op;

@@ -337,7 +337,9 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			if (w->zero < 3) {
 				comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
 							Pp * gb, ndp, stride);
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * ab, ndp, stride) : g;
+				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
+				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
 				 * last layer; the parameter gather overlaps the next forward the same way. */
@@ -404,6 +406,19 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
 		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
 		opt = roof_op(c, &o);
+		if (r->run_prec == HW_FP8 && w->fw.train.fp8_cast_bytes > 0 && w->fw.train.fp8_weights != FW_FP8W_MICRO) {
+			/* The fp8 weights made once per step for every micro-batch (Transformer Engine's
+			 * is_first_microbatch cache under Megatron): one fused cast and transpose of the
+			 * chip's weights, read 2 B and write 1 + 1 B more than a cast; kept in fp8, only
+			 * the transpose (read and write 1 B). */
+			roof_time wc;
+			o.kind = OPS_ELEM;
+			o.m = P;
+			o.bytes = P * (w->fw.train.fp8_weights == FW_FP8W_STEP ? w->fw.train.fp8_cast_bytes + 1 : 2);
+			o.flops = 0;
+			wc = roof_op(c, &o);
+			opt.t += wc.t;
+		}
 	}
 	{
 		double per_micro = cm->tp + cm->pp + cm->ep + cm->cp + cm->zero3;

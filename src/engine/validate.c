@@ -294,8 +294,37 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 	plan_fill(p);
 }
 
+int val_result_metric(val_metric m, const train_result *tr, const infer_result *ir, int chips, double *out)
+{
+	if (tr) {
+		switch (m) {
+		case VAL_MODEL_TFLOPS: *out = tr->model_tflops_per_chip; return 1;
+		case VAL_HW_TFLOPS: *out = tr->hw_tflops_per_chip; return 1;
+		case VAL_MFU: *out = tr->mfu; return 1;
+		case VAL_HFU: *out = tr->hfu; return 1;
+		case VAL_STEP_TIME: *out = tr->step_time; return 1;
+		case VAL_TOKENS_PER_S: *out = tr->tokens_per_s; return 1;
+		case VAL_TOKENS_PER_S_PER_CHIP: *out = tr->tokens_per_s / chips; return 1;
+		default: return 0;
+		}
+	}
+	switch (m) {
+	case VAL_TOKENS_PER_S: *out = ir->tokens_per_s; return 1;
+	case VAL_TOKENS_PER_S_PER_CHIP: *out = ir->tokens_per_s_per_chip; return 1;
+	case VAL_TTFT_MS: *out = ir->ttft * 1e3; return 1;
+	case VAL_TPOT_MS: *out = ir->tpot * 1e3; return 1;
+	default: return 0;
+	}
+}
+
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
 		int len, int *mem_miss)
+{
+	return val_predict_at(s, fw, c, 0, pred, reason, len, mem_miss);
+}
+
+int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c, double sustain, double *pred,
+		   char *reason, int len, int *mem_miss)
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
@@ -308,24 +337,16 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 		return 0;
 	}
 	val_build(c, fw, w, &p, picked, sizeof picked);
+	if (sustain > 0)
+		fw_sustain_set(&w->fw.train, s->chip.family, sustain);
 	snprintf(reason, (size_t)len, "%s", picked);
 	if (c->train) {
 		train_result r;
 		char why[TRAIN_REASON_MAX];
 		train_eval(s, w, &p, &r, NULL);
 		train_reason(&r, s, w, why, sizeof why);
-		switch (c->metric) {
-		case VAL_MODEL_TFLOPS: *pred = r.model_tflops_per_chip; break;
-		case VAL_HW_TFLOPS: *pred = r.hw_tflops_per_chip; break;
-		case VAL_MFU: *pred = r.mfu; break;
-		case VAL_HFU: *pred = r.hfu; break;
-		case VAL_STEP_TIME: *pred = r.step_time; break;
-		case VAL_TOKENS_PER_S: *pred = r.tokens_per_s; break;
-		case VAL_TOKENS_PER_S_PER_CHIP: *pred = r.tokens_per_s / p.chips; break;
-		default:
-			ok = 0;
+		if (!(ok = val_result_metric(c->metric, &r, NULL, p.chips, pred)))
 			snprintf(reason, (size_t)len, "metric %s is not a training metric", val_metric_names[c->metric]);
-		}
 		if (ok && r.over_memory) {
 			/* The run happened, so its memory fit: predict anyway and say that the memory
 			 * model disagrees (counted as a memory miss, not skipped). */
@@ -339,15 +360,8 @@ int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, d
 	} else {
 		infer_result r;
 		infer_eval(s, w, &p, &r, NULL, NULL);
-		switch (c->metric) {
-		case VAL_TOKENS_PER_S: *pred = r.tokens_per_s; break;
-		case VAL_TOKENS_PER_S_PER_CHIP: *pred = r.tokens_per_s_per_chip; break;
-		case VAL_TTFT_MS: *pred = r.ttft * 1e3; break;
-		case VAL_TPOT_MS: *pred = r.tpot * 1e3; break;
-		default:
-			ok = 0;
+		if (!(ok = val_result_metric(c->metric, NULL, &r, p.chips, pred)))
 			snprintf(reason, (size_t)len, "metric %s is not an inference metric", val_metric_names[c->metric]);
-		}
 		if (ok && !r.feasible) {
 			ok = 0;
 			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", r.reason, picked);

@@ -13,6 +13,8 @@
 #include "model/hw.h"
 #include "model/plan.h"
 #include "model/wl.h"
+#include "engine/infer.h"
+#include "engine/train.h"
 
 enum { VAL_TEXT_MAX = 1024, VAL_ID_MAX = 96 };
 
@@ -71,5 +73,14 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
  * predicted, with *mem_miss (may be NULL) set to 1 and the shortfall in reason. */
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,
 		int len, int *mem_miss);
+
+/* The figure of metric m in a training (tr) or serving (ir) result on `chips` chips, into *out.
+ * Returns 1, or 0 when m is not a figure of that kind of result. */
+int val_result_metric(val_metric m, const train_result *tr, const infer_result *ir, int chips, double *out);
+
+/* val_predict with the framework's [calibration] share for s's chip family set to sustain
+ * (what a fit tries; sustain <= 0: the framework's own). */
+int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c, double sustain, double *pred,
+		   char *reason, int len, int *mem_miss);
 
 #endif

@@ -19,6 +19,7 @@ const char *const fw_kv_alloc_names[] = {"completion", "current", NULL};
 const char *const fw_preempt_names[] = {"none", "recompute", "swap", NULL};
 const char *const fw_allreduce_names[] = {"custom", "library", NULL};
 const char *const fw_recompute_names[] = {"none", "selective", "full", NULL};
+const char *const fw_fp8_weights_names[] = {"micro", "step", "native", NULL};
 const char *const fw_router_names[] = {"random", "round_robin", NULL};
 static const char *const attn_kernels[] = {"unfused", "flash", "flash2", NULL};
 static const char *const reduce_types[] = {"half", "fp32", "auto", NULL};
@@ -46,6 +47,7 @@ static const cfg_field fw_fields[] = {
 	ENUM("framework", "kind", kind, fw_kind_names),
 	SRC("framework", src),
 	STR("framework", "based_on", based_on, 0),
+	STR("framework", "source_groups", source_groups, 0),
 	ENUM("attention", "kernel", train.attention_kernel, attn_kernels),
 	BOOL("attention", "dropout", train.dropout),
 	{"attention", "kernel_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(train.kernel_by_family),
@@ -76,10 +78,14 @@ static const cfg_field fw_fields[] = {
 	NUM("host", "kernel_overhead", train.kernel_overhead, UNITS_TIME, 0, 1e-3),
 	SRC("host", train.src_host),
 	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
+	OPT_ENUM("fp8", "weights", train.fp8_weights, fw_fp8_weights_names),
 	SRC("fp8", train.src_fp8),
 	NUM("memory", "logits_bytes", train.logits_bytes, UNITS_NONE, 1, 8),
 	BOOL("memory", "offload_remat", train.offload_remat),
 	SRC("memory", train.src_memory),
+	{"calibration", "train_sustained", CFG_STR, UNITS_NONE, 1, 1, 0, OFF(train.sustain_list),
+	 sizeof(((fw_framework *)0)->train.sustain_list), NULL},
+	SRC("calibration", train.src_calibration),
 	ENUM("serve", "scheduler", serve.scheduler, fw_scheduler_names),
 	BOOL("serve", "chunked_prefill", serve.chunked_prefill),
 	INT("serve", "max_num_tokens", serve.max_num_tokens, 16, 10000000),
@@ -191,6 +197,59 @@ static int check_lists(const fw_framework *f, const char **key, char *why, size_
 	return 0;
 }
 
+/* [calibration] train_sustained "family:share,..." into the parsed arrays of t. */
+static int parse_sustain(fw_train *t, char *why, size_t n)
+{
+	char buf[HW_TEXT_MAX], *save = NULL;
+	t->nsustain = 0;
+	snprintf(buf, sizeof buf, "%s", t->sustain_list);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon, *end = NULL;
+		double v;
+		while (*tok == ' ')
+			tok++;
+		colon = strchr(tok, ':');
+		v = colon ? strtod(colon + 1, &end) : 0;
+		while (end && *end == ' ')
+			end++;
+		if (!colon || colon == tok || (size_t)(colon - tok) >= HW_NAME_MAX || end == colon + 1 || (end && *end) ||
+		    !(v >= 0.2 && v <= 3)) {
+			snprintf(why, n, "'%s' is not FAMILY:SHARE (a share from 0.2 to 3)", tok);
+			return -1;
+		}
+		if (t->nsustain == FW_SUSTAIN_MAX) {
+			snprintf(why, n, "more than %d families", FW_SUSTAIN_MAX);
+			return -1;
+		}
+		snprintf(t->sustain_family[t->nsustain], HW_NAME_MAX, "%.*s", (int)(colon - tok), tok);
+		t->sustain[t->nsustain++] = v;
+	}
+	return 0;
+}
+
+double fw_sustain(const fw_train *t, const char *family)
+{
+	for (int i = 0; family && i < t->nsustain; i++)
+		if (!strcmp(t->sustain_family[i], family))
+			return t->sustain[i];
+	return 1;
+}
+
+int fw_sustain_set(fw_train *t, const char *family, double v)
+{
+	int i;
+	for (i = 0; i < t->nsustain && strcmp(t->sustain_family[i], family) != 0; i++)
+		;
+	if (i == FW_SUSTAIN_MAX)
+		return -1;
+	if (i == t->nsustain) {
+		snprintf(t->sustain_family[i], HW_NAME_MAX, "%s", family);
+		t->nsustain++;
+	}
+	t->sustain[i] = v;
+	return 0;
+}
+
 static const char *section_of(const char *key)
 {
 	for (int i = 0; i < NFIELDS; i++)
@@ -279,6 +338,7 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 			snprintf(f->bases[0], sizeof f->bases[0], "%s", bpath);
 			f->nbases = f->nbases + 1 < FW_BASES_MAX ? f->nbases + 1 : FW_BASES_MAX;
 			f->based_on[0] = '\0';
+			f->source_groups[0] = '\0';
 			rc = cfg_extract(&d, child, NFIELDS, always, f, e);
 			if (rc == 0 && f->kind != kind)
 				rc = err_at(e, path, line_of(&d, "framework", "kind"), "kind: %s differs from %s's %s",
@@ -298,6 +358,17 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		char why[256];
 		if (check_lists(f, &key, why, sizeof why) != 0)
 			rc = err_at(e, path, line_of(&d, section_of(key), key), "%s: %s", key, why);
+	}
+	if (rc == 0 && f->source_groups[0] && !f->based_on[0])
+		rc = err_at(e, path, line_of(&d, "framework", "source_groups"),
+			    "source_groups: names the rows that ran a version of a stack: needs based_on");
+	if (rc == 0 && cfg_has_section(&d, "calibration", NULL) && f->kind == FW_KIND_SERVE)
+		rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"),
+			    "section [calibration] (train_sustained) does not apply to kind serve");
+	if (rc == 0) {
+		char why[256];
+		if (parse_sustain(&f->train, why, sizeof why) != 0)
+			rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"), "train_sustained: %s", why);
 	}
 	if (rc == 0) {
 		f->train.flash_attention = f->train.attention_kernel > 0;

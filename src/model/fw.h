@@ -14,7 +14,7 @@
 #include "base/err.h"
 #include "model/hw.h"
 
-enum { FW_NAME_MAX = 48, FW_SET_MAX = 24, FW_BASES_MAX = 4, FW_KEY_MAX = 96, FW_VALUE_MAX = 128 };
+enum { FW_NAME_MAX = 48, FW_SET_MAX = 24, FW_BASES_MAX = 4, FW_KEY_MAX = 96, FW_VALUE_MAX = 128, FW_SUSTAIN_MAX = 8 };
 
 typedef enum fw_kind { FW_KIND_TRAIN, FW_KIND_SERVE, FW_KIND_BOTH } fw_kind;
 
@@ -61,6 +61,13 @@ typedef enum fw_preempt { FW_PREEMPT_NONE, FW_PREEMPT_RECOMPUTE, FW_PREEMPT_SWAP
  * or two-shot over NVLink/xGMI, up to allreduce_max bytes), or the collective library. */
 typedef enum fw_allreduce { FW_AR_CUSTOM, FW_AR_LIBRARY } fw_allreduce;
 
+/* When an fp8 training recipe casts a GEMM's weights: in every micro-batch's forward and (the
+ * transpose) backward (torchao's dynamic scaling), once per step into a cache the later
+ * micro-batches reuse (Transformer Engine under Megatron: is_first_microbatch), or never, the
+ * weights being kept in fp8 (fp8 parameters: the optimizer writes them, the parameter gather
+ * moves 1 B each, only the transpose is made once per step). */
+typedef enum fw_fp8_weights { FW_FP8W_MICRO, FW_FP8W_STEP, FW_FP8W_NATIVE } fw_fp8_weights;
+
 /* How a disaggregated server picks a prefill replica: at random (each replica sees Poisson
  * arrivals at its share) or in turn (round robin: each sees every np-th arrival, Erlang-np
  * gaps, a squared coefficient of variation 1 / np). */
@@ -75,7 +82,8 @@ extern const char *const fw_kv_share_names[];
 extern const char *const fw_kv_alloc_names[];
 extern const char *const fw_preempt_names[];
 extern const char *const fw_allreduce_names[];
-extern const char *const fw_recompute_names[];   /* "none", "selective", "full": wl_recompute order */
+extern const char *const fw_recompute_names[];
+extern const char *const fw_fp8_weights_names[];   /* "micro", "step", "native" */   /* "none", "selective", "full": wl_recompute order */
 
 typedef struct fw_train {
 	int attention_kernel;     /* 0 unfused, 1 flash (the chip's best fused kernel), 2 flash2
@@ -106,9 +114,18 @@ typedef struct fw_train {
 	double kernel_overhead;   /* s of host time per kernel launched: a floor on each kernel's time
 				     (eager stacks issue several kernels per elementwise op) */
 	double fp8_cast_bytes;    /* B of HBM traffic per fp8 GEMM input element for scaling/casts */
+	int fp8_weights;          /* FW_FP8W_*: when an fp8 recipe casts the weights */
 	double logits_bytes;      /* B per logit element kept for the loss backward (4: fp32) */
 	int offload_remat;        /* 1: the tensors recompute keeps go to host memory */
 	char kernel_by_family[HW_TEXT_MAX]; /* "family:kernel,..." attention kernel per chip family */
+	/* [calibration] train_sustained "family:share,...": what this stack holds of the chip
+	 * family's sustained tensor rate (models/calibration.ini) on its own rows, fitted with
+	 * `validate --fit` (the section's note names them); a family not listed: 1. */
+	char sustain_list[HW_TEXT_MAX];
+	int nsustain;
+	char sustain_family[FW_SUSTAIN_MAX][HW_NAME_MAX];
+	double sustain[FW_SUSTAIN_MAX];
+	hw_sourced src_calibration;
 	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
 		src_host, src_fp8, src_memory;
 } fw_train;
@@ -164,6 +181,8 @@ typedef struct fw_framework {
 	fw_serve serve;
 	hw_sourced src;
 	char based_on[FW_NAME_MAX];  /* [framework] based_on: the stack this file changes; "" = none */
+	char source_groups[HW_TEXT_MAX]; /* [framework] source_groups: the validation source groups
+				       whose rows ran this version of based_on (comma list); "" = none */
 	char bases[FW_BASES_MAX][HW_TEXT_MAX]; /* the files beneath it, nearest first */
 	int nbases;
 	fw_setting set[FW_SET_MAX];  /* keys set over the files, in the order applied */
@@ -173,6 +192,14 @@ typedef struct fw_framework {
 /* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
  * its kernel_by_family entry for the family, else its kernel. */
 int fw_attention_kernel(const fw_train *t, const char *family);
+
+/* The share of the chip family's sustained tensor rate the stack holds ([calibration]
+ * train_sustained), 1 when the family is not listed (or family is NULL). */
+double fw_sustain(const fw_train *t, const char *family);
+
+/* Sets the stack's share for family to v (adding the family when absent; at most
+ * FW_SUSTAIN_MAX): what a fit tries. Returns 0, or -1 when the list is full. */
+int fw_sustain_set(fw_train *t, const char *family, double v);
 
 /* The stack's default for chips of `family` from a "family:N,..." list, else dflt. */
 int fw_by_family(const char *list, const char *family, int dflt);

@@ -21,7 +21,7 @@ const char *const hw_coll_names[] = {"all_reduce", "reduce_scatter", "all_gather
 				     "broadcast", NULL};
 static const char *const chip_status[] = {"ga", "announced", NULL};
 const char *const hw_calib_param_names[] = {"train_sustained", "gemm", NULL};
-static const char *const calib_kinds[] = {"infer", "train", "measured", "prior", NULL};
+static const char *const calib_kinds[] = {"infer", "train", "measured", "prior", "all", NULL};
 
 double hw_prec_bytes(hw_prec p)
 {

@@ -204,7 +204,7 @@ enum { HW_CALIB_MAX = 32 };
 typedef enum hw_calib_param { HW_CAL_TRAIN_SUSTAINED, HW_CAL_GEMM, HW_CAL_N } hw_calib_param;
 
 /* What a calibration is fitted on (its `kind`). */
-enum { HW_CAL_KIND_INFER, HW_CAL_KIND_TRAIN, HW_CAL_KIND_MEASURED, HW_CAL_KIND_PRIOR };
+enum { HW_CAL_KIND_INFER, HW_CAL_KIND_TRAIN, HW_CAL_KIND_MEASURED, HW_CAL_KIND_PRIOR, HW_CAL_KIND_ALL };
 
 extern const char *const hw_calib_param_names[];
 
@@ -214,7 +214,8 @@ typedef struct hw_calib {
 	char family[HW_NAME_MAX];   /* chips whose family this is */
 	int train;                  /* HW_CAL_KIND_*: 1 fitted on training rows, 0 on serving rows,
 				       2 not fitted (derived from a measurement, which the source
-				       names), 3 a prior borrowed from the nearest calibrated family */
+				       names), 3 a prior borrowed from the nearest calibrated family,
+				       4 fitted on training and serving rows together */
 	char from[HW_NAME_MAX];     /* kind prior: the calibration whose fitted share it takes */
 	char frameworks[HW_TEXT_MAX]; /* comma list of the frameworks whose rows it is fitted on; "" = all */
 	double value, prior, lo, hi;

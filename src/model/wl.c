@@ -51,6 +51,7 @@ static const cfg_field wl_fields[] = {
 	STR("workload", "description", description, 0),
 	STR("workload", "source", source, 0),
 	STR("workload", "framework", framework_name, 0),
+	STR("workload", "reproduces", reproduces, 0),
 	CNT("train", "seq_len", seq_len, 1, 1, LIM_TOKENS),
 	CNT("train", "global_batch", global_batch, 1, 1, LIM_BATCH),
 	CNT("train", "micro_batch", micro_batch, 1, 1, LIM_MICRO_BATCH),

@@ -57,6 +57,8 @@ typedef struct wl_workload {
 	char source[WL_TEXT_MAX];
 	char path[WL_TEXT_MAX];
 	char framework_name[WL_TEXT_MAX]; /* [workload] framework, a name or a path; "" = generic */
+	char reproduces[WL_NAME_MAX * 2]; /* [workload] reproduces: the validation case_id of the published
+					     run it claims to be; "" = none (validate --reproduce checks it) */
 	wl_mode mode;
 	hw_prec prec;             /* weights and GEMM inputs */
 	hw_prec kv_prec;          /* KV-cache elements */

@@ -1280,6 +1280,25 @@ static int serve_load_csv(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_load", &t, 0);
 }
 
+/* The systems with a finite best[i], highest first, into order; "A (12), then B (9)" into s
+ * (n bytes). Returns how many. */
+static int best_order(rep *r, const double *best, int *order, char *s, size_t n)
+{
+	int nb = 0;
+	for (int i = 0; i < r->n; i++)
+		if (isfinite(best[i])) {
+			int j = nb++;
+			while (j > 0 && best[order[j - 1]] < best[i]) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+	for (int j = 0; j < nb; j++)
+		cat(s, n, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	return nb;
+}
+
 /* A layout for the frontier's labels: "tp4 pp2", "tp1 ep8" (replicas left out: per-chip
  * figures do not depend on them). */
 static void front_label(const plan *p, char *buf, size_t n)
@@ -1705,8 +1724,9 @@ static int serve_cost_models(rep *r, const serve_sys *sv)
 	return table_out(r, "serving_cost", &t, 0);
 }
 
-/* Output tokens/s per provisioned MW against tokens/s per user, over load: the power side of
- * the cost plots (InferenceMAX's tokens per provisioned megawatt). */
+/* Output tokens/s per provisioned MW against tokens/s per user: the throughput plot's frontiers
+ * per MW of facility power (the chips' rated power with their hosts, times the PUE), the power
+ * side of the cost plots (InferenceMAX's tokens per provisioned megawatt). */
 static int serve_power(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
@@ -1719,22 +1739,21 @@ static int serve_power(rep *r, const serve_sys *sv)
 	axes(r, 0, "", "output tokens/s per user (1 / TPOT)", "output tokens/s per MW (rated power x PUE)", 0,
 	     PLOT_AUTO_LOG);
 	for (int i = 0; i < r->n; i++) {
-		char label[PLOT_TEXT_MAX], pl[64];
+		const rank_quote *c = &r->rows[i].cost;
+		/* tokens/s per MW = tokens/s per chip / (rated W per chip x PUE) x 1e6 */
+		double per_mw = 1e6 / (c->rated_w_per_chip * c->terms.owned.pue);
 		plot_series *sr;
-		short_plan(&r->rows[i].ir.plan, pl, sizeof pl);
-		snprintf(label, sizeof label, "%s %s", sys_name(r, i), pl);
-		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], label);
-		best[i] = NAN;
-		for (int k = 0; k < sv[i].npts; k++) {
-			const report_load *pt = &sv[i].pts[k];
-			if (!pt->feasible || !isfinite(pt->per_mw))
-				continue;
-			plot_point(sr, pt->per_user, pt->per_mw);
-			if (pt->per_user >= slo_speed && !(pt->per_mw <= best[i]))
-				best[i] = pt->per_mw;
-		}
-		if (!isfinite(r->rows[i].rep.cost->rated_w_per_chip))
+		best[i] = r->rows[i].ir.feasible && rank_slo_met(w, &r->rows[i].ir) ? c->energy.tokens_per_s_per_mw : NAN;
+		if (!isfinite(per_mw)) {
 			cat(none, sizeof none, "%s%s", none[0] ? ", " : "", sys_name(r, i));
+			continue;
+		}
+		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
+		for (int k = sv[i].fr->n - 1; k >= 0; k--) {
+			const frontier_point *q = &sv[i].fr->pts[k];
+			if (q->front && isfinite(q->per_chip))
+				plot_point(sr, q->per_user, q->per_chip * per_mw);
+		}
 	}
 	for (int i = 0; i < r->n; i++) {
 		plot_series *sr;
@@ -1744,38 +1763,26 @@ static int serve_power(rep *r, const serve_sys *sv)
 		sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "");
 		plot_point(sr, 1 / r->rows[i].ir.tpot, c->energy.tokens_per_s_per_mw);
 	}
-	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "chosen layout and load");
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "the pick at the latency limits");
 	if (slo_speed > 0) {
 		snprintf(ref, sizeof ref, "TPOT limit %.0f ms", w->tpot_slo * 1e3);
 		plot_ref_line(r->ps, 0, 1, slo_speed, ref);
 	}
-	for (int i = 0; i < r->n; i++)
-		if (isfinite(best[i])) {
-			int j = nb++;
-			while (j > 0 && best[order[j - 1]] < best[i]) {
-				order[j] = order[j - 1];
-				j--;
-			}
-			order[j] = i;
-		}
-	for (int j = 0; j < nb; j++)
-		cat(s, sizeof s, "%s%s (%.0f)", j == 0 ? "" : ", then ", sys_name(r, order[j]), best[order[j]]);
+	nb = best_order(r, best, order, s, sizeof s);
 	if (heading(r, "power", "Tokens per megawatt against speed per user") != 0)
 		return ERR_DATA;
 	if (nb > 0)
-		rc = say(r, HTML_P, "%s, the most output tokens/s per provisioned MW: %s.", slo_speed > 0 ?
-			 "At the TPOT limit or faster" : "At any load", s);
+		rc = say(r, HTML_P, "At the latency limits, the most output tokens/s per provisioned MW: %s.", s);
 	else
-		rc = say(r, HTML_P, "No system has a rated power and a feasible load%s.", slo_speed > 0 ?
-			 " at the TPOT limit" : "");
+		rc = say(r, HTML_P, "No system with a rated power meets the latency limits.");
 	if (rc == 0 && none[0])
 		rc = say(r, HTML_P, "No rated power in the system file of %s: no curve.", none);
 	if (rc != 0)
 		return ERR_DATA;
-	return emit_plot(r, "serving_load", "The load curves of the throughput plot, per MW of facility power "
+	return emit_plot(r, "serving_frontier", "The frontiers of the throughput plot per MW of facility power "
 			 "provisioned for the chips and their hosts: their rated power ([power] in the system file) times "
-			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the chosen "
-			 "layout and load. Power and energy of the chosen points: `power_w`, `energy_kwh_per_unit` and "
+			 "the PUE, as InferenceMAX counts tokens per provisioned megawatt; the ringed point is the pick at "
+			 "the latency limits. Power and energy of the picks: `power_w`, `energy_kwh_per_unit` and "
 			 "`tokens_per_s_per_mw` in `data/ranking.csv`.");
 }
 
@@ -1961,10 +1968,16 @@ static int train_front(rep *r, const rank_row *x, const plan *given, train_sys *
 			sp.chips.v[sp.chips.n++] = (int)c;
 	if (sp.chips.n == 0)
 		sp.chips.v[sp.chips.n++] = given->chips;
+	/* Every field of the offer: chip_mtbf was left as the stack had it, so the front depended on
+	 * what ran before (empty with --chips 64-256 on one build); the chip MTBF as the ranking's. */
+	memset(&of, 0, sizeof of);
 	of.sys = x->sys;
 	of.system = 0;
 	of.pricing = (int)pc.pricing;
 	of.usd_per_chip_hour = pc.have_price ? pc.usd_per_chip_hour : NAN;
+	of.chip_mtbf = rank_spot_mtbf(x->w.cost.failures.chip_mtbf, pc.pricing == PRICE_SPOT ?
+				      (pc.spot_interval > 0 ? pc.spot_interval : x->w.cost.spot_interval) : 0,
+				      pc.node_chips);
 	memset(&job, 0, sizeof job);
 	job.space = &sp;
 	job.w = r->w;

@@ -7,8 +7,11 @@
 
 #include "base/csvin.h"
 #include "base/lim.h"
+#include "base/names.h"
 #include "engine/validate.h"
 #include "model/nn.h"
+#include "model/wl.h"
+#include <math.h>
 #include "model/plan.h"
 
 /* The ranges of lim.h for a case's layout and network, before val_build divides by them:
@@ -76,6 +79,7 @@ void cases_release(cases_set *s)
 	free(s->fw);
 	free(s->rows);
 	free(s->ks);
+	free(s->fs);
 	memset(s, 0, sizeof *s);
 }
 
@@ -114,6 +118,60 @@ static const hw_system *system_of(cases_set *s, const char *models_dir, const ch
 	if (!s->sys[k])
 		snprintf(why, n, "%s", whys[k]);
 	return s->sys[k];
+}
+
+/* A version of a stack: a framework file based_on another that names the source groups whose
+ * rows ran it. */
+typedef struct version {
+	char name[FW_NAME_MAX], based_on[FW_NAME_MAX];
+	char groups[HW_TEXT_MAX];
+} version;
+
+/* The versions among the framework files of models_dir (at most max). Returns the count, or -1
+ * with e set (a file that does not load). */
+static int load_versions(const char *models_dir, version *out, int max, err *e)
+{
+	char dir[CASES_PATH_MAX + 16], **names = NULL;
+	fw_framework *f = malloc(sizeof *f);
+	int n, k = 0;
+	snprintf(dir, sizeof dir, "%s/frameworks", models_dir);
+	if (!f)
+		return -err_set(e, ERR_DATA, "out of memory");
+	n = names_list(dir, ".ini", &names, e);
+	for (int i = 0; i < n; i++) {
+		char p[CASES_PATH_MAX + 256];
+		snprintf(p, sizeof p, "%s/%s.ini", dir, names[i]);
+		if (k >= 0 && fw_find(p, models_dir, f, e) != 0)
+			k = -1;
+		else if (k >= 0 && f->source_groups[0] && k < max) {
+			snprintf(out[k].name, sizeof out[k].name, "%s", f->name);
+			snprintf(out[k].based_on, sizeof out[k].based_on, "%s", f->based_on);
+			snprintf(out[k].groups, sizeof out[k].groups, "%s", f->source_groups);
+			k++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(f);
+	return n < 0 ? -1 : k;
+}
+
+/* 1 if name is an item of the comma list. */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		while (l > 0 && *p == ' ')
+			p++, l--;
+		while (l > 0 && p[l - 1] == ' ')
+			l--;
+		if (l == n && !strncmp(p, name, n))
+			return 1;
+		p = q ? q + 1 : NULL;
+	}
+	return 0;
 }
 
 int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
@@ -161,6 +219,23 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 					 (const char *const *)row->fields, row->n, &out->rows[out->n].c, e)) == 0 &&
 			 (rc = case_limits(path, &out->rows[out->n].c, e)) == 0)
 			out->n++;
+	}
+	if (rc == 0) {
+		/* A row of a stack's framework cell whose source document ran a version of it (a file
+		 * based_on the stack that names the document's source_group) is predicted with that
+		 * version, and counts under its name. */
+		version vs[32];
+		int nv = load_versions(models_dir, vs, 32, e);
+		if (nv < 0)
+			rc = ERR_DATA;
+		for (int i = 0; rc == 0 && i < out->n; i++) {
+			val_case *c = &out->rows[i].c;
+			for (int k = 0; k < nv; k++)
+				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && listed(vs[k].groups, c->group)) {
+					snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
+					break;
+				}
+		}
 	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
 	 * does not know is an error in the file, at the first row that has it). */
@@ -216,7 +291,90 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 	free(fw_keys);
 	free(fw_why);
 	csvin_release(&d);
+	if (rc == 0 && !(out->fs = malloc(sizeof *out->fs)))
+		rc = err_set(e, ERR_DATA, "out of memory");
+	if (rc == 0)
+		fit_set_init(out->fs, out->ks, (const fw_framework *const *)out->fw, out->nfw);
 	if (rc != 0)
 		cases_release(out);
 	return rc;
+}
+
+int cases_reproduce(const cases_set *s, const char *models_dir, const char *workloads_dir, const interval_table *iv,
+		    cases_repro *out, int max, err *e)
+{
+	char **names = NULL;
+	wl_workload *w = malloc(sizeof *w);
+	int n, k = 0, rc = 0;
+	if (!w)
+		return -err_set(e, ERR_DATA, "out of memory");
+	n = names_list(workloads_dir, ".ini", &names, e);
+	for (int i = 0; i < n; i++) {
+		char path[CASES_PATH_MAX + 256];
+		int found = 0;
+		snprintf(path, sizeof path, "%s/%s.ini", workloads_dir, names[i]);
+		if (rc == 0 && wl_load(path, workloads_dir, models_dir, NULL, 0, w, e) != 0)
+			rc = ERR_DATA;
+		for (int r = 0; rc == 0 && w->reproduces[0] && r < s->n && k < max; r++) {
+			const fit_row *row = &s->rows[r];
+			cases_repro *x;
+			plan p = w->plan;
+			train_result *tr = NULL;
+			infer_result *ir = NULL;
+			interval_status st;
+			if (strcmp(row->c.id, w->reproduces) != 0)
+				continue;
+			found = 1;
+			x = &out[k++];
+			memset(x, 0, sizeof *x);
+			snprintf(x->workload, sizeof x->workload, "%s", w->name);
+			snprintf(x->case_id, sizeof x->case_id, "%s", row->c.id);
+			x->metric = row->c.metric;
+			x->measured = row->c.value;
+			x->case_pred = row->ok ? row->pred : NAN;
+			x->pred = x->lo = x->hi = NAN;
+			if (!row->sys) {
+				snprintf(x->why, sizeof x->why, "the case's system does not load: %s", row->reason);
+				continue;
+			}
+			wl_plan_defaults(w, &p);
+			plan_fill(&p);
+			if (p.chips != row->c.chips) {
+				snprintf(x->why, sizeof x->why, "its plan has %d chips, the case ran on %d", p.chips, row->c.chips);
+				continue;
+			}
+			if (w->mode == WL_TRAIN && (tr = malloc(sizeof *tr)))
+				train_eval(row->sys, w, &p, tr, NULL);
+			else if (w->mode == WL_INFER && (ir = malloc(sizeof *ir)))
+				infer_eval(row->sys, w, &p, ir, NULL, NULL);
+			if (!(tr || ir) || !val_result_metric(x->metric, tr, ir, p.chips, &x->pred)) {
+				snprintf(x->why, sizeof x->why, "%s is not a figure of a %s workload", val_metric_names[x->metric],
+					 wl_mode_names[w->mode]);
+			} else {
+				memset(&st, 0, sizeof st);
+				if (iv)
+					interval_lookup(iv, row->c.train, row->sys->chip.family, w->fw.name, &st);
+				interval_apply(&st, x->pred, fit_metric_is_time(x->metric), &x->lo, &x->hi);
+				x->ok = x->measured >= x->lo && x->measured <= x->hi;
+				if (!x->ok)
+					snprintf(x->why, sizeof x->why, "measured %.4g lies outside the workload's %.4g-%.4g (%s)",
+						 x->measured, x->lo, x->hi, st.group[0] ? st.group : "no interval");
+			}
+			free(tr);
+			free(ir);
+		}
+		if (rc == 0 && w->reproduces[0] && !found && k < max) {
+			cases_repro *x = &out[k++];
+			memset(x, 0, sizeof *x);
+			snprintf(x->workload, sizeof x->workload, "%s", w->name);
+			snprintf(x->case_id, sizeof x->case_id, "%s", w->reproduces);
+			x->measured = x->case_pred = x->pred = x->lo = x->hi = NAN;
+			snprintf(x->why, sizeof x->why, "no case '%s' in %s", w->reproduces, s->path);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(w);
+	return rc ? -1 : k;
 }

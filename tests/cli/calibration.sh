@@ -8,26 +8,33 @@ else
 	pass=$((pass + 1))
 fi
 # Every row predicted (none skipped), within what the model reaches on the 288 rows today
-# (issue 17: training median 6.2 %, worst 45.4 %; serving median 6.3 %, worst 56.2 %). Tightened
-# as fidelity improves. Worst training row 46.1 % since issue 23's tile choice (MLPT51-8B-NV-TYCHE-GB200-512,
-# -45.4 -> -46.1 %: a GEMM of several waves runs the best tile of a fixed set).
+# (issue 17 asks training median <= 8 %, worst <= 30 %; serving <= 10 %, <= 45 %). Training:
+# median 5.2 %, worst 39.9 % (MLPerf v5.1 Llama 3.1 8B on 512 GB200: 1024 tokens per chip a step,
+# whose fixed costs the model does not find); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
+# Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
 check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:47
 check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
-# the case's own source document (25 source groups), then those rows predicted. Today: training
-# median 8.5 %, worst 70.5 % (the NxD Training rows, the only Trainium1 rows: without them the
-# GEMM fraction falls back to its prior); serving 6.3 %, 56.2 %.
+# the case's own source document (25 source groups), then those rows predicted. Issue 17: the
+# medians within 10 % (training) and 12 % (serving). Today: training 8.1 %, worst 40.2 %;
+# serving 6.6 %, 56.2 %.
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
-check validate-oos-train 0 "" -- $R validate $V --check-oos-train 9:71
-check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 7:57
+check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:41
+check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 12:57
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
 check validate-oos-case 0 '"source_group":	"megatron-sc21"' -- $R validate $V --format json
 check validate-by-source 0 "train by source:" -- $R validate $V
 # --fit says which rows (by source document) fed each value.
 check validate-fit-rows 0 "    llm-foundry-benchmarks                    38 rows" -- $R validate $V --fit
+# Two levels: a chip-level value is fitted across two stacks or more; what one stack holds is in
+# its framework file, and the rows of its version's source documents are predicted with it.
+check validate-fit-levels 0 "fitted 0." -- $R validate $V --fit
+check_not validate-fit-one-stack 0 "(one stack:" -- $R validate $V --fit
+check validate-fit-stack-level 0 "nemo-mlperf@hopper" -- $R validate $V --fit
+check validate-version 0 "framework nemo-mlperf (models/frameworks/nemo-mlperf.ini)" -- $R validate $V --explain MLPT50-405B-NV-EOS-H100-512
 # The 51 serving rows of the first release (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron).
 { head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
 check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60
@@ -137,3 +144,20 @@ mkdir -p "$tmp/cal/models" && cp -r models/hw models/nn models/frameworks "$tmp/
 sed 's/^from = neuroncore-v2-gemm$/from = no-such-entry/' models/calibration.ini > "$tmp/cal/models/calibration.ini"
 check calib-prior-from 1 "from: 'no-such-entry' is not a fitted or measured gemm calibration above it" -- \
 	env ROOFCOST_HOME="$tmp/cal" $R eval -s trn2.48xlarge -w workloads/llama3-8b-train.ini
+
+# --- shipped workloads that claim a published run reproduce it (issue 17 item 6)
+check validate-reproduce 0 "megatron-1t-train    MEG-SC21-T1-1008.0B" -- $R validate $V --reproduce
+check validate-reproduce-405b 0 "MLPT50-405B-NV-EOS-H100-512" -- $R validate $V --reproduce
+# A copy of a workload that claims the 1T run with another layout fails (exit 3) and says why.
+mkdir -p "$tmp/rw/workloads"
+sed 's/^dp = 6$/dp = 3/' workloads/megatron-1t-train.ini > "$tmp/rw/workloads/megatron-1t-train.ini"
+cp -r models "$tmp/rw/"
+check validate-reproduce-fails 3 "its plan has 1536 chips, the case ran on 3072" -- env ROOFCOST_HOME="$tmp/rw" $R validate $V --reproduce
+sed 's/^reproduces = .*/reproduces = NO-SUCH-CASE/' workloads/megatron-1t-train.ini > "$tmp/rw/workloads/megatron-1t-train.ini"
+check validate-reproduce-unknown 3 "no case 'NO-SUCH-CASE'" -- env ROOFCOST_HOME="$tmp/rw" $R validate $V --reproduce
+# Llama 3 405B as Meta trained it: TP 8 x PP 16 with the interleaved schedule (vpp 4: the 8 layers
+# of a stage in whole chunks; 126 layers, one fewer on the first and last stage) gives the high
+# 30s the paper reports (Llama Team 2024, arXiv 2407.21783, Table 4: 400 TFLOP/s per GPU, 41 %
+# BF16 MFU on 16384 H100; 430 on 8192); at vpp 1 the model gives 24 %.
+check_sh llama3-405b-interleaved "$R eval -s dgx-h100 -w llama3-405b-train --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p' | awk '{ exit !(\$1 >= 0.34 && \$1 <= 0.43) }'"
+check_sh llama3-405b-vpp1-lower "$R eval -s dgx-h100 -w llama3-405b-train --plan tp=8,pp=16,vpp=1,dp=128 --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p' | awk '{ exit !(\$1 < 0.30) }'"

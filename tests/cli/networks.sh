@@ -48,6 +48,8 @@ cp -r tests/hf "$tmp/tests-hf"
 mkdir -p "$tmp/w/a" && sed 's|^network = .*|network = ../../tests-hf/deepseek-v3.json|; s|^name = .*|name = dsv3-json|' workloads/deepseek-v3-serve.ini > "$tmp/w/a/dsv3-json.ini"
 check hf-workload 0 "KV cache 70.3 KB per token (latent 512 + rope 64 per layer, x 61 layers, bf16)" -- $R eval -s hgx-h200 -w "$tmp/w/a/dsv3-json.ini"
 check hf-workload-set 0 "dsv3-json on hgx-h200" -- $R eval -s hgx-h200 -w "$tmp/w/a/dsv3-json.ini" --set network=$PWD/$H/deepseek-v3.json
+check hf-new-workload 0 "network = $PWD/$H/gpt-oss-120b.json" -- sh -c "$R new workload oss --network $PWD/$H/gpt-oss-120b.json -o '$tmp/hf' && cat '$tmp/hf/oss.ini'"
+check hf-new-workload-eval 0 "oss on hgx-h200" -- $R eval -s hgx-h200 -w "$tmp/hf/oss.ini"
 # the shipped networks are what their config.json files give, byte for byte
 mkdir -p "$tmp/nn-gen"
 check_sh hf-shipped-networks "sh tests/hf/networks.sh '$tmp/nn-gen' && test \$(ls '$tmp'/nn-gen/*.ini | wc -l) -eq 12 && for f in '$tmp'/nn-gen/*.ini; do cmp \"\$f\" models/nn/\$(basename \"\$f\") || exit 1; done"

@@ -83,17 +83,17 @@ Test(fit, a_value_fitted_on_rows_zeroes_their_median_error)
 	vals = malloc(sizeof *vals * (size_t)cs.ks->n);
 	for (int k = 0; k < cs.ks->n; k++)
 		vals[k] = cs.ks->c[k].value;
-	vals[i] = fit_value(cs.rows, cs.n, cs.ks, vals, i, NULL, &used);
+	vals[i] = fit_value(cs.rows, cs.n, cs.fs, vals, i, NULL, &used, NULL);
 	cr_assert_eq(used, 2);
 	{
 		double p0, p1;
-		cr_assert(fit_predict(&cs.rows[0], cs.ks, vals, &p0) && fit_predict(&cs.rows[1], cs.ks, vals, &p1));
+		cr_assert(fit_predict(&cs.rows[0], cs.fs, vals, &p0) && fit_predict(&cs.rows[1], cs.fs, vals, &p1));
 		double l0 = fit_speed_log_err(&cs.rows[0], p0), l1 = fit_speed_log_err(&cs.rows[1], p1);
 		cr_assert(fabs((l0 + l1) / 2) < 2e-3, "median %g", (l0 + l1) / 2);
 	}
 	/* Leaving one group out refits on the other row alone: its own error goes to zero, and the
 	 * left-out row is predicted with that value (out of sample). */
-	cr_assert_eq(fit_loso(cs.rows, cs.n, cs.ks), 2);
+	cr_assert_eq(fit_loso(cs.rows, cs.n, cs.fs), 2);
 	cr_assert(cs.rows[0].oos_ok && cs.rows[1].oos_ok);
 	cr_assert(strstr(cs.rows[0].oos_refits, "ampere-train=") != NULL);
 	cr_assert(fabs(cs.rows[0].oos_err_pct - cs.rows[0].err_pct) > 0.01, "leaving g1 out changed nothing");
@@ -108,7 +108,7 @@ Test(fit, a_value_fitted_on_rows_zeroes_their_median_error)
 	cases_release(&cs);
 	two_row_file(path, sizeof path, "g", "g");
 	cr_assert_eq(cases_load(path, "models", &cs, &e), 0, "%s", e.msg);
-	fit_loso(cs.rows, cs.n, cs.ks);
+	fit_loso(cs.rows, cs.n, cs.fs);
 	cr_assert(strstr(cs.rows[0].oos_refits, "prior: no other rows") != NULL, "%s", cs.rows[0].oos_refits);
 	free(vals);
 	cases_release(&cs);

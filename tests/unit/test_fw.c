@@ -31,7 +31,9 @@ Test(fw, every_shipped_framework_loads)
 		snprintf(path, sizeof path, "models/frameworks/%s", de->d_name);
 		cr_assert_eq(fw_load(path, &f, &e), 0, "%s: %s", path, e.msg);
 		cr_assert(f.has_train || f.has_serve);
-		n++;
+		/* A version of a stack (based_on) names the rows that ran it. */
+		n += !f.based_on[0];
+		cr_assert(!f.based_on[0] || f.source_groups[0], "%s: a version without source_groups", path);
 	}
 	closedir(d);
 	/* DESIGN §7 names 18 stacks (11 training, 7 serving); generic serves both. */
@@ -308,4 +310,56 @@ Test(fw, based_on_inherits_and_overrides)
 	cr_assert(strstr(e.msg, "nemo-v.ini:8: source: missing in [overlap]") != NULL, "%s", e.msg);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+Test(fw, fp8_weights_cast_once_per_step)
+{
+	/* Llama 3 70B in fp8 on H200 with 32 micro-batches per step. torchao (weights micro) casts
+	 * every weight in every micro-batch's forward and backward; Transformer Engine under
+	 * Megatron (weights step) casts and transposes them once per step: the step's optimizer
+	 * part grows by P x (cast_bytes + 1) B at the fused-kernel bandwidth, and each micro-batch
+	 * loses its weight casts, so the step is faster. */
+	static const char *const micro[] = {"precision=fp8", "framework=megatron-core", "fp8.weights=micro"};
+	static const char *const step[] = {"precision=fp8", "framework=megatron-core", "fp8.weights=step"};
+	wl_workload *w = malloc(sizeof *w), *v = malloc(sizeof *v);
+	hw_system s;
+	plan p;
+	train_result a, b;
+	err e = {0};
+	cr_assert_eq(hw_find_system("hgx-h200", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-train", "workloads", "models", micro, 3, w, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama3-70b-train", "workloads", "models", step, 3, v, &e), 0, "%s", e.msg);
+	p = w->plan;
+	plan_fill(&p);
+	train_eval(&s, w, &p, &a, NULL);
+	train_eval(&s, v, &p, &b, NULL);
+	cr_assert_gt(a.micro_batches, 1);
+	{
+		double P = b.mem.params_local, bw = s.chip.hbm_bw * s.chip.elem_eff[0][0];
+		double extra = P * (v->fw.train.fp8_cast_bytes + 1) / bw;
+		cr_assert_float_eq(b.t_optimizer - a.t_optimizer, extra, extra * 1e-6);
+	}
+	cr_assert_lt(b.t_micro, a.t_micro);
+	cr_assert_lt(b.step_time, a.step_time);
+	free(w);
+	free(v);
+}
+
+Test(fw, a_stack_share_per_chip_family)
+{
+	/* [calibration] train_sustained "family:share": what the stack holds of the family's
+	 * calibrated rate; other families 1. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("maxtext", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_gt(fw_sustain(&f.train, "tpu-v6e"), 0.5);
+	cr_assert_float_eq(fw_sustain(&f.train, "hopper"), 1, 1e-12);
+	cr_assert_float_eq(fw_sustain(&f.train, NULL), 1, 1e-12);
+	cr_assert_eq(fw_sustain_set(&f.train, "hopper", 0.9), 0);
+	cr_assert_float_eq(fw_sustain(&f.train, "hopper"), 0.9, 1e-12);
+	/* nemo-mlperf is the version of nemo that the MLPerf Training rows ran. */
+	cr_assert_eq(fw_find("nemo-mlperf", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.based_on, "nemo");
+	cr_assert(strstr(f.source_groups, "mlperf-training-v5.0") != NULL);
+	cr_assert_eq(f.train.fp8_weights, FW_FP8W_NATIVE);
 }

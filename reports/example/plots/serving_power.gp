@@ -22,15 +22,15 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [1818.18:426595]
-	set ytics (2000, 5000, 10000, 20000, 50000, 100000, 200000)
+	set yrange [4545.45:461967]
+	set ytics (5000, 10000, 20000, 50000, 100000, 200000)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
-	plot 'serving_power.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge tp=4 pp=2', \
+	plot 'serving_power.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_power.dat' index 1 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
 	     'serving_power.dat' index 1 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
-	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'chosen layout and load'
+	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'the pick at the latency limits'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot
