@@ -13,8 +13,19 @@ fi
 # whose fixed costs the model does not find); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
 # Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:47
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:40
 check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
+# No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM's 28
+# serving rows (-9.7 %: its MI300X/MI325X rows of 2024-25 ran vLLM V0 and AMD's MLPerf harness,
+# which no model input describes; see the issue 17 report).
+check_sh validate-framework-bias "$R validate $V --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"summary\"]
+for k in (\"train_groups\", \"infer_groups\"):
+    for name, g in d[k][\"by_framework\"].items():
+        if name != \"vllm\":
+            assert g[\"n\"] < 5 or abs(g[\"signed_median_error_pct\"]) <= 8, (name, g[\"signed_median_error_pct\"])
+' || ! command -v python3 >/dev/null"
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
 # the case's own source document (25 source groups), then those rows predicted. Issue 17: the
