@@ -32,7 +32,7 @@ const char cli_build[] = ROOFCOST_BUILD;
 
 typedef struct command {
 	const char *name;
-	int (*run)(int argc, char **argv, const cli_paths *paths);
+	int (*run)(int argc, char **argv, const home_paths *paths);
 	const char *summary;
 	const char *usage;   /* its --help text */
 	const char *more;    /* the rest of it, when --help prints two texts; NULL if not */
@@ -66,158 +66,6 @@ static const char notes[] =
 	"bundled catalogs on first use. Exit codes: 0 success, 1 data/IO/database error, 2 usage error,\n"
 	"3 a check that ran and fell short.\n";
 
-static int is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int has_models(const char *dir)
-{
-	char p[CLI_PATH_MAX + 32];
-	snprintf(p, sizeof p, "%s/models/hw", dir);
-	return is_dir(p);
-}
-
-void cli_find_paths(cli_paths *p, const char *argv0)
-{
-	const char *env = getenv("ROOFCOST_HOME");
-	char exe[CLI_PATH_MAX] = "";
-	char cand[CLI_PATH_MAX + 32];
-	memset(p, 0, sizeof *p);
-	if (env && *env) {
-		snprintf(p->home, sizeof p->home, "%s", env);
-	} else {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-		if (n > 0) {
-			char *slash;
-			exe[n] = '\0';
-			slash = strrchr(exe, '/');
-			if (slash)
-				*slash = '\0';
-		} else if (argv0 && strchr(argv0, '/')) {
-			snprintf(exe, sizeof exe, "%s", argv0);
-			*strrchr(exe, '/') = '\0';
-		}
-		snprintf(cand, sizeof cand, "%s/../share/roofcost", exe);
-		/* An installed binary takes its own data before the working directory's. */
-		if (exe[0] && has_models(exe))
-			snprintf(p->home, sizeof p->home, "%s", exe);
-		else if (exe[0] && has_models(cand))
-			snprintf(p->home, sizeof p->home, "%s", cand);
-		else if (has_models("."))
-			snprintf(p->home, sizeof p->home, ".");
-		else
-			snprintf(p->home, sizeof p->home, "%s", ROOFCOST_DATADIR);
-	}
-	snprintf(p->models, sizeof p->models, "%s/models", p->home);
-	snprintf(p->workloads, sizeof p->workloads, "%s/workloads", p->home);
-	snprintf(p->catalogs, sizeof p->catalogs, "%s/catalogs", p->home);
-	env = getenv("ROOFCOST_DB");
-	if (env && *env) {
-		snprintf(p->db, sizeof p->db, "%s", env);
-	} else {
-		/* DESIGN §6: the XDG base directory of data files. */
-		const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-		p->db_default = 1;
-		if (xdg && xdg[0] == '/')
-			snprintf(p->db, sizeof p->db, "%s/roofcost/roofcost.db", xdg);
-		else if (home && *home)
-			snprintf(p->db, sizeof p->db, "%s/.local/share/roofcost/roofcost.db", home);
-		else
-			snprintf(p->db, sizeof p->db, "roofcost.db");
-	}
-}
-
-/* strcmp ignoring ASCII case. */
-static int strcasecmp_ascii(const char *a, const char *b)
-{
-	for (; *a && tolower((unsigned char)*a) == tolower((unsigned char)*b); a++, b++)
-		;
-	return tolower((unsigned char)*a) - tolower((unsigned char)*b);
-}
-
-/* mkdir -p of the folder that holds path. Returns 0, or -1 with errno set. */
-static int make_parent(const char *path)
-{
-	char buf[CLI_PATH_MAX];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *q = buf + 1; *q; q++) {
-		if (*q != '/')
-			continue;
-		*q = '\0';
-		if (mkdir(buf, 0755) != 0 && !is_dir(buf))
-			return -1;
-		*q = '/';
-	}
-	return 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* db_seed_fn: imports every .csv of the bundled catalogs folder, in name order. */
-static int seed_catalogs(db *d, void *ctx, err *e)
-{
-	const char *dir = ctx;
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	char *names[64];
-	int n = 0, rc = 0;
-	if (!dp)
-		return err_set(e, ERR_DATA, "%s: cannot open the bundled catalogs folder", dir);
-	while ((de = readdir(dp)) && rc == 0) {
-		size_t l = strlen(de->d_name);
-		if (l <= 4 || strcmp(de->d_name + l - 4, ".csv") != 0)
-			continue;
-		if (n == 64)
-			rc = err_set(e, ERR_DATA, "%s: more than 64 bundled catalogs", dir);
-		else if (!(names[n] = strdup(de->d_name)))
-			rc = err_set(e, ERR_DATA, "out of memory");
-		else
-			n++;
-	}
-	closedir(dp);
-	qsort(names, (size_t)n, sizeof names[0], cmp_name);
-	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 256];
-		price_catalog c;
-		db_import_result r;
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (rc == 0 && (rc = price_scan(path, NULL, NULL, &c, e)) == 0)
-			rc = db_import_file(d, &c, &r, e);
-		free(names[i]);
-	}
-	return rc;
-}
-
-/* Opens the store for writing, or read-only when `read` (db_open_read), its default folder
- * made first: a store is created on first use either way. */
-static int open_store(const cli_paths *p, int read, db **out, err *e)
-{
-	if (p->db_default && strchr(p->db, '/') && make_parent(p->db) != 0)
-		return err_set(e, ERR_DATA, "%s: cannot open the store: cannot create its folder", p->db);
-	return (read ? db_open_read : db_open)(p->db, seed_catalogs, (void *)p->catalogs, out, e);
-}
-
-int cli_open_db(const cli_paths *p, db **out, err *e)
-{
-	return open_store(p, 0, out, e);
-}
-
-int cli_open_db_read(const cli_paths *p, db **out, err *e)
-{
-	return open_store(p, 1, out, e);
-}
-
-void cli_eval_init(cli_eval_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->pricing = -1;
-}
-
 int cli_fail(const err *e)
 {
 	char esc[4 * ERR_MSG_MAX];
@@ -235,7 +83,7 @@ int cli_option_rc(int h, const char *usage, const err *e)
 }
 
 /* --price SYSTEM=USD_PER_CHIP_HOUR into o->prices. Returns 1, or -1 with e set. */
-static int parse_price(const char *arg, cli_eval_opts *o, err *e)
+static int parse_price(const char *arg, setup_opts *o, err *e)
 {
 	const char *eq = strrchr(arg, '=');
 	rank_user_price *u = &o->prices[o->nprices];
@@ -246,8 +94,8 @@ static int parse_price(const char *arg, cli_eval_opts *o, err *e)
 			"trn2-ultraserver=4.5)", arg);
 		return -1;
 	}
-	if (o->nprices == CLI_PRICE_MAX) {
-		err_set(e, ERR_USAGE, "--price: at most %d systems", CLI_PRICE_MAX);
+	if (o->nprices == SETUP_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--price: at most %d systems", SETUP_PRICE_MAX);
 		return -1;
 	}
 	memcpy(u->system, arg, l);
@@ -263,7 +111,7 @@ static int parse_price(const char *arg, cli_eval_opts *o, err *e)
 }
 
 /* --capex SYSTEM=USD[/CHIPS] */
-static int parse_capex(const char *arg, cli_eval_opts *o, err *e)
+static int parse_capex(const char *arg, setup_opts *o, err *e)
 {
 	const char *eq = strrchr(arg, '=');
 	rank_user_capex *u = &o->capex[o->ncapex];
@@ -283,8 +131,8 @@ static int parse_capex(const char *arg, cli_eval_opts *o, err *e)
 			"with their host, e.g. gb200-nvl72=3400000/72)", arg);
 		return -1;
 	}
-	if (o->ncapex == CLI_PRICE_MAX) {
-		err_set(e, ERR_USAGE, "--capex: at most %d systems", CLI_PRICE_MAX);
+	if (o->ncapex == SETUP_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--capex: at most %d systems", SETUP_PRICE_MAX);
 		return -1;
 	}
 	memcpy(u->system, arg, l);
@@ -300,7 +148,7 @@ static int parse_capex(const char *arg, cli_eval_opts *o, err *e)
 }
 
 /* --discount [KEY=]PCT[%][,[KEY=]PCT[%]]... */
-static int parse_discount(const char *arg, cli_eval_opts *o, err *e)
+static int parse_discount(const char *arg, setup_opts *o, err *e)
 {
 	const char *p = arg;
 	for (;;) {
@@ -340,8 +188,8 @@ static int parse_discount(const char *arg, cli_eval_opts *o, err *e)
 					item);
 				return -1;
 			}
-		if (o->ndiscounts == CLI_PRICE_MAX) {
-			err_set(e, ERR_USAGE, "--discount: at most %d discounts", CLI_PRICE_MAX);
+		if (o->ndiscounts == SETUP_PRICE_MAX) {
+			err_set(e, ERR_USAGE, "--discount: at most %d discounts", SETUP_PRICE_MAX);
 			return -1;
 		}
 		snprintf(d->key, sizeof d->key, "%.*s", (int)kl, item);
@@ -358,7 +206,7 @@ static int parse_discount(const char *arg, cli_eval_opts *o, err *e)
 	}
 }
 
-int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
+int cli_eval_option(int code, const char *arg, setup_opts *o, err *e)
 {
 	switch (code) {
 	case 's': o->system = arg; return 1;
@@ -377,8 +225,8 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 		snprintf(o->framework, sizeof o->framework, "framework=%s", arg);
 		return 1;
 	case CLI_OPT_SET:
-		if (o->nsets == CLI_SET_MAX) {
-			err_set(e, ERR_USAGE, "--set: at most %d overrides", CLI_SET_MAX);
+		if (o->nsets == SETUP_SET_MAX) {
+			err_set(e, ERR_USAGE, "--set: at most %d overrides", SETUP_SET_MAX);
 			return -1;
 		}
 		o->sets[o->nsets++] = arg;
@@ -429,263 +277,6 @@ int cli_eval_option(int code, const char *arg, cli_eval_opts *o, err *e)
 	}
 }
 
-/* 1 if name is the file stem of one item of the -s list (a name or a path to a .ini). */
-static int in_system_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ','), *stem = p, *q;
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-		for (q = p; q < p + l; q++)
-			if (*q == '/')
-				stem = q + 1;
-		l -= (size_t)(stem - p);
-		if (l > 4 && !strncmp(stem + l - 4, ".ini", 4))
-			l -= 4;
-		if (l == n && !strncmp(stem, name, n))
-			return 1;
-		p = end ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-int cli_check_prices(const cli_paths *paths, const cli_eval_opts *o, err *e)
-{
-	for (int i = 0; i < o->nprices + o->ncapex; i++) {
-		const char *name = i < o->nprices ? o->prices[i].system : o->capex[i - o->nprices].system;
-		const char *opt = i < o->nprices ? "--price" : "--capex";
-		char path[CLI_PATH_MAX + 96], dir[CLI_PATH_MAX + 32], **names = NULL, sugg[512];
-		struct stat st;
-		int n;
-		snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
-		snprintf(path, sizeof path, "%s/%s.ini", dir, name);
-		if (stat(path, &st) == 0 || (o->system && in_system_list(o->system, name)))
-			continue;
-		n = cli_ini_stems(dir, &names, e);
-		names_suggest(name, (const char *const *)names, n > 0 ? n : 0, sugg, sizeof sugg);
-		if (sugg[0])
-			err_set(e, ERR_USAGE, "%s: unknown system '%s'; did you mean %s?", opt, name, sugg);
-		else
-			err_set(e, ERR_USAGE, "%s: unknown system '%s' (see 'roofcost list systems')", opt, name);
-		cli_free_names(names, n > 0 ? n : 0);
-		return ERR_USAGE;
-	}
-	return 0;
-}
-
-void cli_price_terms(const cli_eval_opts *o, char *buf, size_t n)
-{
-	size_t l = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < o->nprices && l < n; i++)
-		l += (size_t)snprintf(buf + l, n - l, "%s%s $%.4g", i ? ", " : "user prices (--price, per chip-hour): ",
-				      o->prices[i].system, o->prices[i].usd_per_chip_hour);
-	for (int i = 0; i < o->ncapex && l < n; i++)
-		l += (size_t)snprintf(buf + l, n - l, "%s%s $%.10g for %s%.0d chip%s", i ? ", " : l ? "; capex (--capex): " :
-				      "capex (--capex): ", o->capex[i].system, o->capex[i].usd, o->capex[i].chips ? "" : "one node",
-				      o->capex[i].chips, o->capex[i].chips == 1 ? "" : o->capex[i].chips ? "s" : "'s");
-	for (int i = 0; i < o->ndiscounts && l < n; i++)
-		l += (size_t)snprintf(buf + l, n - l, "%s%s%s%.4g%%", i ? ", " : l ? "; catalog prices less (--discount): " :
-				      "catalog prices less (--discount): ", o->discounts[i].key,
-				      o->discounts[i].key[0] ? " " : "all ", 100 * o->discounts[i].share);
-}
-
-int cli_setup(const cli_paths *paths, const cli_eval_opts *o, const char *system,
-	      hw_system *sys, wl_workload *w, plan *p, err *e)
-{
-	if (cli_check_prices(paths, o, e) != 0)
-		return ERR_USAGE;
-	if (o->pricing_all)
-		return err_set(e, ERR_USAGE, "--pricing all: only compare prices every pricing model (and sweep takes a list)");
-	if (!o->workload || !*o->workload)
-		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
-	if (!system || !*system)
-		return err_set(e, ERR_USAGE, "%s -s SYSTEM (see 'roofcost list systems')", system ? "an empty" : "missing");
-	{
-		/* --framework first, so that a later --set framework=... wins. */
-		const char *sets[CLI_SET_MAX + 1];
-		int n = 0;
-		if (o->framework[0])
-			sets[n++] = o->framework;
-		for (int i = 0; i < o->nsets; i++)
-			sets[n++] = o->sets[i];
-		if (wl_load(o->workload, paths->workloads, paths->models, sets, n, w, e) != 0)
-			return e->code;
-	}
-	if (hw_find_system(system, paths->models, sys, e) != 0)
-		return e->code;
-	*p = w->plan;
-	if (o->plan_text) {
-		/* --plan replaces the workload's layout degrees it names; dp is recomputed from
-		 * --chips when --plan names no dp. */
-		if (plan_parse(o->plan_text, p, e) != 0)
-			return e->code;
-		if (!strstr(o->plan_text, "chips"))
-			p->chips = 0;
-	}
-	if (o->chips) {
-		if (!o->plan_text || !strstr(o->plan_text, "dp="))
-			p->dp = 0;
-		p->chips = o->chips;
-	}
-	if (!p->chips && !o->plan_text)
-		p->chips = w->plan.chips;
-	{
-		/* Layouts beyond the ranges of lim.h are usage errors, before any arithmetic. */
-		char why[160];
-		long long inner = (long long)(p->tp ? p->tp : 1) * (p->pp ? p->pp : 1) * (p->cp ? p->cp : 1);
-		long long all = inner * (p->dp ? p->dp : 1);
-		if (plan_limits(p, w->micro_batch, why, sizeof why) != 0)
-			return err_set(e, ERR_USAGE, "%s", why);
-		if (p->chips && !p->dp && p->chips % inner != 0)
-			return err_set(e, ERR_USAGE, "%d chips are not a multiple of tp*pp*cp = %lld", p->chips, inner);
-		if (p->chips && p->dp && p->chips != all)
-			return err_set(e, ERR_USAGE, "%d chips differ from tp*pp*dp*cp = %lld", p->chips, all);
-		wl_plan_defaults(w, p);
-		plan_fill(p);
-		if (plan_limits(p, w->micro_batch, why, sizeof why) != 0)
-			return err_set(e, ERR_USAGE, "%s", why);
-	}
-	return 0;
-}
-
-/* Looks up s's price into out, or says in out->note why there is none. */
-int cli_price(const cli_paths *paths, db **store, const hw_system *s, const wl_workload *w,
-	      rank_quote *out, err *e)
-{
-	db_query q;
-	int found, have[PRICE_MODEL_N];
-	char where[160] = "", models[160] = "";
-	out->node_chips = hw_node_chips(s);
-	if (!s->instance[0]) {
-		if (s->no_public_price[0])
-			snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
-				 s->no_public_price, s->name);
-		else
-			snprintf(out->note, sizeof out->note, "%s has no instance name in its system file: it is "
-				 "not rented by the hour, so it has no price", s->name);
-		return 0;
-	}
-	if (!*store && cli_open_db_read(paths, store, e) != 0)
-		return ERR_DATA;
-	q.instance = s->instance;
-	q.model = out->pricing;
-	q.region = w->cost.region;
-	q.as_of = out->as_of;
-	if (db_price_find(*store, &q, &out->price, &found, e) != 0)
-		return ERR_DATA;
-	if (found) {
-		int node = hw_node_chips(s);
-		out->have_price = 1;
-		out->usd_per_chip_hour = price_per_chip_hour(&out->price);
-		if (out->price.unit == PRICE_PER_INSTANCE && out->price.accelerators != node)
-			snprintf(out->note, sizeof out->note, "the catalog prices %s with %d chips, the system "
-				 "file's node has %d: priced per chip", s->instance, out->price.accelerators, node);
-		return 0;
-	}
-	if (db_price_models(*store, s->instance, out->as_of, have, e) != 0)
-		return ERR_DATA;
-	for (int i = 0; i < PRICE_MODEL_N; i++)
-		if (have[i])
-			snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
-				 models[0] ? ", " : "", price_model_names[i]);
-	if (!models[0] && s->no_public_price[0]) {
-		snprintf(out->note, sizeof out->note, "no public price: %s (--price %s=USD gives your own)",
-			 s->no_public_price, s->name);
-		return 0;
-	}
-	if (w->cost.region[0])
-		snprintf(where, sizeof where, " in %s", w->cost.region);
-	if (out->as_of[0])
-		snprintf(where + strlen(where), sizeof where - strlen(where), " at or before %s", out->as_of);
-	snprintf(out->note, sizeof out->note, "no %s price for %s%s in the store (%s%s)",
-		 price_model_names[out->pricing], s->instance, where,
-		 models[0] ? "it has: " : "it has none; see 'roofcost list prices'", models);
-	return 0;
-}
-
-const interval_status *cli_calibration(const cli_paths *paths, const hw_system *s, const wl_workload *w,
-				       interval_status *out)
-{
-	if (!paths->intervals)
-		return NULL;
-	interval_lookup(paths->intervals, w->mode == WL_TRAIN, s->chip.family, w->fw.name, out);
-	return out;
-}
-
-int cli_no_price_note(const cli_paths *paths, db **store, const rank_row *rows, int n, const cli_eval_opts *o,
-		      char *buf, size_t len, err *e)
-{
-	int any[PRICE_MODEL_N] = {0};
-	size_t l;
-	price_model asked = rows[0].cost.pricing;
-	buf[0] = '\0';
-	for (int i = 0; i < n; i++)
-		if (rows[i].cost.have_price)
-			return 0;
-	for (int i = 0; i < n; i++) {
-		int have[PRICE_MODEL_N];
-		if (!rows[i].sys->instance[0])
-			continue;
-		if (!*store && cli_open_db_read(paths, store, e) != 0)
-			return ERR_DATA;
-		if (db_price_models(*store, rows[i].sys->instance, o->as_of ? o->as_of : "", have, e) != 0)
-			return ERR_DATA;
-		for (int m = 0; m < PRICE_CATALOG_N; m++)
-			any[m] |= have[m];
-	}
-	l = (size_t)snprintf(buf, len, "no system compared has a%s %s price", asked == PRICE_ON_DEMAND || asked ==
-			     PRICE_OWNED ? "n" : "", price_model_names[asked]);
-	for (int m = 0, k = 0; m < PRICE_CATALOG_N && l < len; m++)
-		if (any[m])
-			l += (size_t)snprintf(buf + l, len - l, "%s%s", k++ ? ", " : "; the store has for them: ",
-					      price_model_names[m]);
-	if (l < len)
-		snprintf(buf + l, len - l, "%s; --pricing all compares every pricing model, --pricing owned prices "
-			 "buying the hardware, and --price SYSTEM=USD_PER_CHIP_HOUR gives your own", l && any[0] + any[1] +
-			 any[2] + any[3] + any[4] + any[5] + any[6] ? "" : "; the store has none for them");
-	return 0;
-}
-
-int cli_cost(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *s,
-	     const wl_workload *w, const train_result *tr, const infer_result *ir, rank_quote *out,
-	     err *e)
-{
-	cli_pricer pr;
-	rank_opts ro;
-	cli_rank_opts(&pr, paths, store, o, w, &ro);
-	return rank_price_and_cost(&ro, s, w, tr, ir, out, e);
-}
-
-/* rank_price_fn over the store. */
-static int price_cb(void *ctx, const hw_system *s, const wl_workload *w, rank_quote *out, err *e)
-{
-	cli_pricer *pr = ctx;
-	return cli_price(pr->paths, pr->store, s, w, out, e);
-}
-
-void cli_rank_opts(cli_pricer *pr, const cli_paths *paths, db **store, const cli_eval_opts *o,
-		   const wl_workload *w, rank_opts *ro)
-{
-	pr->paths = paths;
-	pr->store = store;
-	memset(ro, 0, sizeof *ro);
-	ro->fixed_plan = o->plan_text != NULL;
-	ro->cmin = 1;
-	ro->cmax = 1 << 30;
-	ro->pricing = o->pricing >= 0 ? (price_model)o->pricing : w->cost.pricing;
-	ro->as_of = o->as_of ? o->as_of : "";
-	ro->price = price_cb;
-	ro->price_ctx = pr;
-	ro->intervals = paths->intervals;
-	ro->user_prices = o->prices;
-	ro->nuser_prices = o->nprices;
-	ro->user_capex = o->capex;
-	ro->nuser_capex = o->ncapex;
-	ro->discounts = o->discounts;
-	ro->ndiscounts = o->ndiscounts;
-}
-
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: roofcost COMMAND [OPTIONS]   (roofcost help COMMAND, or COMMAND --help, for its options)\n"
@@ -721,7 +312,7 @@ static void doc_info(doc_program *d)
 }
 
 /* roofcost help [COMMAND | --man | --bash-completion] */
-static int help(int argc, char **argv, const cli_paths *paths)
+static int help(int argc, char **argv, const home_paths *paths)
 {
 	doc_program d;
 	if (argc < 3) {
@@ -758,21 +349,21 @@ static int help(int argc, char **argv, const cli_paths *paths)
 
 int main(int argc, char **argv)
 {
-	cli_paths paths;
+	home_paths paths;
 	char name[64];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		cli_find_paths(&paths, argv[0]);
+		home_find(&paths, argv[0]);
 		return help(argc, argv, &paths);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("roofcost %s\n", ROOFCOST_VERSION);
 		return 0;
 	}
-	cli_find_paths(&paths, argv[0]);
+	home_find(&paths, argv[0]);
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			interval_table *iv = malloc(sizeof *iv);
@@ -809,90 +400,7 @@ int main(int argc, char **argv)
 	return 2;
 }
 
-int cli_ini_stems(const char *dir, char ***out, err *e)
-{
-	return names_list(dir, ".ini", out, e);
-}
-
-void cli_free_names(char **names, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-int cli_system_names(const cli_paths *paths, const char *list, char ***names, err *e)
-{
-	char dir[CLI_PATH_MAX + 32];
-	const char *p = list;
-	int n = 0;
-	*names = NULL;
-	snprintf(dir, sizeof dir, "%s/hw/systems", paths->models);
-	while (*p == ' ')
-		p++;
-	if (!strcasecmp_ascii(p, "all"))
-		return cli_ini_stems(dir, names, e);
-	for (const char *q = p, *c; q; q = c ? c + 1 : NULL) {
-		size_t sp = strspn(q, " \t");
-		c = strchr(q, ',');
-		if (q[sp] == ',' || q[sp] == '\0')
-			return -err_set(e, ERR_USAGE, "-s: an empty name in '%s'", list);
-	}
-	*names = calloc(CLI_SYSTEMS_MAX, sizeof **names);
-	if (!*names)
-		return -err_set(e, ERR_DATA, "out of memory");
-	/* Names separated by commas, spaces around them ignored; each one a system (case does not
-	 * matter) or a path; none empty, none twice. */
-	for (;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char name[CLI_PATH_MAX], stem[CLI_PATH_MAX];
-		int rc = 0;
-		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-			len--;
-		while (len > 0 && (*p == ' ' || *p == '\t')) {
-			p++;
-			len--;
-		}
-		if (len == 0)
-			rc = err_set(e, ERR_USAGE, "-s: an empty name in '%s'", list);
-		else if (len >= sizeof name)
-			rc = err_set(e, ERR_USAGE, "-s: a name longer than %d characters", (int)sizeof name - 1);
-		else if (n == CLI_SYSTEMS_MAX)
-			rc = err_set(e, ERR_USAGE, "-s: at most %d systems", CLI_SYSTEMS_MAX);
-		if (rc == 0) {
-			snprintf(name, sizeof name, "%.*s", (int)len, p);
-			if (strchr(name, '/') || (len > 4 && !strcmp(name + len - 4, ".ini")))
-				snprintf(stem, sizeof stem, "%s", name);
-			else
-				rc = names_find(dir, name, "system", stem, sizeof stem, e);
-		}
-		for (int i = 0; rc == 0 && i < n; i++)
-			if (!strcmp((*names)[i], stem))
-				rc = err_set(e, ERR_USAGE, "-s: '%s' is named twice", stem);
-		if (rc == 0 && !((*names)[n] = strdup(stem)))
-			rc = err_set(e, ERR_DATA, "out of memory");
-		if (rc != 0) {
-			cli_free_names(*names, n);
-			*names = NULL;
-			return -rc;
-		}
-		n++;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return n;
-}
-
-void cli_rank_args_init(cli_rank_args *a)
-{
-	memset(a, 0, sizeof *a);
-	a->cmin = 1;
-	a->cmax = RANK_CHIPS_OPEN;
-}
-
-int cli_rank_option(int code, const char *arg, cli_eval_opts *o, cli_rank_args *a, err *e)
+int cli_rank_option(int code, const char *arg, setup_opts *o, setup_rank_args *a, err *e)
 {
 	if (code == CLI_OPT_BUDGET || code == CLI_OPT_DEADLINE) {
 		double *v = code == CLI_OPT_BUDGET ? &a->budget : &a->deadline;
@@ -921,37 +429,3 @@ int cli_rank_option(int code, const char *arg, cli_eval_opts *o, cli_rank_args *
 	return 0;
 }
 
-int cli_rank_apply(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, const plan *p,
-		   rank_opts *ro, int *fill, err *e)
-{
-	if (w->mode == WL_INFER && a->deadline > 0)
-		return err_set(e, ERR_USAGE, "--deadline: applies to training; %s is a serving workload", w->name);
-	ro->cmin = a->cmin;
-	ro->cmax = a->cmax;
-	/* A single count: the chips of a training run; for serving, the chips the replicas fill. */
-	if (o->chips && !a->range)
-		ro->cmin = ro->cmax = o->chips;
-	ro->budget = a->budget;
-	ro->deadline = a->deadline * 86400;
-	ro->total = 0;
-	*fill = p->chips;
-	if (w->mode == WL_INFER && !o->plan_text && o->chips && !a->range) {
-		ro->total = *fill = o->chips;
-		ro->cmin = 1;
-	}
-	return 0;
-}
-
-void cli_rank_plan(const cli_rank_args *a, const cli_eval_opts *o, const wl_workload *w, plan *p)
-{
-	int inner = p->tp * p->pp * p->cp;
-	if (o->plan_text || !o->chips || a->range || w->mode != WL_TRAIN)
-		return;
-	p->chips = o->chips;
-	if (o->chips % inner == 0) {
-		p->dp = o->chips / inner;
-	} else {
-		p->tp = p->pp = p->cp = p->vpp = p->ep = 1;
-		p->dp = o->chips;
-	}
-}

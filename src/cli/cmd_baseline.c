@@ -2,7 +2,7 @@
  * release records (DESIGN §6 "Release records", §8): the options of each verb and the tables
  * that show what it did. What a record is, how it is frozen, checked, explained and verified
  * lives in store/record.c; this file gives it the evaluation (evaluate: the options replayed
- * through cli_eval_option and cli_setup, so an option eval gains reaches baseline too, then
+ * through cli_eval_option and setup_load, so an option eval gains reaches baseline too, then
  * eval's JSON) and prints. Each check is logged in the store's baseline_check table, which is
  * where `list` finds a record's last check. */
 #include <cJSON.h>
@@ -111,7 +111,7 @@ static const struct option *eval_option(int code)
 	return NULL;
 }
 
-static void to_cli_paths(const record_paths *r, cli_paths *p)
+static void to_cli_paths(const record_paths *r, home_paths *p)
 {
 	memset(p, 0, sizeof *p);
 	snprintf(p->home, sizeof p->home, "%s", r->home);
@@ -122,7 +122,7 @@ static void to_cli_paths(const record_paths *r, cli_paths *p)
 	p->db_default = r->db_default;
 }
 
-static void to_record_paths(const cli_paths *p, record_paths *r)
+static void to_record_paths(const home_paths *p, record_paths *r)
 {
 	memset(r, 0, sizeof *r);
 	snprintf(r->home, sizeof r->home, "%s", p->home);
@@ -137,15 +137,15 @@ static void to_record_paths(const cli_paths *p, record_paths *r)
 static int evaluate(void *ctx, const record_paths *rp, int argc, char **argv, db **store, record_eval *ev,
 		    err *e)
 {
-	cli_paths *paths = malloc(sizeof *paths);
-	cli_eval_opts o;
+	home_paths *paths = malloc(sizeof *paths);
+	setup_opts o;
 	rank_view rep;
 	int c, rc = 0, old_opterr = opterr;
 	(void)ctx;
 	if (!paths)
 		return err_set(e, ERR_DATA, "out of memory");
 	to_cli_paths(rp, paths);
-	cli_eval_init(&o);
+	setup_init(&o);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", eval_longopts, NULL)) != -1) {
@@ -162,7 +162,7 @@ static int evaluate(void *ctx, const record_paths *rp, int argc, char **argv, db
 	}
 	opterr = old_opterr;
 	if (rc == 0)
-		rc = cli_setup(paths, &o, o.system, &ev->sys, &ev->w, &ev->p, e);
+		rc = setup_load(paths, &o, o.system, &ev->sys, &ev->w, &ev->p, e);
 	if (rc == 0) {
 		memset(&rep, 0, sizeof rep);
 		rep.sys = &ev->sys;
@@ -174,7 +174,7 @@ static int evaluate(void *ctx, const record_paths *rp, int argc, char **argv, db
 			infer_eval(&ev->sys, &ev->w, &ev->p, &ev->ir, NULL, NULL);
 			rep.infer = &ev->ir;
 		}
-		if (cli_cost(paths, store, &o, &ev->sys, &ev->w, rep.train, rep.infer, &ev->cost, e) != 0)
+		if (setup_cost(paths, store, &o, &ev->sys, &ev->w, rep.train, rep.infer, &ev->cost, e) != 0)
 			rc = ERR_DATA;
 	}
 	if (rc == 0) {
@@ -209,7 +209,7 @@ static int tool_init(record_tool *t)
 
 /* A record-reading verb's store (record_store_open) and its records, checked. Returns -1 to
  * go on, else the exit code with the error printed. */
-static int open_audit(const cli_paths *paths, const record_tool *t, db **store, record_audit *a, char *note,
+static int open_audit(const home_paths *paths, const record_tool *t, db **store, record_audit *a, char *note,
 		      size_t n)
 {
 	err e = {0};
@@ -414,7 +414,7 @@ static int want_args(const char *verb, const verb_opts *v, int n, const char *wh
  * the tool, then the store opened for reading and its records checked. Returns -1 to go on,
  * else the exit code (0 after --help). */
 static int verb_begin(int argc, char **argv, const char *verb, const char *allowed, int n, const char *what,
-		      const cli_paths *paths, verb_opts *v, record_tool *t, db **store, record_audit *a, char *note,
+		      const home_paths *paths, verb_opts *v, record_tool *t, db **store, record_audit *a, char *note,
 		      size_t nn)
 {
 	int rc = verb_parse(argc, argv, verb, allowed, v);
@@ -434,7 +434,7 @@ static void verb_end(db *store, record_audit *a)
 }
 
 /* The index of the named record, usable, or -1 with the error printed. */
-static int get_record(const record_audit *a, const cli_paths *paths, const char *name, const char *note)
+static int get_record(const record_audit *a, const home_paths *paths, const char *name, const char *note)
 {
 	int i = record_audit_find(a, name);
 	char clipped[400];
@@ -484,13 +484,13 @@ static int print_figure_table(const char *mode, const baseline_rules *rules, con
 	return failed;
 }
 
-static int verb_record(int argc, char **argv, const cli_paths *paths)
+static int verb_record(int argc, char **argv, const home_paths *paths)
 {
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
 						 {"criteria", required_argument, NULL, OPT_CRITERIA},
 						 {"tolerance", required_argument, NULL, OPT_TOLERANCE},
 						 {NULL, 0, NULL, 0}};
-	cli_eval_opts o;
+	setup_opts o;
 	baseline_rules rules;
 	record_paths rp;
 	record_tool t;
@@ -505,7 +505,7 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	err e = {0};
 	int c, rc = 0;
 
-	cli_eval_init(&o);
+	setup_init(&o);
 	memset(&rules, 0, sizeof rules);
 	memset(&row, 0, sizeof row);
 	to_record_paths(paths, &rp);
@@ -552,7 +552,7 @@ static int verb_record(int argc, char **argv, const cli_paths *paths)
 	if ((rc = tool_init(&t)) != 0)
 		goto done;
 	if (baseline_parse_criteria(criteria, &rules, &e) != 0 || baseline_parse_tolerance(tolerance, &rules, &e) != 0 ||
-	    cli_open_db(paths, &store, &e) != 0 || record_name_free(store, name, &e) != 0 ||
+	    home_open_db(paths, &store, &e) != 0 || record_name_free(store, name, &e) != 0 ||
 	    record_evaluate(&rp, options, &t, &store, &ev, &e) != 0 || record_rules_known(ev, &rules, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
@@ -619,14 +619,14 @@ done:
 
 /* Logs one check in the store, opened for writing on first use; a store this user cannot
  * write is left as it is, with a warning. */
-static void log_check(const cli_paths *paths, const record_tool *t, db **w, int *tried, const db_baseline *row,
+static void log_check(const home_paths *paths, const record_tool *t, db **w, int *tried, const db_baseline *row,
 		      const record_check *c)
 {
 	db_check_row k;
 	err e = {0};
 	if (!*w && !*tried) {
 		*tried = 1;
-		if (cli_open_db(paths, w, &e) != 0) {
+		if (home_open_db(paths, w, &e) != 0) {
 			err_prefix(&e, "warning: the checks were not logged");
 			fprintf(stderr, "roofcost: %s\n", e.msg);
 			return;
@@ -646,7 +646,7 @@ static void log_check(const cli_paths *paths, const record_tool *t, db **w, int 
 	}
 }
 
-static int verb_check(int argc, char **argv, const cli_paths *paths)
+static int verb_check(int argc, char **argv, const home_paths *paths)
 {
 	verb_opts v;
 	db *store = NULL, *w = NULL;
@@ -764,7 +764,7 @@ static void last_check(const db_baseline *b, char *buf, size_t n)
 			 b->check_frozen ? " (frozen)" : "");
 }
 
-static int verb_list(int argc, char **argv, const cli_paths *paths)
+static int verb_list(int argc, char **argv, const home_paths *paths)
 {
 	static const char *const hdr[] = {"name", "workload", "system", "created", "criteria", "tolerance",
 					  "last_check"};
@@ -848,7 +848,7 @@ static void kv(out_table *t, const char *k, const char *v)
 	out_row(t, cells);
 }
 
-static int verb_show(int argc, char **argv, const cli_paths *paths)
+static int verb_show(int argc, char **argv, const home_paths *paths)
 {
 	static const char *const hdr[] = {"field", "value"};
 	verb_opts v;
@@ -967,7 +967,7 @@ done:
 	return rc;
 }
 
-static int verb_diff(int argc, char **argv, const cli_paths *paths)
+static int verb_diff(int argc, char **argv, const home_paths *paths)
 {
 	static const char *const hdr[] = {"figure", "a", "b", "change"};
 	verb_opts v;
@@ -1071,7 +1071,7 @@ done:
 	return rc;
 }
 
-static int verb_export(int argc, char **argv, const cli_paths *paths)
+static int verb_export(int argc, char **argv, const home_paths *paths)
 {
 	verb_opts v;
 	db *store;
@@ -1118,7 +1118,7 @@ static int verb_export(int argc, char **argv, const cli_paths *paths)
 	return rc;
 }
 
-static int verb_import(int argc, char **argv, const cli_paths *paths)
+static int verb_import(int argc, char **argv, const home_paths *paths)
 {
 	verb_opts v;
 	db *store = NULL;
@@ -1130,7 +1130,7 @@ static int verb_import(int argc, char **argv, const cli_paths *paths)
 		return rc < 0 ? 0 : rc;
 	if ((rc = want_args("import", &v, 1, "one FILE")) != 0 || (rc = tool_init(&t)) != 0)
 		return rc;
-	if (cli_open_db(paths, &store, &e) != 0 || record_import(store, &t, v.args[0], &row, &e) != 0) {
+	if (home_open_db(paths, &store, &e) != 0 || record_import(store, &t, v.args[0], &row, &e) != 0) {
 		db_close(store);
 		return cli_fail(&e);
 	}
@@ -1151,7 +1151,7 @@ static int verb_import(int argc, char **argv, const cli_paths *paths)
 	return 0;
 }
 
-static int verb_verify(int argc, char **argv, const cli_paths *paths)
+static int verb_verify(int argc, char **argv, const home_paths *paths)
 {
 	static const char *const hdr[] = {"name", "created", "sha256", "verdict"};
 	verb_opts v;
@@ -1262,9 +1262,9 @@ static int verb_verify(int argc, char **argv, const cli_paths *paths)
 	return bad ? 3 : 0;
 }
 
-int cmd_baseline(int argc, char **argv, const cli_paths *paths)
+int cmd_baseline(int argc, char **argv, const home_paths *paths)
 {
-	static const struct { const char *name; int (*run)(int, char **, const cli_paths *); } verbs[] = {
+	static const struct { const char *name; int (*run)(int, char **, const home_paths *); } verbs[] = {
 		{"record", verb_record}, {"check", verb_check}, {"list", verb_list}, {"show", verb_show},
 		{"diff", verb_diff}, {"export", verb_export}, {"import", verb_import}, {"verify", verb_verify},
 	};

@@ -214,7 +214,7 @@ static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, c
 }
 
 /* --disagg: each system's best disaggregated split beside its aggregated result, at the limits. */
-static void print_disagg(const rank_row *rows, int nrows, const cli_eval_opts *o)
+static void print_disagg(const rank_row *rows, int nrows, const setup_opts *o)
 {
 	static const char *const hdr[] = {"system", "split", "chips", "prefill", "decode", "tokens_per_s_per_chip",
 					  "vs_aggregated_pct", "ttft_tail_ms", "tpot_tail_ms", "kv_transfer_ms", "kv_link",
@@ -269,8 +269,8 @@ static void print_disagg(const rank_row *rows, int nrows, const cli_eval_opts *o
 
 /* Table, CSV and Markdown. CSV carries the assumptions in columns of every row; the table and
  * Markdown print them under the table. */
-static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const cli_eval_opts *o,
-			const cli_paths *paths, const char *limits, const char *note, const rank_ages *ages,
+static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const setup_opts *o,
+			const home_paths *paths, const char *limits, const char *note, const rank_ages *ages,
 			const char *empty)
 {
 	enum { NC = 20 }; /* 14 columns and 6 of assumptions (CSV) */
@@ -390,7 +390,7 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 		}
 		printf("%sprices: the newest%s%s in the store %s, per chip-hour\n%sassumptions: %s\n", nl,
 		       o->as_of ? " at or before " : "", o->as_of ? o->as_of : "", paths->db, nl, terms);
-		cli_price_terms(o, terms, sizeof terms);
+		setup_price_terms(o, terms, sizeof terms);
 		if (terms[0])
 			printf("%s%s\n", nl, terms);
 		if (train) {
@@ -418,26 +418,26 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 	out_release(&t);
 }
 
-int cmd_compare(int argc, char **argv, const cli_paths *paths)
+int cmd_compare(int argc, char **argv, const home_paths *paths)
 {
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_TABLE_LONGOPTS,
 						 CLI_RANK_LONGOPTS, {NULL, 0, NULL, 0}};
-	cli_rank_args ra;
-	cli_eval_opts o;
+	setup_rank_args ra;
+	setup_opts o;
 	err e = {0};
 	db *store = NULL;
 	wl_workload *w0 = malloc(sizeof *w0);
 	rank_row *rows = NULL;
 	hw_system *systems = NULL;
-	cli_pricer pricer;
+	setup_pricer pricer;
 	rank_opts ro;
 	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
 	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
 	rank_ages ages;
 	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, fill = 0;
 
-	cli_eval_init(&o);
-	cli_rank_args_init(&ra);
+	setup_init(&o);
+	setup_rank_args_init(&ra);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:w:h", longopts, NULL)) != -1) {
 		int h;
@@ -469,7 +469,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	nnames = cli_system_names(paths, o.system, &names, &e);
+	nnames = home_system_names(paths, o.system, &names, &e);
 	if (nnames < 0) {
 		rc = cli_fail(&e);
 		goto done;
@@ -483,7 +483,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	for (int i = 0; i < nnames && rc == 0; i++) {
-		cli_eval_opts so = o;
+		setup_opts so = o;
 		plan p;
 		int first = nrows, kept = 0;
 		/* A search is not tied to the workload's layout: --chips is checked against it only
@@ -491,14 +491,14 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 		if (!o.plan_text)
 			so.chips = 0;
 		so.pricing_all = 0;
-		if (cli_setup(paths, &so, names[i], &systems[i], w0, &p, &e) != 0) {
+		if (setup_load(paths, &so, names[i], &systems[i], w0, &p, &e) != 0) {
 			rc = e.code;
 			break;
 		}
-		cli_rank_plan(&ra, &o, w0, &p);
-		cli_rank_opts(&pricer, paths, &store, &o, w0, &ro);
+		setup_rank_plan(&ra, &o, w0, &p);
+		setup_rank_opts(&pricer, paths, &store, &o, w0, &ro);
 		ro.ws = ws;
-		if ((rc = cli_rank_apply(&ra, &o, w0, &p, &ro, &fill, &e)) != 0)
+		if ((rc = setup_rank_apply(&ra, &o, w0, &p, &ro, &fill, &e)) != 0)
 			break;
 		for (int k = 0; k < nmodels && rc == 0; k++) {
 			rank_row *r = &rows[nrows];
@@ -526,7 +526,7 @@ int cmd_compare(int argc, char **argv, const cli_paths *paths)
 	rank_sort(rows, nrows);
 	rank_verdicts(rows, nrows, ra.budget);
 	rank_price_ages(rows, nrows, w0->cost.owned.price_age_days, &ages);
-	if (nrows > 0 && !o.pricing_all && cli_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
+	if (nrows > 0 && !o.pricing_all && setup_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
@@ -552,7 +552,7 @@ done:
 	free(systems);
 	free(rows);
 	if (names)
-		cli_free_names(names, nnames);
+		home_free_names(names, nnames);
 	free(w0);
 	return rc;
 }

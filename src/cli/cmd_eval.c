@@ -110,6 +110,22 @@ static void curve_note(const infer_result *r, const infer_load *o, int n, int dp
 	(void)dp;
 }
 
+/* Where the stack's peer-to-peer all-reduce gives way to the library's along the curve: a step
+ * the model states (infer_load.allreduce_library). */
+static void curve_allreduce_note(const wl_workload *w, const infer_load *o, int n, char *buf, size_t len)
+{
+	size_t l = strlen(buf);
+	for (int i = 1; i < n && l < len; i++) {
+		int now = o[i].allreduce_library & ~o[i - 1].allreduce_library;
+		if (now)
+			l += (size_t)snprintf(buf + l, len - l, "; from %.0f requests in flight the %s iterations' tensor-parallel "
+					      "all-reduce passes the %.3g MiB the stack's peer-to-peer kernels take (allreduce_max, %s) "
+					      "and runs the library's, a step in the curve", o[i].load,
+					      now & 1 ? "prompt-carrying" : "decode", w->fw.serve.allreduce_max / 1048576,
+					      w->fw.name);
+	}
+}
+
 static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p, const infer_result *r,
 		       const double *loads, int n, out_format f, void *json)
 {
@@ -119,6 +135,7 @@ static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p
 		return -1;
 	infer_curve(sys, w, p, loads, n, o, reason, sizeof reason);
 	curve_note(r, o, n, p->dp, note, sizeof note);
+	curve_allreduce_note(w, o, n, note, sizeof note);
 	if (f == OUT_JSON) {
 		cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
 		cJSON_AddNumberToObject(c, "cap_per_replica", r->cap);
@@ -217,16 +234,16 @@ static void front_cells(const frontier_point *q, char buf[FRONT_COLS][48])
 }
 
 /* eval --frontier: the table (frontier points only) or every point (csv, json). */
-static int print_frontier(const cli_paths *paths, db **store, const cli_eval_opts *o, const hw_system *sys,
+static int print_frontier(const home_paths *paths, db **store, const setup_opts *o, const hw_system *sys,
 			  const wl_workload *w, const plan *p, void *json, err *e)
 {
 	rank_frontier_set *f = malloc(sizeof *f);
-	cli_pricer pricer;
+	setup_pricer pricer;
 	rank_opts ro;
 	int best, nfront = 0;
 	if (!f)
 		return err_set(e, ERR_DATA, "out of memory");
-	cli_rank_opts(&pricer, paths, store, o, w, &ro);
+	setup_rank_opts(&pricer, paths, store, o, w, &ro);
 	ro.fixed_plan = 0;
 	ro.total = p->chips;
 	if (rank_frontier(w, p, &ro, sys, f, e) != 0) {
@@ -317,16 +334,16 @@ static int print_frontier(const cli_paths *paths, db **store, const cli_eval_opt
 
 /* eval --disagg: the split asked for (rank_disagg: searched within the plan's chips or the
  * scale-up domain), priced like the aggregated result. */
-static int eval_disagg(const cli_paths *paths, db **store, const cli_eval_opts *o, hw_system *sys,
+static int eval_disagg(const home_paths *paths, db **store, const setup_opts *o, hw_system *sys,
 		       const wl_workload *w, const plan *p, disagg_result *dis, rank_quote *dcost, err *e)
 {
 	rank_row *r = calloc(1, sizeof *r);
-	cli_pricer pricer;
+	setup_pricer pricer;
 	rank_opts ro;
 	int rc;
 	if (!r)
 		return err_set(e, ERR_DATA, "out of memory");
-	cli_rank_opts(&pricer, paths, store, o, w, &ro);
+	setup_rank_opts(&pricer, paths, store, o, w, &ro);
 	ro.total = o->chips;
 	r->sys = sys;
 	rc = rank_disagg(w, p, &ro, r, e);
@@ -336,7 +353,7 @@ static int eval_disagg(const cli_paths *paths, db **store, const cli_eval_opts *
 	return rc;
 }
 
-int cmd_eval(int argc, char **argv, const cli_paths *paths)
+int cmd_eval(int argc, char **argv, const home_paths *paths)
 {
 	enum { OPT_LOADS = 2100, OPT_FRONTIER, OPT_DISAGG };
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS,
@@ -346,7 +363,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	double *loads = NULL;
 	int nloads = 0, frontier = 0;
 	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
-	cli_eval_opts o;
+	setup_opts o;
 	db *store = NULL;
 	rank_quote cost;
 	err e = {0};
@@ -361,7 +378,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 	disagg_result *dis = malloc(sizeof *dis);
 	rank_quote *dcost = malloc(sizeof *dcost);
 
-	cli_eval_init(&o);
+	setup_init(&o);
 	if (!sys || !w || !dis || !dcost) {
 		free(sys);
 		free(w);
@@ -412,7 +429,7 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (cli_setup(paths, &o, o.system, sys, w, &p, &e) != 0) {
+	if (setup_load(paths, &o, o.system, sys, w, &p, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
@@ -432,12 +449,12 @@ int cmd_eval(int argc, char **argv, const cli_paths *paths)
 		infer_eval(sys, w, &p, &ir, NULL, NULL);
 		rep.infer = &ir;
 	}
-	if (cli_cost(paths, &store, &o, sys, w, rep.train, rep.infer, &cost, &e) != 0) {
+	if (setup_cost(paths, &store, &o, sys, w, rep.train, rep.infer, &cost, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
 	rep.cost = &cost;
-	rep.cal = cli_calibration(paths, sys, w, &cal);
+	rep.cal = setup_calibration(paths, sys, w, &cal);
 	if (w->mode == WL_INFER && w->disagg.on && (rc = eval_disagg(paths, &store, &o, sys, w, &p, dis, dcost, &e)) != 0) {
 		rc = cli_fail(&e);
 		goto done;

@@ -19,7 +19,7 @@ const char import_usage[] =
 	"  --format FMT   table (a sentence, default) | csv | json | md\n"
 	"  -h, --help     this text\n";
 
-int cmd_import(int argc, char **argv, const cli_paths *paths)
+int cmd_import(int argc, char **argv, const home_paths *paths)
 {
 	static const struct option longopts[] = {{"format", required_argument, NULL, CLI_OPT_FORMAT},
 						 {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -53,7 +53,7 @@ int cmd_import(int argc, char **argv, const cli_paths *paths)
 	 * read again row by row into the store, so memory does not grow with the file. */
 	if (price_scan(argv[optind], NULL, NULL, &c, &e) != 0)
 		return cli_fail(&e);
-	rc = cli_open_db(paths, &store, &e);
+	rc = home_open_db(paths, &store, &e);
 	if (rc == 0)
 		rc = db_import_file(store, &c, &r, &e);
 	if (rc == 0 && f == OUT_JSON) {

@@ -52,26 +52,26 @@ static void gbps(char *b, size_t n, double v)
 
 /* Loads every system file of models/hw/systems in name order and calls fn on each; stops at
  * the first file that does not load. Returns 0, or 1 with e set. */
-static int each_system(const cli_paths *p, void (*fn)(const hw_system *s, void *ctx), void *ctx, err *e)
+static int each_system(const home_paths *p, void (*fn)(const hw_system *s, void *ctx), void *ctx, err *e)
 {
-	char dir[CLI_PATH_MAX + 32], **names;
+	char dir[HOME_PATH_MAX + 32], **names;
 	int n, rc = 0;
 	hw_system *s = malloc(sizeof *s);
 	snprintf(dir, sizeof dir, "%s/hw/systems", p->models);
-	n = cli_ini_stems(dir, &names, e);
+	n = home_ini_stems(dir, &names, e);
 	if (n < 0 || !s) {
 		free(s);
 		return 1;
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
-		char path[CLI_PATH_MAX + 64];
+		char path[HOME_PATH_MAX + 64];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (hw_load_system(path, p->models, s, e) != 0)
 			rc = 1;
 		else
 			fn(s, ctx);
 	}
-	cli_free_names(names, n);
+	home_free_names(names, n);
 	free(s);
 	return rc;
 }
@@ -101,7 +101,7 @@ static void system_row(const hw_system *s, void *ctx)
 	}
 }
 
-static int list_systems(const cli_paths *p, out_table *t, err *e)
+static int list_systems(const home_paths *p, out_table *t, err *e)
 {
 	static const char *const hdr[] = {"system", "provider", "chip", "node_chips", "domain_chips",
 					  "max_chips", "node_GBps", "domain_GBps", "scaleout_GBps",
@@ -114,22 +114,22 @@ static int list_systems(const cli_paths *p, out_table *t, err *e)
 	return each_system(p, system_row, t, e);
 }
 
-static int list_chips(const cli_paths *p, out_table *t, err *e)
+static int list_chips(const home_paths *p, out_table *t, err *e)
 {
-	char dir[CLI_PATH_MAX + 32], **names;
+	char dir[HOME_PATH_MAX + 32], **names;
 	static const char *const hdr[] = {"chip", "display", "status", "bf16_TFLOPs", "fp8_TFLOPs",
 					  "fp4_TFLOPs", "hbm_GiB", "hbm_TBps", "units"};
 	int n, rc = 0;
 	hw_chip c;
 	snprintf(dir, sizeof dir, "%s/hw/chips", p->models);
-	n = cli_ini_stems(dir, &names, e);
+	n = home_ini_stems(dir, &names, e);
 	if (n < 0)
 		return 1;
 	out_init(t, 9, hdr);
 	for (int i = 3; i < 9; i++)
 		out_right(t, i);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64], v[6][24];
+		char path[HOME_PATH_MAX + 64], v[6][24];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (!rc && hw_load_chip(path, &c, e) != 0)
 			rc = 1;
@@ -193,9 +193,9 @@ static void network_row(out_table *t, const nn_net *net)
 }
 
 /* The known networks (models/nn), or the files given (an .ini or a config.json each). */
-static int list_networks(const cli_paths *p, char **files, int nfiles, out_table *t, err *e)
+static int list_networks(const home_paths *p, char **files, int nfiles, out_table *t, err *e)
 {
-	char dir[CLI_PATH_MAX + 32], **names = NULL;
+	char dir[HOME_PATH_MAX + 32], **names = NULL;
 	static const char *const hdr[] = {"network", "family", "params_B", "active_B", "layers",
 					  "hidden", "heads", "kv_heads", "ffn", "experts", "experts_active",
 					  "attention", "kv_KB", "embedding_B"};
@@ -204,7 +204,7 @@ static int list_networks(const cli_paths *p, char **files, int nfiles, out_table
 	if (!net)
 		return err_set(e, ERR_DATA, "out of memory");
 	snprintf(dir, sizeof dir, "%s/nn", p->models);
-	n = nfiles > 0 ? nfiles : cli_ini_stems(dir, &names, e);
+	n = nfiles > 0 ? nfiles : home_ini_stems(dir, &names, e);
 	if (n < 0) {
 		free(net);
 		return 1;
@@ -217,7 +217,7 @@ static int list_networks(const cli_paths *p, char **files, int nfiles, out_table
 	out_optional(t, 12, 2);
 	out_optional(t, 11, 1);
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64];
+		char path[HOME_PATH_MAX + 64];
 		if (nfiles > 0)
 			snprintf(path, sizeof path, "%s", files[i]);
 		else
@@ -234,14 +234,14 @@ static int list_networks(const cli_paths *p, char **files, int nfiles, out_table
 	return rc;
 }
 
-static int list_workloads(const cli_paths *p, out_table *t, err *e)
+static int list_workloads(const home_paths *p, out_table *t, err *e)
 {
 	char **names;
 	static const char *const hdr[] = {"workload", "mode", "network", "precision", "framework", "plan",
 					  "description"};
 	int n, rc = 0;
 	wl_workload *w = malloc(sizeof *w);
-	n = cli_ini_stems(p->workloads, &names, e);
+	n = home_ini_stems(p->workloads, &names, e);
 	if (n < 0 || !w) {
 		free(w);
 		return 1;
@@ -297,15 +297,15 @@ static void gap_row(const hw_system *s, void *ctx)
 	}
 }
 
-static int list_frameworks(const cli_paths *p, out_table *t, err *e)
+static int list_frameworks(const home_paths *p, out_table *t, err *e)
 {
-	char dir[CLI_PATH_MAX + 32], **names;
+	char dir[HOME_PATH_MAX + 32], **names;
 	static const char *const hdr[] = {"framework", "kind", "attention", "zero", "recompute", "overlap",
 					  "host", "scheduler", "tokens_per_iter", "display"};
 	int n, rc = 0;
 	fw_framework *f = malloc(sizeof *f);
 	snprintf(dir, sizeof dir, "%s/frameworks", p->models);
-	n = cli_ini_stems(dir, &names, e);
+	n = home_ini_stems(dir, &names, e);
 	if (n < 0 || !f) {
 		free(f);
 		return 1;
@@ -315,7 +315,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 	out_right(t, 8);
 	out_fit_col(t, 9, OUT_FIT_CLIP); /* the display name is the one text that may be cut */
 	for (int i = 0; i < n; i++) {
-		char path[CLI_PATH_MAX + 64];
+		char path[HOME_PATH_MAX + 64];
 		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
 		if (!rc && fw_load(path, f, e) != 0)
 			rc = 1;
@@ -353,7 +353,7 @@ static int list_frameworks(const cli_paths *p, out_table *t, err *e)
 	return rc;
 }
 
-static int list_prices(const cli_paths *p, const char *provider, const char *as_of, int all,
+static int list_prices(const home_paths *p, const char *provider, const char *as_of, int all,
 		       out_table *t, err *e)
 {
 	static const char *const hdr[] = {"provider", "instance", "region", "pricing_model", "usd_per_hour",
@@ -362,7 +362,7 @@ static int list_prices(const cli_paths *p, const char *provider, const char *as_
 	db *store = NULL;
 	price_row *rows = NULL;
 	int n = 0;
-	if (cli_open_db_read(p, &store, e) != 0)
+	if (home_open_db_read(p, &store, e) != 0)
 		return 1;
 	if (db_price_list(store, provider, as_of, all, &rows, &n, e) != 0) {
 		db_close(store);
@@ -434,7 +434,7 @@ static void print_json(const out_table *t)
 	cJSON_Delete(arr);
 }
 
-int cmd_list(int argc, char **argv, const cli_paths *paths)
+int cmd_list(int argc, char **argv, const home_paths *paths)
 {
 	char q[400];   /* an argument quoted in a message */
 	enum { OPT_PROVIDER = 2000, OPT_AS_OF, OPT_ALL };

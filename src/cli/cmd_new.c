@@ -427,7 +427,7 @@ static void write_workload(FILE *fp, const char *name, const char *network, int 
 	}
 }
 
-int cmd_new(int argc, char **argv, const cli_paths *paths)
+int cmd_new(int argc, char **argv, const home_paths *paths)
 {
 	enum { O_NETWORK = 5000, O_MODE, O_FROM_HF, O_IGNORE, O_DISPLAY, O_SOURCE, O_AS_OF, O_NOTE };
 	static const struct option longopts[] = {{"network", required_argument, NULL, O_NETWORK},
@@ -442,7 +442,7 @@ int cmd_new(int argc, char **argv, const cli_paths *paths)
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	const char *network = NULL, *dir = ".", *what, *name;
-	char path[CLI_PATH_MAX + 64], today[16], netref[CLI_PATH_MAX];
+	char path[HOME_PATH_MAX + 64], today[16], netref[HOME_PATH_MAX];
 	int c, train = 0, rc = 0;
 	err e = {0};
 	FILE *fp;

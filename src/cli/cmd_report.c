@@ -34,15 +34,15 @@ const char report_usage[] =
 /* Echoed files: where to read them and their names under inputs/ (folder/stem.ini). */
 typedef struct echo_list {
 	report_input in[REPORT_INPUTS_MAX];
-	char path[REPORT_INPUTS_MAX][CLI_PATH_MAX + 64];
-	char name[REPORT_INPUTS_MAX][CLI_PATH_MAX + 64];
+	char path[REPORT_INPUTS_MAX][HOME_PATH_MAX + 64];
+	char name[REPORT_INPUTS_MAX][HOME_PATH_MAX + 64];
 	int n;
 } echo_list;
 
 static void echo(echo_list *l, const char *path, const char *folder)
 {
 	const char *base = strrchr(path, '/');
-	char name[CLI_PATH_MAX + 64];
+	char name[HOME_PATH_MAX + 64];
 	base = base ? base + 1 : path;
 	snprintf(name, sizeof name, "%s/%s", folder, base);
 	for (int i = 0; i < l->n; i++)
@@ -103,12 +103,12 @@ static int write_report(const report_opts *ro, report_result *res, err *e)
 	return rc;
 }
 
-int cmd_report(int argc, char **argv, const cli_paths *paths)
+int cmd_report(int argc, char **argv, const home_paths *paths)
 {
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, CLI_RANK_LONGOPTS,
 						 {"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
-	cli_eval_opts o;
-	cli_rank_args ra;
+	setup_opts o;
+	setup_rank_args ra;
 	int fill = 0;
 	err e = {0};
 	db *store = NULL;
@@ -119,12 +119,12 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	char **names = NULL, command[4096], pricing_note[1024];
 	int nnames = 0, nsys = 0, c, rc = 0;
 	const char *dir = NULL;
-	cli_pricer pricer;
+	setup_pricer pricer;
 	report_opts ro;
 	report_result res;
 
-	cli_eval_init(&o);
-	cli_rank_args_init(&ra);
+	setup_init(&o);
+	setup_rank_args_init(&ra);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:w:o:h", longopts, NULL)) != -1) {
 		int h;
@@ -167,7 +167,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	nnames = cli_system_names(paths, o.system, &names, &e);
+	nnames = home_system_names(paths, o.system, &names, &e);
 	if (nnames < 0) {
 		rc = cli_fail(&e);
 		goto done;
@@ -178,7 +178,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	for (int i = 0; i < nnames; i++) {
-		cli_eval_opts so;
+		setup_opts so;
 		if (!(sys[i] = malloc(sizeof *sys[i]))) {
 			rc = err_set(&e, ERR_DATA, "out of memory");
 			break;
@@ -189,11 +189,11 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		 * against it only when --plan fixes the layout. */
 		if (!o.plan_text)
 			so.chips = 0;
-		if (cli_setup(paths, &so, names[i], sys[i], w, &plans[i], &e) != 0) {
+		if (setup_load(paths, &so, names[i], sys[i], w, &plans[i], &e) != 0) {
 			rc = e.code;
 			break;
 		}
-		cli_rank_plan(&ra, &o, w, &plans[i]);
+		setup_rank_plan(&ra, &o, w, &plans[i]);
 		/* The files the loaders read, as they kept their paths. */
 		echo(el, sys[i]->path, "models/hw/systems");
 		echo(el, sys[i]->chip.path, "models/hw/chips");
@@ -216,8 +216,8 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 		echo(el, w->cost_path, "models");
 	command_text(argc, argv, command, sizeof command);
 	memset(&ro, 0, sizeof ro);
-	cli_rank_opts(&pricer, paths, &store, &o, w, &ro.rank);
-	if (cli_rank_apply(&ra, &o, w, &plans[0], &ro.rank, &fill, &e) != 0) {
+	setup_rank_opts(&pricer, paths, &store, &o, w, &ro.rank);
+	if (setup_rank_apply(&ra, &o, w, &plans[0], &ro.rank, &fill, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
@@ -228,7 +228,7 @@ int cmd_report(int argc, char **argv, const cli_paths *paths)
 	ro.nsys = nsys;
 	ro.version = cli_version;
 	ro.command = command;
-	cli_price_terms(&o, pricing_note, sizeof pricing_note);
+	setup_price_terms(&o, pricing_note, sizeof pricing_note);
 	ro.pricing_note = pricing_note;
 	ro.inputs = el->in;
 	ro.ninputs = el->n;
@@ -245,7 +245,7 @@ done:
 	for (int i = 0; i < nsys; i++)
 		free(sys[i]);
 	if (names)
-		cli_free_names(names, nnames);
+		home_free_names(names, nnames);
 	free(el);
 	free(w);
 	return rc;

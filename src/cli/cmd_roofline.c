@@ -78,10 +78,10 @@ static void add_ops(const hw_chip *c, const char *stage, const ops_list *l, out_
 	}
 }
 
-int cmd_roofline(int argc, char **argv, const cli_paths *paths)
+int cmd_roofline(int argc, char **argv, const home_paths *paths)
 {
 	static const struct option longopts[] = {CLI_EVAL_LONGOPTS, CLI_TABLE_LONGOPTS, {NULL, 0, NULL, 0}};
-	cli_eval_opts o;
+	setup_opts o;
 	err e = {0};
 	hw_system *sys = malloc(sizeof *sys);
 	wl_workload *w = malloc(sizeof *w);
@@ -113,7 +113,7 @@ int cmd_roofline(int argc, char **argv, const cli_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (cli_setup(paths, &o, o.system, sys, w, &p, &e) != 0) {
+	if (setup_load(paths, &o, o.system, sys, w, &p, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}

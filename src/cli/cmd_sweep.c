@@ -574,8 +574,8 @@ static int parse_list_opt(const char *name, const char *arg, sweep_list *l, err 
 
 /* nm->space (the lists, offers and overrides, which shards of one sweep share), its size, and
  * the assumptions line: prices, the [cost] terms, failures, spot. */
-static void describe(const sweep_space *sp, sweep_names *nm, const cli_eval_opts *o, const wl_workload *w,
-		     const int *models, int nmodels, const cli_paths *paths, const hw_system *first)
+static void describe(const sweep_space *sp, sweep_names *nm, const setup_opts *o, const wl_workload *w,
+		     const int *models, int nmodels, const home_paths *paths, const hw_system *first)
 {
 	const sweep_list *l[] = {&sp->chips, &sp->tp, &sp->pp, &sp->vpp, &sp->cp, &sp->ep, &sp->sp, &sp->mb,
 				 &sp->zero, &sp->recompute};
@@ -615,7 +615,7 @@ static void describe(const sweep_space *sp, sweep_names *nm, const cli_eval_opts
 		 spot[0] ? "; " : "", spot);
 }
 
-int cmd_sweep(int argc, char **argv, const cli_paths *paths)
+int cmd_sweep(int argc, char **argv, const home_paths *paths)
 {
 	enum { O_TOP = 3000, O_THREADS, O_SHARD, O_MERGE, O_MAX_LAYOUTS, O_TABLE, O_LIST };
 	static const char *const list_names[] = {"chips", "tp", "pp", "vpp", "cp", "ep", "sp", "mb", "zero",
@@ -634,7 +634,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		{"mb", required_argument, NULL, O_LIST + 7}, {"zero", required_argument, NULL, O_LIST + 8},
 		{"recompute", required_argument, NULL, O_LIST + 9},
 		{NULL, 0, NULL, 0}};
-	cli_eval_opts o;
+	setup_opts o;
 	sweep_space sp;
 	sweep_list *lists[10] = {&sp.chips, &sp.tp, &sp.pp, &sp.vpp, &sp.cp, &sp.ep, &sp.sp, &sp.mb, &sp.zero,
 				 &sp.recompute};
@@ -653,7 +653,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 	int nnames = 0;
 	db *store = NULL;
 
-	cli_eval_init(&o);
+	setup_init(&o);
 	memset(&sp, 0, sizeof sp);
 	if (threads < 1)
 		threads = 1;
@@ -767,7 +767,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		goto done;
 	}
 	/* Systems. */
-	nnames = cli_system_names(paths, o.system, &names, &e);
+	nnames = home_system_names(paths, o.system, &names, &e);
 	if (nnames < 0) {
 		rc = cli_fail(&e);
 		goto done;
@@ -808,13 +808,13 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 				models[nmodels++] = (int)m;
 			}
 		}
-		cli_pricer pr;
+		setup_pricer pr;
 		rank_opts ro;
-		if (cli_check_prices(paths, &o, &e) != 0) {
+		if (setup_check_prices(paths, &o, &e) != 0) {
 			rc = cli_fail(&e);
 			goto done;
 		}
-		cli_rank_opts(&pr, paths, &store, &o, w, &ro);
+		setup_rank_opts(&pr, paths, &store, &o, w, &ro);
 		for (int i = 0; i < nnames; i++)
 			for (int k = 0, first = nm->n; k < nmodels; k++) {
 				rank_quote rcst;
@@ -847,7 +847,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 					snprintf(nm->pricing[nm->n], 24, "%s", rcst.have_price ? price_model_names[models[k]]
 						 : !strncmp(rcst.note, "no public price", 15) ? "no public price" : "no price");
 				nm->usd[nm->n] = offers[nm->n].usd_per_chip_hour;
-				nm->have_cal = cli_calibration(paths, &systems[i], w, &nm->cal[nm->n]) != NULL;
+				nm->have_cal = setup_calibration(paths, &systems[i], w, &nm->cal[nm->n]) != NULL;
 				{
 					const cost_owned *t = &w->cost.owned;
 					double rated = hw_rated_w_per_chip(&systems[i]);
@@ -980,7 +980,7 @@ int cmd_sweep(int argc, char **argv, const cli_paths *paths)
 		print_result(res, nm, w->name, o.format, secs, threads, shard, nshards, table, o.wide);
 		if (o.format == OUT_TABLE) {
 			char terms[512];
-			cli_price_terms(&o, terms, sizeof terms);
+			setup_price_terms(&o, terms, sizeof terms);
 			if (terms[0])
 				printf("%s\n", terms);
 		}
@@ -989,7 +989,7 @@ done:
 	if (store)
 		db_close(store);
 	if (names)
-		cli_free_names(names, nnames);
+		home_free_names(names, nnames);
 	free(systems);
 	free(w);
 	free(nm);

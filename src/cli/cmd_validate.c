@@ -358,7 +358,7 @@ static void print_intervals(const cases_set *cs)
 
 /* --reproduce: each shipped workload that names a case of the file, against it. Returns 3 when
  * one does not reproduce its case, 1 on an error. */
-static int print_reproduce(const cases_set *cs, const cli_paths *paths, out_format f, int wide)
+static int print_reproduce(const cases_set *cs, const home_paths *paths, out_format f, int wide)
 {
 	static const char *const hdr[] = {"workload", "case_id", "metric", "measured", "case_predicted", "predicted",
 					  "low", "high", "verdict"};
@@ -587,7 +587,7 @@ static int explain(const cases_set *cs, const char *id, out_format f, int wide, 
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv, const cli_paths *paths)
+int cmd_validate(int argc, char **argv, const home_paths *paths)
 {
 	enum { OPT_TRAIN = 2000, OPT_INFER, OPT_OOS_TRAIN, OPT_OOS_INFER, OPT_EXPLAIN, OPT_FIT, OPT_INTERVALS, OPT_REPRODUCE };
 	static const struct option longopts[] = {

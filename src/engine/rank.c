@@ -450,6 +450,22 @@ static int best_serving(const wl_workload *w, const plan *given, const rank_opts
 	return 0;
 }
 
+/* A result with only what rank_cost reads: feasibility, the layout (its chips), the rate and
+ * the latencies. */
+static void stub_result(infer_result *ir, int feasible, const plan *p, double tokens_per_s, double ttft, double tpot,
+			double ttft_tail, double tpot_tail)
+{
+	memset(ir, 0, sizeof *ir);
+	ir->feasible = feasible;
+	ir->plan = *p;
+	ir->tokens_per_s = tokens_per_s;
+	ir->tokens_per_s_per_chip = p->chips > 0 ? tokens_per_s / p->chips : 0;
+	ir->ttft = ttft;
+	ir->tpot = tpot;
+	ir->ttft_tail = ttft_tail;
+	ir->tpot_tail = tpot_tail;
+}
+
 void rank_cost_points(const wl_workload *w, const rank_quote *q, frontier_point *pts, int n)
 {
 	infer_result *ir = malloc(sizeof *ir);
@@ -459,15 +475,7 @@ void rank_cost_points(const wl_workload *w, const rank_quote *q, frontier_point 
 		f->usd_per_unit = NAN;
 		if (!q->have_price)
 			continue;
-		/* What rank_cost reads of a result: the layout, the rate, the latencies. */
-		memset(ir, 0, sizeof *ir);
-		ir->feasible = 1;
-		ir->plan = f->plan;
-		ir->tokens_per_s = f->tokens_per_s;
-		ir->ttft = f->ttft;
-		ir->tpot = f->tpot;
-		ir->ttft_tail = f->ttft_tail;
-		ir->tpot_tail = f->tpot_tail;
+		stub_result(ir, 1, &f->plan, f->tokens_per_s, f->ttft, f->tpot, f->ttft_tail, f->tpot_tail);
 		*c = *q;
 		rank_cost(w, NULL, ir, c);
 		if (c->result.ok && isfinite(c->result.usd_per_unit))
@@ -654,17 +662,11 @@ int rank_disagg(const wl_workload *w, const plan *given, const rank_opts *o, ran
 		return err_set(e, ERR_DATA, "out of memory");
 	r->has_disagg = 1;
 	disagg_search(r->sys, w, rank_disagg_chips(r->sys, given, o), d);
-	/* What rank_cost reads of a result, from the split. */
-	memset(ir, 0, sizeof *ir);
-	ir->feasible = d->feasible;
-	ir->plan = d->dec.plan;
-	ir->plan.chips = d->chips;
-	ir->tokens_per_s = d->tokens_per_s;
-	ir->tokens_per_s_per_chip = d->tokens_per_s_per_chip;
-	ir->ttft = d->ttft;
-	ir->tpot = d->tpot;
-	ir->ttft_tail = d->ttft_tail;
-	ir->tpot_tail = d->tpot_tail;
+	{
+		plan p = d->dec.plan;
+		p.chips = d->chips;
+		stub_result(ir, d->feasible, &p, d->tokens_per_s, d->ttft, d->tpot, d->ttft_tail, d->tpot_tail);
+	}
 	if (rank_price_and_cost(o, r->sys, w, NULL, ir, &r->dcost, e) != 0) {
 		free(ir);
 		return e->code;

@@ -1,7 +1,7 @@
 /* show: one evaluation's result as JSON (cJSON) or as a readable text block, shared by
  * eval and compare. Holds no engine logic: it formats train_result / infer_result together
  * with the hardware figures' sources, and the price, cost per unit and the assumptions behind
- * them (rank_quote, filled by cli_cost). */
+ * them (rank_quote, filled by setup_cost). */
 #ifndef ROOFCOST_SHOW_H
 #define ROOFCOST_SHOW_H
 

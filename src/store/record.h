@@ -42,7 +42,7 @@ enum {
 	RECORD_FILE_MAX = 16 << 20  /* an input file or an export document */
 };
 
-/* Where the data and the store are (the CLI's cli_paths, field for field). */
+/* Where the data and the store are (the CLI's home_paths, field for field). */
 typedef struct record_paths {
 	char home[RECORD_PATH_MAX];       /* folder holding models/, workloads/, catalogs/ */
 	char models[RECORD_PATH_MAX];
