@@ -38,7 +38,7 @@ DOCS := build/roofcost.1 build/roofcost.bash
 # changes. build/build-id changes only when it does, so only cli.o is rebuilt then.
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all run test check bench asan lint install clean deps unit cli hostile fuzz readme example FORCE
+.PHONY: all run test check bench asan lint install clean deps unit props cli hostile fuzz readme example FORCE
 
 all: roofcost $(DOCS)
 
@@ -100,6 +100,15 @@ $(TESTBIN): $(LIBOBJ) $(TESTSRC) | build
 unit: $(TESTBIN)
 	./$(TESTBIN) --jobs 2
 
+# The property suite (issue 23): bounds every answer must keep, over every shipped system and
+# workload, every compare row and a seeded sample of --set variations (tests/props/props.c).
+PROPS := build/props
+$(PROPS): tests/props/props.c $(LIBOBJ) | build
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ tests/props/props.c $(LIBOBJ) $(LDLIBS)
+
+props: $(PROPS)
+	./$(PROPS)
+
 cli: roofcost
 	sh tests/cli/run.sh
 
@@ -108,9 +117,10 @@ hostile: roofcost
 	sh tests/hostile/run.sh
 
 test: deps
-	@$(MAKE) --no-print-directory roofcost $(TESTBIN)
+	@$(MAKE) --no-print-directory roofcost $(TESTBIN) $(PROPS)
 	sh tests/layers.sh
 	./$(TESTBIN) --jobs 2
+	./$(PROPS)
 	sh tests/cli/run.sh
 	sh tests/hostile/run.sh
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) FUZZ_OPTIONAL=1
@@ -215,6 +225,6 @@ install: roofcost $(DOCS)
 	cp -r models workloads catalogs $(DESTDIR)$(PREFIX)/share/roofcost/
 
 clean:
-	rm -rf $(OBJ) $(OBJ:.o=.d) build/asan build/fuzz $(TESTBIN) $(DOCS) roofcost
+	rm -rf $(OBJ) $(OBJ:.o=.d) build/asan build/fuzz $(TESTBIN) $(PROPS) $(DOCS) roofcost
 
 -include $(OBJ:.o=.d) $(wildcard build/asan/*/*.d build/fuzz/*/*.d)

@@ -110,6 +110,22 @@ static void curve_note(const infer_result *r, const infer_load *o, int n, int dp
 	(void)dp;
 }
 
+/* Where the stack's peer-to-peer all-reduce gives way to the library's along the curve: a step
+ * the model states (infer_load.allreduce_library). */
+static void curve_allreduce_note(const wl_workload *w, const infer_load *o, int n, char *buf, size_t len)
+{
+	size_t l = strlen(buf);
+	for (int i = 1; i < n && l < len; i++) {
+		int now = o[i].allreduce_library & ~o[i - 1].allreduce_library;
+		if (now)
+			l += (size_t)snprintf(buf + l, len - l, "; from %.0f requests in flight the %s iterations' tensor-parallel "
+					      "all-reduce passes the %.3g MiB the stack's peer-to-peer kernels take (allreduce_max, %s) "
+					      "and runs the library's, a step in the curve", o[i].load,
+					      now & 1 ? "prompt-carrying" : "decode", w->fw.serve.allreduce_max / 1048576,
+					      w->fw.name);
+	}
+}
+
 static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p, const infer_result *r,
 		       const double *loads, int n, out_format f, void *json)
 {
@@ -119,6 +135,7 @@ static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p
 		return -1;
 	infer_curve(sys, w, p, loads, n, o, reason, sizeof reason);
 	curve_note(r, o, n, p->dp, note, sizeof note);
+	curve_allreduce_note(w, o, n, note, sizeof note);
 	if (f == OUT_JSON) {
 		cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
 		cJSON_AddNumberToObject(c, "cap_per_replica", r->cap);

@@ -44,6 +44,19 @@ static double act_bytes(const wl_workload *w)
 	return (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
 }
 
+/* Bytes of one tensor-parallel all-reduce over T tokens on chip s, and whether the stack runs it
+ * with its peer-to-peer kernels (up to their largest message, allreduce_max) or the library's. */
+static double ar_bytes(const hw_system *s, const wl_workload *w, double T)
+{
+	return T * w->net.hidden * act_bytes(w) * s->chip.ranks_per_chip;
+}
+
+static int ar_p2p(const wl_workload *w, double bytes)
+{
+	const fw_serve *f = &w->fw.serve;
+	return f->allreduce == FW_AR_CUSTOM && (f->allreduce_max <= 0 || bytes <= f->allreduce_max);
+}
+
 /* A layout's collectives worked out once (comm_plan), for the many iterations a server's
  * search times: the tensor-parallel all-reduce, the expert all-to-all, the pipeline send. */
 typedef struct step_plans {
@@ -63,15 +76,14 @@ static void pass_extras(const hw_system *s, const wl_workload *w, const plan *p,
 			double T, infer_step *st)
 {
 	const nn_net *n = &w->net;
-	const fw_serve *f = &w->fw.serve;
 	double L = shard_layers_per_stage(n, p->pp);
 	double ab = act_bytes(w);
 	double moe = nn_moe_share(n);
 	if (p->tp > 1 && T > 0) {
 		/* Megatron-style TP: all-reduce after attention and after the FFN (MODEL.md), by the
 		 * stack's peer-to-peer kernels up to their largest message, else the library. */
-		double bytes = T * n->hidden * ab * s->chip.ranks_per_chip;
-		int p2p = f->allreduce == FW_AR_CUSTOM && (f->allreduce_max <= 0 || bytes <= f->allreduce_max);
+		double bytes = ar_bytes(s, w, T);
+		int p2p = ar_p2p(w, bytes);
 		comm_cost c = pl ? (p2p ? comm_plan_time_p2p(&pl->ar, bytes) : comm_plan_time(&pl->ar, bytes))
 				 : p2p ? comm_allreduce_p2p(s, bytes, p->tp, 1)
 				       : comm_time(s, COMM_ALL_REDUCE, bytes, p->tp, 1);
@@ -234,8 +246,9 @@ typedef struct state {
 	double Rp, Rd;           /* prompt-carrying and decode-only iterations per second */
 	double rho;              /* share of time in prompt-carrying iterations */
 	double lag, wq, pq;      /* s: scheduler lag (its mean); mean prefill-slot wait, probability of waiting */
-	double busy, resid;      /* open loop: the probability an iteration runs at arrival, and the
-				    length (s) of the iteration whose rest, uniform, the request waits */
+	/* The lag's law (mean `lag`): lag_base, and with probability lag_p a further lag_shift plus,
+	 * in an open loop, a rest of an iteration uniform on [0, lag_u] (s). */
+	double lag_p, lag_shift, lag_u;
 	double ttft_s, tpot;     /* s: in-server means */
 	double slope;            /* s per sequence: decode iteration against its batch */
 	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
@@ -327,8 +340,21 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 	 * open loop; all of it in a closed loop, where requests arrive as one ends), one more with an
 	 * overlap scheduler, which has planned the next iteration already. */
 	st->lag = busy * ((open ? 0.5 : 1.0) + (v->f->overlap ? 1.0 : 0.0)) * tbar;
-	st->busy = open ? busy : 0;
-	st->resid = open ? tbar : 0;
+	if (open) {
+		/* A Poisson arrival finds an iteration running with probability busy and waits the rest
+		 * of it, uniform over its length, after the one an overlap scheduler has planned. */
+		st->lag_p = busy;
+		st->lag_shift = (v->f->overlap ? 1.0 : 0.0) * tbar;
+		st->lag_u = tbar;
+	} else {
+		/* A closed loop's request arrives as another ends and waits the next iteration whole:
+		 * one that carries prompts (tP) as often as those run among all, else a decode (tD). */
+		st->lag_p = st->Rp / (st->Rp + st->Rd);
+		st->lag_shift = busy * (st->tP - st->tD);
+		st->lag_u = 0;
+		if (!(st->lag_shift > 0))
+			st->lag_p = st->lag_shift = 0;
+	}
 	st->ttft_s = st->lag + st->wq + st->kown * st->tP;
 }
 
@@ -521,11 +547,11 @@ static double emg_quantile(double qq, double mu, double sd, double p, double the
 	return 0.5 * (lo + hi);
 }
 
-/* A request's TTFT as one law: a fixed part mu with a normal spread sd; in an open loop, with
- * probability b, the rest of the iteration that runs when it arrives (uniform on [0, tau], an
- * arrival at a random time within an iteration of that length) after a further c (the iteration
- * an overlap scheduler has planned); then the waits (prefill slot, admission), none with
- * probability 1 - p, else exponential of rate theta. sd > 0 only without the residual (b = 0). */
+/* A request's TTFT as one law: a fixed part mu with a normal spread sd; with probability b a
+ * further c and, in an open loop, the rest of the iteration that runs when the request arrives
+ * (uniform on [0, tau]: an arrival at a random time within an iteration of that length); then the
+ * waits (prefill slot, admission), none with probability 1 - p, else exponential of rate theta.
+ * tau > 0 only with sd = 0 (the open loop). */
 typedef struct ttft_law {
 	double mu, sd, b, c, tau, p, theta;
 } ttft_law;
@@ -554,20 +580,27 @@ static double resid_survival(double y, double tau, double p, double theta)
 	return s;
 }
 
+static double part_survival(const ttft_law *l, double t, double shift, double tau)
+{
+	if (tau > 0)
+		return resid_survival(t - l->mu - shift, tau, l->p, l->theta);
+	return emg_survival(t, l->mu + shift, l->sd, l->p, l->theta);
+}
+
 static double law_survival(const ttft_law *l, double t)
 {
-	if (l->b <= 0)
-		return emg_survival(t, l->mu, l->sd, l->p, l->theta);
-	return (1 - l->b) * waits_survival(t - l->mu, l->p, l->theta) +
-	       l->b * resid_survival(t - l->mu - l->c, l->tau, l->p, l->theta);
+	double s = part_survival(l, t, 0, 0);
+	if (l->b > 0)
+		s = (1 - l->b) * s + l->b * part_survival(l, t, l->c, l->tau);
+	return s;
 }
 
 static double law_quantile(const ttft_law *l, double q)
 {
-	double lo = l->mu, hi;
+	double lo = l->mu - 8 * l->sd, hi;
 	if (l->b <= 0)
 		return emg_quantile(q, l->mu, l->sd, l->p, l->theta);
-	hi = l->mu + l->c + l->tau + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
+	hi = l->mu + 8 * l->sd + l->c + l->tau + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
 	for (int i = 0; i < 80; i++) {
 		double mid = 0.5 * (lo + hi), lo0 = lo, hi0 = hi;
 		if (law_survival(l, mid) > 1 - q)
@@ -580,22 +613,20 @@ static double law_quantile(const ttft_law *l, double q)
 	return 0.5 * (lo + hi);
 }
 
-/* TTFT: fixed part mu (with a normal spread sd), in an open loop the rest of a running iteration
- * (state st: with probability busy, uniform over the iteration resid long; NULL or closed: none),
- * plus waits of mean W with P(wait) = p. The mean and the percentiles are those of this one law. */
+/* TTFT: fixed part mu (with a normal spread sd), the lag of state st (its law: lag_p, lag_shift,
+ * lag_u; NULL: none), plus waits of mean W with P(wait) = p. The mean and the percentiles are
+ * those of this one law. */
 static void ttft_law_of(const state *st, double mu, double sd, double p, double W, ttft_law *out)
 {
 	ttft_law l;
 	double lag = st ? st->lag : 0;
-	l.mu = mu;
 	l.sd = sd;
-	l.b = st && st->resid > 0 ? st->busy : 0;
-	l.tau = l.b > 0 ? st->resid : 0;
-	l.c = l.b > 0 ? (lag - l.b * 0.5 * l.tau) / l.b : 0; /* the planned iteration, when busy */
-	if (l.c < 0)
-		l.c = 0;
-	if (l.b <= 0)
-		l.mu += lag;
+	l.b = st && st->lag_p > 0 ? st->lag_p : 0;
+	l.c = l.b > 0 ? st->lag_shift : 0;
+	l.tau = l.b > 0 ? st->lag_u : 0;
+	l.mu = mu + lag - l.b * (l.c + 0.5 * l.tau); /* the lag's part every request waits */
+	if (l.mu < mu)
+		l.mu = mu;
 	l.theta = p > 0 && W > 0 ? p / W : 0;
 	l.p = l.theta > 0 ? p : 0;
 	*out = l;
@@ -795,6 +826,15 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	o->iter_prefill = st->tP;
 	o->prefill_share = st->Rp + st->Rd > 0 ? st->Rp / (st->Rp + st->Rd) : 0;
 	o->prompts_per_iter = st->ptok / v->in;
+	o->prefill_wait = st->wq;
+	if (v->p->tp > 1 && v->f->allreduce == FW_AR_CUSTOM) {
+		/* Where the stack's peer-to-peer all-reduce gives way to the library's (a step in the
+		 * iteration time the curve shows, from the framework file's allreduce_max). */
+		int m = v->p->pp > 1 ? (v->f->pp_microbatches > 0 ? v->f->pp_microbatches : v->p->pp) : 1;
+		double pre = (v->mixed ? st->bd : 0) / m + st->ptok, dec = st->bd / m;
+		o->allreduce_library = (st->ptok > 0 && !ar_p2p(v->w, ar_bytes(v->s, v->w, pre)) ? 1 : 0) |
+				       (!ar_p2p(v->w, ar_bytes(v->s, v->w, dec)) ? 2 : 0);
+	}
 }
 
 /* Synchronized when the scheduler takes all n prompts in one pass (or is static). */
@@ -925,6 +965,14 @@ static int server_cap(srv *v, infer_result *r)
 			snprintf(r->cap_reason, INFER_REASON_MAX, "max_num_tokens %.0f %s", v->budget,
 				 v->chunked ? "(one token per decode)" : "beside one whole prompt");
 		}
+	}
+	if ((w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE) && w->concurrency > 0 &&
+	    (double)w->concurrency / dp < 1) {
+		/* Less than one sequence per replica: an admission queue of no slots (Erlang C over 0
+		 * servers), whose wait came out negative. */
+		snprintf(r->reason, INFER_REASON_MAX, "the workload's concurrency %d is less than one sequence for each of %d replicas",
+			 w->concurrency, dp);
+		return 0;
 	}
 	if ((w->scenario == WL_SERVER || w->scenario == WL_INTERACTIVE) && w->concurrency > 0 &&
 	    v->cap > (double)w->concurrency / dp) {

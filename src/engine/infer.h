@@ -102,6 +102,10 @@ typedef struct infer_load {
 	double groups;            /* prompt groups a cycle when synchronized (1: one batch) */
 	int saturated;            /* 1: the running batch is at its cap, the rest wait */
 	int stable;               /* 0: an arrival rate beyond what the server completes */
+	double prefill_wait;      /* s: mean wait of a prompt for a prefill slot (spread phases) */
+	int allreduce_library;    /* the iterations whose tensor-parallel all-reduce is past the
+				     stack's peer-to-peer kernels (allreduce_max) and runs the
+				     library's, slower: 1 the prompt-carrying, 2 the decode ones */
 } infer_load;
 
 typedef struct infer_result {

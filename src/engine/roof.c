@@ -31,14 +31,17 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
+/* Tile heights of the library's set: the chip's and 7/8 .. 1/8 of it. */
+enum { ROOF_TILE_HS = 8 };
+
 /* What roof_op reads of a chip for every op, once per list. */
 typedef struct chip_k {
 	double clock;       /* clock_scale, 1 when not given */
 	double sustained;   /* train_sustained, 1 when not given */
 	double hbm;         /* hbm_bw × hbm_eff */
-	double tile_h[4];   /* the tile set's rows: [0] unused (the GEMM's own), 3/4, 1/2, 1/4 */
+	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
 	double tile_w;      /* and its half-width column */
-	int ok_h[4], ok_w;  /* the set's tiles that do not exceed the chip's */
+	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
 } chip_k;
 
 static void chip_k_init(const hw_chip *c, chip_k *k)
@@ -48,8 +51,8 @@ static void chip_k_init(const hw_chip *c, chip_k *k)
 	k->hbm = c->hbm_bw * c->hbm_eff;
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
-	for (int i = 1; i < 4; i++) {
-		k->tile_h[i] = round_up((double)c->tile_m * (4 - i) / 4.0, c->pad_m);
+	for (int i = 1; i < ROOF_TILE_HS; i++) {
+		k->tile_h[i] = round_up((double)c->tile_m * (ROOF_TILE_HS - i) / ROOF_TILE_HS, c->pad_m);
 		k->ok_h[i] = k->tile_h[i] <= c->tile_m;
 	}
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
@@ -102,14 +105,15 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 	e = work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)), cb, kq,
 			     split);
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
-	 * the engines best: the chip's, or half of it in either dimension (cuBLAS and hipBLASLt pick
-	 * a kernel per shape from tiles of 64 to 256 rows and columns). The set does not change with
-	 * the rows, so neither does the rule that time never falls as the GEMM grows; and a larger
-	 * batch does not cost a whole extra wave of the chip's tile. */
+	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
+	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
+	 * columns). The set does not change with the rows, so neither does the rule that time never
+	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
+	 * chip's tile. */
 	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units) {
-		double hs[4], rows[4], wds[2], cols[2];
+		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2], rows_sub;
 		int ok_w[2] = {1, ck->ok_w};
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < ROOF_TILE_HS; i++) {
 			hs[i] = i ? ck->tile_h[i] : th;
 			rows[i] = num_max(1, ceil_pos(m / hs[i]));
 		}
@@ -117,11 +121,17 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 			wds[j] = j ? ck->tile_w : tw;
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
 				if ((i || j) && ck->ok_h[i] && ok_w[j])
 					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
 									   split));
+		/* Unsplit, it takes at least as long as the largest GEMM of these columns below one
+		 * wave of the chip's tile, which runs that tile (the square GEMMs above): the rows of a
+		 * larger one never run in less time than fewer rows. */
+		rows_sub = floor_pos((c->units - 1) / (cols[0] * cb));
+		if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
+			e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols[0], cb, kq, 0));
 	}
 	return e;
 }

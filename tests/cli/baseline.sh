@@ -51,7 +51,7 @@ check bl-serve-standby 0 "interruption_standby_chips" -- bl show s1
 sed 's|^hbm_bw = 2.9 TB/s|hbm_bw = 2.0 TB/s|' models/hw/chips/trainium2.ini > "$BH/models/hw/chips/trainium2.ini"
 check bl-drift 3 "models/hw/chips/trainium2.ini: [memory] hbm_bw: 2.9 TB/s -> 2.0 TB/s" -- bl check s1
 check bl-drift-why 3 "regressed,models/hw/chips/trainium2.ini: hbm_bw" -- bl check s1 --format csv
-check bl-drift-verdict 3 "s1: regressed: 6 of 15 figures" -- bl check s1
+check bl-drift-verdict 3 "s1: regressed: 5 of 15 figures" -- bl check s1  # ttft_tail_ms sits at the 2000 ms limit either way since issue 23's TTFT law
 check bl-drift-json 3 '"key":	"hbm_bw"' -- bl check s1 --format json
 # Finding what moved lays the frozen inputs out in temporary folders: all removed afterwards,
 # their stores included.

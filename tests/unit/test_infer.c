@@ -413,3 +413,26 @@ Test(infer, the_p99_ttft_is_at_or_above_its_mean)
 	cr_assert_leq(r.at.ttft.p90, r.at.ttft.p99);
 	cr_assert_geq(r.at.ttft.p99, r.at.ttft.mean, "p99 %g < mean %g", r.at.ttft.p99, r.at.ttft.mean);
 }
+
+Test(infer, fewer_requests_than_replicas_is_infeasible_not_a_negative_wait)
+{
+	/* deepseek-v3-serve's server scenario with concurrency 1 over 2 replicas held half a
+	 * sequence per replica: Erlang C over floor(0.5) = 0 slots gave an admission wait of
+	 * -1259 ms and a mean TTFT of -1234 ms (found by the property suite, seed 4). */
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	const char *sets[] = {"precision=fp8", "concurrency=1", "input_len=437"};
+	plan p;
+	infer_result r;
+	cr_assert_eq(hw_find_system("hgx-b300", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("deepseek-v3-serve", "workloads", "models", sets, 3, &w, &e), 0, "%s", e.msg);
+	p = w.plan;
+	p.dp = 2;
+	p.chips = 0;
+	wl_plan_defaults(&w, &p);
+	plan_fill(&p);
+	infer_eval(&s, &w, &p, &r, NULL, NULL);
+	cr_assert_not(r.feasible);
+	cr_assert(strstr(r.reason, "less than one sequence"), "%s", r.reason);
+}

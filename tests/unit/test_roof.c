@@ -26,8 +26,11 @@ Test(roof, wave_quantization)
 	hw_chip c = h100_like();
 	cr_assert_float_eq(roof_shape_eff(&c, 1024, 1024, 1024, 1), 32.0 / 132, 1e-12);
 	cr_assert_float_eq(roof_shape_eff(&c, 2048, 2048, 2048, 1), 128.0 / 132, 1e-12);
-	/* 4096³: 512 tiles = 3.88 waves -> 4 waves: 512 / 528. */
-	cr_assert_float_eq(roof_shape_eff(&c, 4096, 4096, 4096, 1), 512.0 / 528, 1e-12);
+	/* 4096³: 512 of the chip's tiles = 3.88 waves -> 4 waves: 512 / 528; a GEMM of several waves
+	 * may run a tile of the library's set that fills them better (H100 measured 79.7 % of
+	 * peak, 80 % at best shape), never worse. */
+	cr_assert_geq(roof_shape_eff(&c, 4096, 4096, 4096, 1), 512.0 / 528 - 1e-12);
+	cr_assert_leq(roof_shape_eff(&c, 4096, 4096, 4096, 1), 1);
 }
 
 Test(roof, padding)

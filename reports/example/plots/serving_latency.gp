@@ -48,7 +48,7 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [9.09091:438.938]
+	set yrange [9.09091:438.747]
 	set ytics (10, 20, 50, 100, 200)
 	unset key
 	set arrow 1 from graph 0, first 50 to graph 1, first 50 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
