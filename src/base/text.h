@@ -24,7 +24,8 @@ typedef struct text_scan {
 	int need;             /* continuation bytes still expected */
 	int cr;               /* the last byte was a carriage return */
 	int bom;              /* the input starts with a byte-order mark (3 bytes to skip) */
-	const char *why;      /* after a failure: what was found ("a NUL byte", ...) */
+	const char *why;      /* after a failure: what was found ("a NUL byte", ...); it may point
+				 into why_buf, so it lives as long as the scan */
 	char why_buf[160];    /* what why points to when it names a code point */
 } text_scan;
 

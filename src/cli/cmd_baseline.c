@@ -746,7 +746,9 @@ static int verb_check(int argc, char **argv, const home_paths *paths)
 		       n - short_ - unreadable > 0 ? n - short_ - unreadable : 0, short_, unreadable);
 	}
 	out_release(&flat);
-	rc = unreadable ? 1 : short_ || missing ? 3 : 0;
+	/* Records that are not there (--all found none, or not the --expect N) fall short first:
+	 * the question was whether they are there; then unreadable records; then figures. */
+	rc = missing ? 3 : unreadable ? 1 : short_ ? 3 : 0;
 	free(c);
 	verb_end(store, &a);
 	db_close(w);   /* last: the writer's close folds the log into the store file */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/compare.h"
 #include "base/lim.h"
 #include "base/opt.h"
 #include "store/db.h"
@@ -39,179 +40,10 @@ const char compare_usage[] =
 	"--chips MIN-MAX.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE CLI_RANK_USAGE;
 
-/* Serving: the concurrency cap decides a row when the load it settled on is the cap. */
-static int capped(const rank_row *r)
-{
-	const wl_workload *w = &r->w;
-	return w->mode == WL_INFER && w->scenario != WL_SINGLE && r->klass <= RANK_OVER_BUDGET &&
-	       w->concurrency > 0 && r->ir.cap_limits && strstr(r->ir.cap_reason, "concurrency") != NULL;
-}
 
-/* The line above the table: what the systems are ranked at. */
-static void limits_text(const wl_workload *w, const rank_opts *ro, int fill, char *buf, size_t n)
-{
-	if (w->mode == WL_INFER) {
-		char lim[160] = "";
-		if (w->ttft_slo > 0 || w->tpot_slo > 0)
-			snprintf(lim, sizeof lim, "p%g TTFT <= %.4g ms, p%g TPOT <= %.4g ms", w->slo_percentile,
-				 w->ttft_slo * 1e3, w->slo_percentile, w->tpot_slo * 1e3);
-		else
-			snprintf(lim, sizeof lim, "no latency limits");
-		char most[96] = "";
-		if (w->concurrency > 0)
-			snprintf(most, sizeof most, ", at most %d streams over the replicas (the workload's concurrency)",
-				 w->concurrency);
-		if (w->scenario == WL_SINGLE)
-			snprintf(buf, n, "limits: %s; load: %d concurrent streams over the replicas (scenario single)", lim,
-				 w->concurrency);
-		else if (w->scenario == WL_OFFLINE)
-			snprintf(buf, n, "limits: %s; load: the batch that maximises tokens/s%s (scenario offline)", lim,
-				 most);
-		else
-			snprintf(buf, n, "limits: %s; load: the highest that meets them%s (scenario %s)", lim, most,
-				 wl_scenario_names[w->scenario]);
-		if (ro->fixed_plan)
-			snprintf(buf + strlen(buf), n - strlen(buf), "; the --plan layout as given");
-		else
-			snprintf(buf + strlen(buf), n - strlen(buf), "; every layout, replicas filling %d chips", fill);
-		if (!ro->fixed_plan && (ro->cmax < RANK_CHIPS_OPEN || ro->cmin > 1))
-			snprintf(buf + strlen(buf), n - strlen(buf), ", %d-%d chips per replica", ro->cmin, ro->cmax);
-	} else {
-		size_t l;
-		if (ro->fixed_plan)
-			snprintf(buf, n, "search: the --plan layout as given");
-		else if (ro->cmax >= RANK_CHIPS_OPEN)
-			snprintf(buf, n, "search: every layout at the workload's chip count");
-		else if (ro->cmin == ro->cmax)
-			snprintf(buf, n, "search: every layout at %d chips", ro->cmin);
-		else
-			snprintf(buf, n, "search: every layout at each power of two from %d to %d chips", ro->cmin, ro->cmax);
-		l = strlen(buf);
-		if (ro->deadline > 0)
-			snprintf(buf + l, n - l, "; deadline %.4g days, failures included", ro->deadline / 86400);
-		else
-			snprintf(buf + l, n - l, "; no deadline (--deadline DAYS)");
-	}
-}
 
-/* The notes under the table (and in JSON): the concurrency cap, spot. "" when none. */
-static void cap_note(const rank_row *rows, int n, char *buf, size_t len)
-{
-	size_t l;
-	int k = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n; i++)
-		if (capped(&rows[i])) {
-			if (k++ == 0)
-				snprintf(buf, len, "the workload's concurrency (%d streams over the replicas) decides the "
-					 "result of", rows[i].w.concurrency);
-			l = strlen(buf);
-			snprintf(buf + l, len - l, "%s %s", k > 1 ? "," : "", rows[i].sys->name);
-		}
-	if (k) {
-		l = strlen(buf);
-		snprintf(buf + l, len - l, ": the latency limits allow more load and a lower cost per unit "
-			 "(--set concurrency=N, or leave it out)");
-	}
-}
 
-/* The freshness of the prices compared (rank_price_ages) as JSON fields of root. */
-static void ages_json(cJSON *root, const rank_row *rows, const rank_ages *a)
-{
-	cJSON *o = cJSON_CreateObject();
-	if (a->n)
-		cJSON_AddNumberToObject(root, "price_age_spread_days", a->spread_days);
-	else
-		cJSON_AddNullToObject(root, "price_age_spread_days");
-	cJSON_AddNumberToObject(o, "threshold_days", a->threshold_days);
-	cJSON_AddNumberToObject(o, "dated_prices", a->n);
-	cJSON_AddBoolToObject(o, "stale", a->stale);
-	for (int k = 0; k < 2; k++) {
-		int i = k ? a->newest : a->oldest;
-		cJSON *x;
-		if (i < 0) {
-			cJSON_AddNullToObject(o, k ? "newest" : "oldest");
-			continue;
-		}
-		x = cJSON_AddObjectToObject(o, k ? "newest" : "oldest");
-		cJSON_AddStringToObject(x, "system", rows[i].sys->name);
-		cJSON_AddStringToObject(x, "pricing_model", price_model_names[rows[i].cost.price.model]);
-		cJSON_AddStringToObject(x, "as_of", rows[i].cost.price.as_of);
-	}
-	if (a->stale)
-		cJSON_AddStringToObject(o, "warning", a->text);
-	else
-		cJSON_AddNullToObject(o, "warning");
-	cJSON_AddItemToObject(root, "price_age", o);
-}
 
-static void print_json(const wl_workload *w0, const rank_row *rows, int nrows, const rank_opts *ro,
-		       const char *limits, const char *note, const rank_ages *ages, const char *empty)
-{
-	cJSON *root = cJSON_CreateObject(), *arr, *lim = cJSON_CreateObject();
-	char *s;
-	cJSON_AddStringToObject(root, "workload", w0->name);
-	cJSON_AddStringToObject(root, "unit", cost_unit_names[w0->cost.unit]);
-	if (w0->mode == WL_INFER) {
-		cJSON_AddNumberToObject(lim, "percentile", w0->slo_percentile);
-		if (w0->ttft_slo > 0)
-			cJSON_AddNumberToObject(lim, "ttft_ms", w0->ttft_slo * 1e3);
-		else
-			cJSON_AddNullToObject(lim, "ttft_ms");
-		if (w0->tpot_slo > 0)
-			cJSON_AddNumberToObject(lim, "tpot_ms", w0->tpot_slo * 1e3);
-		else
-			cJSON_AddNullToObject(lim, "tpot_ms");
-		cJSON_AddStringToObject(lim, "scenario", wl_scenario_names[w0->scenario]);
-		cJSON_AddNumberToObject(lim, "concurrency", w0->concurrency);
-	} else {
-		int open = ro->cmax >= RANK_CHIPS_OPEN;
-		if (open) {
-			cJSON_AddNullToObject(lim, "chips_min");
-			cJSON_AddNullToObject(lim, "chips_max");
-		} else {
-			cJSON_AddNumberToObject(lim, "chips_min", ro->cmin);
-			cJSON_AddNumberToObject(lim, "chips_max", ro->cmax);
-		}
-		if (ro->deadline > 0)
-			cJSON_AddNumberToObject(lim, "deadline_days", ro->deadline / 86400);
-		else
-			cJSON_AddNullToObject(lim, "deadline_days");
-	}
-	if (ro->budget > 0)
-		cJSON_AddNumberToObject(lim, "budget_usd", ro->budget);
-	else
-		cJSON_AddNullToObject(lim, "budget_usd");
-	cJSON_AddStringToObject(lim, "text", limits);
-	cJSON_AddItemToObject(root, "limits", lim);
-	if (note[0])
-		cJSON_AddStringToObject(root, "note", note);
-	else
-		cJSON_AddNullToObject(root, "note");
-	if (empty[0])
-		cJSON_AddStringToObject(root, "price_note", empty);
-	ages_json(root, rows, ages);
-	cJSON_AddStringToObject(root, "comm_note", show_comm_note);
-	arr = cJSON_AddArrayToObject(root, "systems");
-	for (int i = 0; i < nrows; i++) {
-		cJSON *j = show_json(&rows[i].rep);
-		cJSON_AddNumberToObject(j, "rank", i + 1);
-		cJSON_AddStringToObject(j, "pricing_model", price_model_names[rows[i].cost.pricing]);
-		cJSON_AddStringToObject(j, "layout", rows[i].plan);
-		cJSON_AddStringToObject(j, "bound", rows[i].bound);
-		cJSON_AddStringToObject(j, "verdict", rows[i].verdict);
-		cJSON_AddNumberToObject(j, "layouts_searched", (double)rows[i].searched);
-		if (w0->mode == WL_INFER)
-			cJSON_AddBoolToObject(j, "capped_by_concurrency", capped(&rows[i]));
-		if (rows[i].has_disagg)
-			cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(&rows[i].w, &rows[i].dis, &rows[i].dcost));
-		cJSON_AddItemToArray(arr, j);
-	}
-	s = cJSON_Print(root);
-	puts(s);
-	free(s);
-	cJSON_Delete(root);
-}
 
 /* --disagg: each system's best disaggregated split beside its aggregated result, at the limits. */
 static void print_disagg(const rank_row *rows, int nrows, const setup_opts *o)
@@ -426,15 +258,8 @@ int cmd_compare(int argc, char **argv, const home_paths *paths)
 	setup_opts o;
 	err e = {0};
 	db *store = NULL;
-	wl_workload *w0 = malloc(sizeof *w0);
-	rank_row *rows = NULL;
-	hw_system *systems = NULL;
-	setup_pricer pricer;
-	rank_opts ro;
-	sweep_ws *ws = sweep_ws_new();   /* the training searches of every system share it */
-	char **names = NULL, limits[512] = "", note[RANK_NOTE_MAX] = "", empty[RANK_NOTE_MAX] = "";
-	rank_ages ages;
-	int nnames = 0, nrows = 0, nmodels = 1, c, rc = 0, fill = 0;
+	compare_result *cr = calloc(1, sizeof *cr);
+	int c, rc = 0;
 
 	setup_init(&o);
 	setup_rank_args_init(&ra);
@@ -458,7 +283,7 @@ int cmd_compare(int argc, char **argv, const home_paths *paths)
 			goto done;
 		}
 	}
-	if (!w0) {
+	if (!cr) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);
 		goto done;
@@ -469,90 +294,29 @@ int cmd_compare(int argc, char **argv, const home_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	nnames = home_system_names(paths, o.system, &names, &e);
-	if (nnames < 0) {
+	if (compare_run(paths, &store, &o, &ra, cr, &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
-	nmodels = o.pricing_all ? PRICE_MODEL_N : 1;
-	rows = calloc((size_t)(nnames ? nnames : 1) * (size_t)nmodels, sizeof *rows);
-	systems = calloc((size_t)(nnames ? nnames : 1), sizeof *systems);
-	if (!rows || !systems) {
-		err_set(&e, ERR_DATA, "out of memory");
-		rc = cli_fail(&e);
-		goto done;
-	}
-	for (int i = 0; i < nnames && rc == 0; i++) {
-		setup_opts so = o;
-		plan p;
-		int first = nrows, kept = 0;
-		/* A search is not tied to the workload's layout: --chips is checked against it only
-		 * when --plan fixes the layout. */
-		if (!o.plan_text)
-			so.chips = 0;
-		so.pricing_all = 0;
-		if (setup_load(paths, &so, names[i], &systems[i], w0, &p, &e) != 0) {
-			rc = e.code;
-			break;
+	if (o.format == OUT_JSON) {
+		cJSON *j = compare_json(cr);
+		char *s = j ? cJSON_Print(j) : NULL;
+		if (!s) {
+			err_set(&e, ERR_DATA, "out of memory");
+			rc = cli_fail(&e);
+		} else {
+			puts(s);
 		}
-		setup_rank_plan(&ra, &o, w0, &p);
-		setup_rank_opts(&pricer, paths, &store, &o, w0, &ro);
-		ro.ws = ws;
-		if ((rc = setup_rank_apply(&ra, &o, w0, &p, &ro, &fill, &e)) != 0)
-			break;
-		for (int k = 0; k < nmodels && rc == 0; k++) {
-			rank_row *r = &rows[nrows];
-			if (o.pricing_all)
-				ro.pricing = (price_model)k;
-			r->sys = &systems[i];
-			if ((rc = rank_system(w0, &p, &ro, r, &e)) != 0)
-				break;
-			nrows++;
-		}
-		/* --pricing all: the pricing models with a price; one row (the first model's) when none
-		 * has. A user's price stands for every model: one row. */
-		for (int k = first; k < nrows && o.pricing_all; k++) {
-			const rank_quote *q = &rows[k].cost;
-			if (q->have_price && !(q->user_price && kept))
-				rows[first + kept++] = rows[k];
-		}
-		if (o.pricing_all)
-			nrows = first + (kept ? kept : 1);
+		free(s);
+		cJSON_Delete(j);
+	} else {
+		print_table(cr->w0, cr->rows, cr->nrows, &o, paths, cr->limits, cr->note, &cr->ages, cr->price_note);
 	}
-	if (rc != 0) {
-		rc = cli_fail(&e);
-		goto done;
-	}
-	rank_sort(rows, nrows);
-	rank_verdicts(rows, nrows, ra.budget);
-	rank_price_ages(rows, nrows, w0->cost.owned.price_age_days, &ages);
-	if (nrows > 0 && !o.pricing_all && setup_no_price_note(paths, &store, rows, nrows, &o, empty, sizeof empty, &e) != 0) {
-		rc = cli_fail(&e);
-		goto done;
-	}
-	if (nrows > 0) {
-		char spot[RANK_NOTE_MAX];
-		limits_text(&rows[0].w, &ro, fill, limits, sizeof limits);
-		cap_note(rows, nrows, note, sizeof note);
-		show_spot_text(&rows[0].cost, rows[0].w.mode == WL_TRAIN, spot, sizeof spot);
-		if (spot[0])
-			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
-		rank_error_note(rows, nrows, spot, sizeof spot);
-		if (spot[0])
-			snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", spot);
-	}
-	if (o.format == OUT_JSON)
-		print_json(w0, rows, nrows, &ro, limits, note, &ages, empty);
-	else
-		print_table(w0, rows, nrows, &o, paths, limits, note, &ages, empty);
 done:
-	sweep_ws_free(ws);
+	if (cr)
+		compare_release(cr);
+	free(cr);
 	if (store)
 		db_close(store);
-	free(systems);
-	free(rows);
-	if (names)
-		home_free_names(names, nnames);
-	free(w0);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/evaluate.h"
 #include "engine/infer.h"
 #include "report/show.h"
 #include "engine/train.h"
@@ -334,24 +335,6 @@ static int print_frontier(const home_paths *paths, db **store, const setup_opts 
 
 /* eval --disagg: the split asked for (rank_disagg: searched within the plan's chips or the
  * scale-up domain), priced like the aggregated result. */
-static int eval_disagg(const home_paths *paths, db **store, const setup_opts *o, hw_system *sys,
-		       const wl_workload *w, const plan *p, disagg_result *dis, rank_quote *dcost, err *e)
-{
-	rank_row *r = calloc(1, sizeof *r);
-	setup_pricer pricer;
-	rank_opts ro;
-	int rc;
-	if (!r)
-		return err_set(e, ERR_DATA, "out of memory");
-	setup_rank_opts(&pricer, paths, store, o, w, &ro);
-	ro.total = o->chips;
-	r->sys = sys;
-	rc = rank_disagg(w, p, &ro, r, e);
-	*dis = r->dis;
-	*dcost = r->dcost;
-	free(r);
-	return rc;
-}
 
 int cmd_eval(int argc, char **argv, const home_paths *paths)
 {
@@ -365,25 +348,15 @@ int cmd_eval(int argc, char **argv, const home_paths *paths)
 	char disagg[PLAN_DISAGG_TEXT_MAX + 8];
 	setup_opts o;
 	db *store = NULL;
-	rank_quote cost;
 	err e = {0};
-	hw_system *sys = malloc(sizeof *sys);
-	wl_workload *w = malloc(sizeof *w);
+	evaluate_result *ev = calloc(1, sizeof *ev);
+	hw_system *sys;
+	wl_workload *w;
 	plan p;
 	int c, rc = 0;
-	rank_view rep;
-	train_result tr;
-	infer_result ir;
-	interval_status cal;
-	disagg_result *dis = malloc(sizeof *dis);
-	rank_quote *dcost = malloc(sizeof *dcost);
 
 	setup_init(&o);
-	if (!sys || !w || !dis || !dcost) {
-		free(sys);
-		free(w);
-		free(dis);
-		free(dcost);
+	if (!ev) {
 		err_set(&e, ERR_DATA, "out of memory");
 		return cli_fail(&e);
 	}
@@ -429,57 +402,33 @@ int cmd_eval(int argc, char **argv, const home_paths *paths)
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if (setup_load(paths, &o, o.system, sys, w, &p, &e) != 0) {
+	if (evaluate_run(paths, &store, &o, nloads > 0 || frontier ? (frontier ? "--frontier" : "--loads") : NULL, ev,
+			 &e) != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
-	if ((nloads > 0 || frontier) && w->mode != WL_INFER) {
-		err_set(&e, ERR_USAGE, "%s: applies to serving (mode infer) workloads, %s is a training one",
-			frontier ? "--frontier" : "--loads", w->name);
-		rc = cli_fail(&e);
-		goto done;
-	}
-	memset(&rep, 0, sizeof rep);
-	rep.sys = sys;
-	rep.w = w;
-	if (w->mode == WL_TRAIN) {
-		train_eval(sys, w, &p, &tr, NULL);
-		rep.train = &tr;
-	} else {
-		infer_eval(sys, w, &p, &ir, NULL, NULL);
-		rep.infer = &ir;
-	}
-	if (setup_cost(paths, &store, &o, sys, w, rep.train, rep.infer, &cost, &e) != 0) {
-		rc = cli_fail(&e);
-		goto done;
-	}
-	rep.cost = &cost;
-	rep.cal = setup_calibration(paths, sys, w, &cal);
-	if (w->mode == WL_INFER && w->disagg.on && (rc = eval_disagg(paths, &store, &o, sys, w, &p, dis, dcost, &e)) != 0) {
-		rc = cli_fail(&e);
-		goto done;
-	}
+	sys = ev->sys;
+	w = ev->w;
+	p = ev->plan;
 	if (o.format == OUT_TABLE) {
-		show_text(&rep, stdout);
-		if (w->mode == WL_INFER && w->disagg.on) {
+		show_text(&ev->rep, stdout);
+		if (ev->has_disagg) {
 			printf("\n");
-			show_disagg_text(w, dis, dcost, &ir, stdout);
+			show_disagg_text(w, ev->dis, ev->dcost, &ev->ir, stdout);
 		}
 		if (nloads > 0)
-			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+			print_curve(sys, w, &p, &ev->ir, loads, nloads, o.format, NULL);
 		if (frontier && (rc = print_frontier(paths, &store, &o, sys, w, &p, NULL, &e)) != 0)
 			rc = cli_fail(&e);
 	} else if ((nloads > 0 || frontier) && o.format != OUT_JSON) {
 		if (nloads > 0)
-			print_curve(sys, w, &p, &ir, loads, nloads, o.format, NULL);
+			print_curve(sys, w, &p, &ev->ir, loads, nloads, o.format, NULL);
 		if (frontier && (rc = print_frontier(paths, &store, &o, sys, w, &p, NULL, &e)) != 0)
 			rc = cli_fail(&e);
 	} else {
-		cJSON *j = show_json(&rep);
-		if (w->mode == WL_INFER && w->disagg.on)
-			cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(w, dis, dcost));
+		cJSON *j = evaluate_json(ev);
 		if (nloads > 0)
-			print_curve(sys, w, &p, &ir, loads, nloads, o.format, j);
+			print_curve(sys, w, &p, &ev->ir, loads, nloads, o.format, j);
 		if (frontier && print_frontier(paths, &store, &o, sys, w, &p, j, &e) != 0) {
 			rc = cli_fail(&e);
 			cJSON_Delete(j);
@@ -500,11 +449,9 @@ int cmd_eval(int argc, char **argv, const home_paths *paths)
 		cJSON_Delete(j);
 	}
 done:
-	free(dis);
-	free(dcost);
 	free(loads);
 	db_close(store);
-	free(sys);
-	free(w);
+	evaluate_release(ev);
+	free(ev);
 	return rc;
 }

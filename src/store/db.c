@@ -1347,19 +1347,32 @@ static int add_baseline(db *d, db_baseline *b, const baseline_key *k, err *e)
 	return head_write(d, &h, k, e);
 }
 
-int db_baseline_add(db *d, db_baseline *b, const baseline_key *k, err *e)
+/* One append to a chain (add: add_baseline or add_check on item) in a write transaction, of a
+ * store still where it was opened. BEGIN IMMEDIATE: the checks, the chain's newest link and
+ * the insert see one state, and a second writer waits for the lock (busy timeout) instead of
+ * forking the chain. */
+static int append(db *d, int (*add)(db *, void *, const baseline_key *, err *), void *item,
+		  const baseline_key *k, err *e)
 {
-	/* BEGIN IMMEDIATE: the name check, the chain's newest link and the insert see one state,
-	 * and a second recorder waits for the lock (busy timeout) instead of forking the chain. */
 	if (d->readonly)
 		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
 	if (exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
 		return ERR_DATA;
-	if (add_baseline(d, b, k, e) != 0 || still_there(d, e) != 0 || exec(d, "COMMIT", e) != 0) {
+	if (add(d, item, k, e) != 0 || still_there(d, e) != 0 || exec(d, "COMMIT", e) != 0) {
 		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
 		return ERR_DATA;
 	}
 	return 0;
+}
+
+static int add_record_cb(db *d, void *item, const baseline_key *k, err *e)
+{
+	return add_baseline(d, item, k, e);
+}
+
+int db_baseline_add(db *d, db_baseline *b, const baseline_key *k, err *e)
+{
+	return append(d, add_record_cb, b, k, e);
 }
 
 int db_baseline_get(db *d, const char *name, db_baseline *b, int *found, err *e)
@@ -1467,17 +1480,14 @@ static int add_check(db *d, db_check_row *c, const baseline_key *k, err *e)
 	return head_write(d, &h, k, e);
 }
 
+static int add_check_cb(db *d, void *item, const baseline_key *k, err *e)
+{
+	return add_check(d, item, k, e);
+}
+
 int db_baseline_check_add(db *d, db_check_row *c, const baseline_key *k, err *e)
 {
-	if (d->readonly)
-		return err_set(e, ERR_DATA, "%s: the store is open read-only", d->path);
-	if (exec_retry(d, "BEGIN IMMEDIATE", NULL, 0, e, "cannot lock the store") != 0)
-		return ERR_DATA;
-	if (add_check(d, c, k, e) != 0 || still_there(d, e) != 0 || exec(d, "COMMIT", e) != 0) {
-		sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
-		return ERR_DATA;
-	}
-	return 0;
+	return append(d, add_check_cb, c, k, e);
 }
 
 int db_check_list(db *d, db_check_row **rows, int *n, err *e)

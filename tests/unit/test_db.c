@@ -1068,3 +1068,32 @@ Test(db, an_import_into_a_removed_store_stores_nothing)
 	db_close(d);
 	tmp_release(&t);
 }
+
+Test(db, a_stored_future_price_is_not_yet_the_price)
+{
+	/* A store from before imports refused a future as_of: its row is the price from its date,
+	 * not today (eval would have moved to it, and to its region). */
+	tmp_store t;
+	db *d;
+	db_import_result r;
+	price_row p;
+	int found;
+	err e = {0};
+	db_query now = {"p5.48xlarge", PRICE_ON_DEMAND, "us-east-1", NULL}, later = now;
+	later.as_of = "2099-12-31";
+	tmp_init(&t);
+	d = open_ok(t.path);
+	import_ok(d, "tests/catalogs/good/history-1.csv", &r);
+	db_close(d);
+	raw_exec(t.path, "INSERT INTO price (catalog_id, line, provider, instance, region, pricing_model, usd_per_hour,"
+		 " unit, accelerators, as_of, source) VALUES (1, 9, 'aws', 'p5.48xlarge', 'us-east-1', 'on-demand', 1,"
+		 " 'instance', 8, '2099-01-01', 'future')");
+	d = open_ok(t.path);
+	cr_assert_eq(db_price_find(d, &now, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert(found);
+	cr_assert_str_neq(p.as_of, "2099-01-01");
+	cr_assert_eq(db_price_find(d, &later, &p, &found, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(p.as_of, "2099-01-01");
+	db_close(d);
+	tmp_release(&t);
+}

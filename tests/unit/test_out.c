@@ -155,3 +155,41 @@ Test(out, csv_quotes_what_rfc_4180_asks)
 	cr_assert_str_eq(printed(&t, OUT_CSV, buf, sizeof buf), "a\n\"x,\"\"y\"\"\"\n");
 	out_release(&t);
 }
+
+/* Issue 21: a cell a spreadsheet would run as a formula is written as text (a leading
+ * apostrophe, OWASP "CSV injection"); the tool's own signed numbers and "-" are not. */
+Test(out, csv_cells_are_no_formulas)
+{
+	static const char *const hdr[] = {"a"};
+	static const struct { const char *in, *out; } cases[] = {
+		{"=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""},
+		{"@SUM(A1)", "\"'@SUM(A1)\""},
+		{"+cmd|' /C calc'!A0", "\"'+cmd|' /C calc'!A0\""},
+		{"-2+3+cmd|' /C calc'!A0", "\"'-2+3+cmd|' /C calc'!A0\""},
+		{"+107% per mtok: dearer", "\"'+107% per mtok: dearer\""},
+		{"-45.49%", "-45.49%"}, {"+-2%", "+-2%"}, {"-1.5e-3", "-1.5e-3"}, {"-", "-"}, {"-12", "-12"},
+		{"a=b", "a=b"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		out_table t;
+		char buf[256], want[256];
+		cr_assert_eq(out_init(&t, 1, hdr), 0);
+		cr_assert_eq(out_row(&t, (const char *const[]){cases[i].in}), 0);
+		memset(buf, 0, sizeof buf);
+		snprintf(want, sizeof want, "a\n%s\n", cases[i].out);
+		cr_assert_str_eq(printed(&t, OUT_CSV, buf, sizeof buf), want, "case %zu", i);
+		out_release(&t);
+	}
+}
+
+/* Issue 21: the cells as given stay beside the escaped ones, for JSON. */
+Test(out, raw_cells_for_json)
+{
+	static const char *const hdr[] = {"a"};
+	out_table t;
+	cr_assert_eq(out_init(&t, 1, hdr), 0);
+	cr_assert_eq(out_row(&t, (const char *const[]){"line one\nline two"}), 0);
+	cr_assert_str_eq(t.cells[1], "line one\\x0aline two");
+	cr_assert_str_eq(out_cell_raw(&t, 1, 0), "line one\nline two");
+	out_release(&t);
+}

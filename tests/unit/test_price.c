@@ -109,6 +109,46 @@ Test(price, prices_lie_in_a_sane_range)
 	}
 }
 
+/* Issue 21: a price dated after today would be taken as the current one; a source that starts
+ * like a spreadsheet formula is no citation. Both refused with the line. */
+Test(price, no_future_price_and_no_formula_source)
+{
+	char path[64], want[256], line[256], today[PRICE_DATE_MAX], tomorrow[PRICE_DATE_MAX];
+	price_catalog c;
+	err e = {0};
+	FILE *f;
+	price_today(0, today);
+	price_today(1, tomorrow);
+	cr_assert_lt(strcmp(today, tomorrow), 0);
+	one_row(path, "98.32", "=HYPERLINK(x)");
+	cr_assert_neq(price_catalog_load(&c, path, &e), 0);
+	snprintf(want, sizeof want, "%s:2: source: starts with '=', which a spreadsheet would run as a formula", path);
+	cr_assert(strstr(e.msg, want), "%s", e.msg);
+	unlink(path);
+	one_row(path, "98.32", "@x");
+	cr_assert_neq(price_catalog_load(&c, path, &e), 0);
+	unlink(path);
+	/* Tomorrow (a time zone ahead) is taken; the day after is not. */
+	for (int ahead = 1; ahead <= 2; ahead++) {
+		char d[PRICE_DATE_MAX];
+		price_today(ahead, d);
+		strcpy(path, "/tmp/roofcost-price-XXXXXX");
+		cr_assert((f = fdopen(mkstemp(path), "w")));
+		snprintf(line, sizeof line, "aws,p5.48xlarge,us-east-1,on-demand,1,instance,8,%s,src\n", d);
+		fprintf(f, "provider,instance,region,pricing_model,usd_per_hour,unit,accelerators,as_of,source\n%s", line);
+		fclose(f);
+		if (ahead == 1) {
+			cr_assert_eq(price_catalog_load(&c, path, &e), 0, "%s", e.msg);
+			price_catalog_release(&c);
+		} else {
+			cr_assert_neq(price_catalog_load(&c, path, &e), 0);
+			snprintf(want, sizeof want, "%s:2: as_of: %s is after today (%s, UTC)", path, d, today);
+			cr_assert(strstr(e.msg, want), "%s", e.msg);
+		}
+		unlink(path);
+	}
+}
+
 /* Issue 12: the mark was lost when the source was unquoted with the space trimmed, or had no
  * space; such a price was stored and shown as verified. Every spelling is stored as one. */
 Test(price, the_unverified_mark_survives_its_spelling)

@@ -1,0 +1,80 @@
+/* evaluate: one evaluation (see evaluate.h). */
+#include "lib/evaluate.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/show.h"
+
+static int run_disagg(const home_paths *paths, db **store, const setup_opts *o, hw_system *sys,
+		       const wl_workload *w, const plan *p, disagg_result *dis, rank_quote *dcost, err *e)
+{
+	rank_row *r = calloc(1, sizeof *r);
+	setup_pricer pricer;
+	rank_opts ro;
+	int rc;
+	if (!r)
+		return err_set(e, ERR_DATA, "out of memory");
+	setup_rank_opts(&pricer, paths, store, o, w, &ro);
+	ro.total = o->chips;
+	r->sys = sys;
+	rc = rank_disagg(w, p, &ro, r, e);
+	*dis = r->dis;
+	*dcost = r->dcost;
+	free(r);
+	return rc;
+}
+
+int evaluate_run(const home_paths *paths, db **store, const setup_opts *o, const char *serving_only,
+		 evaluate_result *out, err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->sys = malloc(sizeof *out->sys);
+	out->w = malloc(sizeof *out->w);
+	out->dis = malloc(sizeof *out->dis);
+	out->dcost = malloc(sizeof *out->dcost);
+	if (!out->sys || !out->w || !out->dis || !out->dcost)
+		return err_set(e, ERR_DATA, "out of memory");
+	if (setup_load(paths, o, o->system, out->sys, out->w, &out->plan, e) != 0)
+		return e->code;
+	if (serving_only && out->w->mode != WL_INFER)
+		return err_set(e, ERR_USAGE, "%s: applies to serving (mode infer) workloads, %s is a training one",
+			       serving_only, out->w->name);
+	out->rep.sys = out->sys;
+	out->rep.w = out->w;
+	if (out->w->mode == WL_TRAIN) {
+		train_eval(out->sys, out->w, &out->plan, &out->tr, NULL);
+		out->rep.train = &out->tr;
+	} else {
+		infer_eval(out->sys, out->w, &out->plan, &out->ir, NULL, NULL);
+		out->rep.infer = &out->ir;
+	}
+	if (setup_cost(paths, store, o, out->sys, out->w, out->rep.train, out->rep.infer, &out->cost, e) != 0)
+		return e->code;
+	out->rep.cost = &out->cost;
+	out->rep.cal = setup_calibration(paths, out->sys, out->w, &out->cal);
+	if (out->w->mode == WL_INFER && out->w->disagg.on) {
+		if (run_disagg(paths, store, o, out->sys, out->w, &out->plan, out->dis, out->dcost, e) != 0)
+			return e->code;
+		out->has_disagg = 1;
+	}
+	return 0;
+}
+
+void evaluate_release(evaluate_result *out)
+{
+	free(out->sys);
+	free(out->w);
+	free(out->dis);
+	free(out->dcost);
+	memset(out, 0, sizeof *out);
+}
+
+void *evaluate_json(const evaluate_result *r)
+{
+	cJSON *j = show_json(&r->rep);
+	if (j && r->has_disagg)
+		cJSON_AddItemToObject(j, "disaggregated", show_disagg_json(r->w, r->dis, r->dcost));
+	return j;
+}
