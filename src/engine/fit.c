@@ -522,7 +522,7 @@ int fit_groups(const fit_row *rows, int n, const fit_set *fs, fit_group *out, in
 			for (int j = 0; j < ks->n && !src; j++)
 				if (!strcmp(ks->c[j].name, c->from))
 					src = &ks->c[j];
-			if (!src || src->train != kind)
+			if (!src || (src->train != kind && src->train != HW_CAL_KIND_ALL))
 				continue;
 			for (int f = 0; f < nf && !has; f++)
 				has = !strcmp(fam[f], c->family);

@@ -13,15 +13,26 @@ fi
 # whose fixed costs the model does not find); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
 # Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 7:47
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:41
 check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
+# No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM's 28
+# serving rows (-9.7 %: its MI300X/MI325X rows of 2024-25 ran vLLM V0 and AMD's MLPerf harness,
+# which no model input describes; see the issue 17 report).
+check_sh validate-framework-bias "$R validate $V --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)[\"summary\"]
+for k in (\"train_groups\", \"infer_groups\"):
+    for name, g in d[k][\"by_framework\"].items():
+        if name != \"vllm\":
+            assert g[\"n\"] < 5 or abs(g[\"signed_median_error_pct\"]) <= 8, (name, g[\"signed_median_error_pct\"])
+' || ! command -v python3 >/dev/null"
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
 # the case's own source document (25 source groups), then those rows predicted. Issue 17: the
 # medians within 10 % (training) and 12 % (serving). Today: training 8.1 %, worst 40.2 %;
 # serving 6.6 %, 56.2 %.
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
-check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:41
+check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:42
 check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 12:57
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
@@ -117,7 +128,7 @@ if cmp -s "$tmp/intervals.ini" models/intervals.ini; then pass=$((pass + 1)); el
 # Trainium2 training has no published row: its GEMM fraction is Trainium1's share, not the prior
 # 1.0 / 0.80, the output says uncalibrated and why, and its MFU is below the calibrated H100's.
 check trn2-uncalibrated-json 0 '"status":	"uncalibrated"' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
-check trn2-uncalibrated-text 0 "UNCALIBRATED: no published training row on neuroncore-v3" -- $R eval -s trn2.48xlarge -w llama3-8b-train
+check trn2-uncalibrated-text 0 "UNCALIBRATED: no published training row on neuroncore-v3: its calibrated values are borrowed from neuroncore-v2" -- $R eval -s trn2.48xlarge -w llama3-8b-train
 check trn2-interval 0 '"mfu":	[' -- $R eval -s trn2.48xlarge -w llama3-8b-train --format json
 check p5-calibrated 0 "calibration      calibrated: hopper" -- $R eval -s p5.48xlarge -w llama3-8b-train
 check_sh trn2-mfu-below-calibrated "a=\$($(printf '%s' "$R") eval -s trn2.48xlarge -w llama3-8b-train --chips 128 --format json | sed -n 's/^	\"mfu\":[[:space:]]*\([0-9.]*\),*\$/\1/p'); \
