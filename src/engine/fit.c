@@ -37,8 +37,7 @@ double fit_percentile(double *v, int n, double q)
 	return v[i] + (x - i) * (v[i + 1] - v[i]);
 }
 
-/* 1 if name is in the comma list (spaces around items ignored). */
-static int in_list(const char *list, const char *name)
+int fit_listed(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 	for (const char *p = list; p && *p;) {
@@ -125,7 +124,7 @@ int fit_uses(const fit_set *s, int i, const fit_row *r, const fit_leave *leave)
 		if ((k->train == HW_CAL_KIND_ALL ? 0 : r->c.train != k->train) || strcmp(r->family, k->family) != 0 ||
 		    k->train == HW_CAL_KIND_MEASURED || k->train == HW_CAL_KIND_PRIOR)
 			return 0;
-		if (k->frameworks[0] && !in_list(k->frameworks, r->c.framework))
+		if (k->frameworks[0] && !fit_listed(k->frameworks, r->c.framework))
 			return 0;
 	} else {
 		const fit_fwcal *c = &s->fw[i - s->ks->n];

@@ -89,6 +89,9 @@ typedef struct fit_lofo {
 	char refits[FIT_REFITS_MAX];/* "name=value" of each refitted calibration */
 } fit_lofo;
 
+/* 1 if name is an item of the comma list (spaces around items ignored). */
+int fit_listed(const char *list, const char *name);
+
 /* 1 for a metric that is a time (a faster chip makes it smaller). */
 int fit_metric_is_time(val_metric m);
 

@@ -326,7 +326,7 @@ static void log_axis(FILE *fp, const plot_panel *p, int y)
 }
 
 /* A log-2 or log-4 x axis whose values reach 10,000 or more (chip counts): its tics at the
- * powers of the base, five digits and up written in binary thousands (16K = 16,384), so that
+ * powers of the base, from 1,024 up written in binary thousands (1K, 4K, 16K = 16,384), so that
  * wide numbers do not run into each other. */
 static void pow_axis(FILE *fp, const plot_panel *p)
 {
@@ -342,7 +342,7 @@ static void pow_axis(FILE *fp, const plot_panel *p)
 		return;
 	fputs("	set xtics (", fp);
 	for (double v = pow(p->logx, floor(log(lo) / log(p->logx) + 1e-9)); v <= hi * (1 + 1e-9); v *= p->logx) {
-		if (v >= 10000)
+		if (v >= 1024)
 			fprintf(fp, "%s\"%.0fK\" %.10g", n++ ? ", " : "", v / 1024, v);
 		else
 			fprintf(fp, "%s\"%.0f\" %.10g", n++ ? ", " : "", v, v);

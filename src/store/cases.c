@@ -156,24 +156,6 @@ static int load_versions(const char *models_dir, version *out, int max, err *e)
 	return n < 0 ? -1 : k;
 }
 
-/* 1 if name is an item of the comma list. */
-static int listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; p && *p;) {
-		const char *q = strchr(p, ',');
-		size_t l = q ? (size_t)(q - p) : strlen(p);
-		while (l > 0 && *p == ' ')
-			p++, l--;
-		while (l > 0 && p[l - 1] == ' ')
-			l--;
-		if (l == n && !strncmp(p, name, n))
-			return 1;
-		p = q ? q + 1 : NULL;
-	}
-	return 0;
-}
-
 int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 {
 	csvin_doc d;
@@ -231,7 +213,7 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		for (int i = 0; rc == 0 && i < out->n; i++) {
 			val_case *c = &out->rows[i].c;
 			for (int k = 0; k < nv; k++)
-				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && listed(vs[k].groups, c->group)) {
+				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && fit_listed(vs[k].groups, c->group)) {
 					snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
 					break;
 				}

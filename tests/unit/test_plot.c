@@ -160,8 +160,8 @@ Test(plot, log_axes_keep_a_tick_under_the_lowest_point)
 	free(s);
 }
 
-/* Chip counts on a log-4 axis up to 65,536: ticks 4^k, five digits and more in binary
- * thousands (16K = 16,384), so that 16384 and 65536 do not run into one label. */
+/* Chip counts on a log-4 axis up to 65,536: ticks 4^k, from 1,024 up in binary thousands
+ * (16K = 16,384), so that 16384 and 65536 (or 1024 and 4096) do not run into one label. */
 Test(plot, wide_chip_counts_tick_in_thousands)
 {
 	plot_spec *s = malloc(sizeof *s);
@@ -173,7 +173,7 @@ Test(plot, wide_chip_counts_tick_in_thousands)
 	plot_point(a, 8, 1);
 	plot_point(a, 65536, 2);
 	gp = script_of(s);
-	cr_assert(strstr(gp, "set xtics (\"4\" 4, \"16\" 16, \"64\" 64, \"256\" 256, \"1024\" 1024, \"4096\" 4096, "
+	cr_assert(strstr(gp, "set xtics (\"4\" 4, \"16\" 16, \"64\" 64, \"256\" 256, \"1K\" 1024, \"4K\" 4096, "
 			     "\"16K\" 16384, \"64K\" 65536)"), "%s", gp);
 	free(gp);
 	free(s);
