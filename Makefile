@@ -160,9 +160,13 @@ build/asan/unit_tests: $(SAN_LIBOBJ) $(TESTSRC)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Wno-error -Wno-missing-prototypes -o $@ $(TESTSRC) \
 		$(SAN_LIBOBJ) $(LDLIBS) -lcriterion
 
+build/asan/props: tests/props/props.c $(SAN_LIBOBJ)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Wno-error -o $@ tests/props/props.c $(SAN_LIBOBJ) $(LDLIBS)
+
 asan: deps
-	@$(MAKE) --no-print-directory build/asan/roofcost build/asan/unit_tests
+	@$(MAKE) --no-print-directory build/asan/roofcost build/asan/unit_tests build/asan/props
 	$(SAN_ENV) ./build/asan/unit_tests --jobs 2
+	$(SAN_ENV) ./build/asan/props --quiet
 	$(SAN_ENV) ROOFCOST=build/asan/roofcost sh tests/cli/run.sh
 	$(SAN_ENV) ROOFCOST=build/asan/roofcost HOSTILE_SECONDS=20 sh tests/hostile/run.sh
 

@@ -121,6 +121,19 @@ static inline wl_workload fx_infer(nn_net n, int in, int out, int conc)
 	return w;
 }
 
+/* A shipped system and workload (with n overrides) and the workload's own layout, filled as
+ * eval fills it. Returns 0, or nonzero with e set. */
+static inline int fx_shipped(const char *sys, const char *wl, const char *const *sets, int n, hw_system *s,
+			     wl_workload *w, plan *p, err *e)
+{
+	if (hw_find_system(sys, "models", s, e) != 0 || wl_load(wl, "workloads", "models", sets, n, w, e) != 0)
+		return 1;
+	*p = w->plan;
+	wl_plan_defaults(w, p);
+	plan_fill(p);
+	return 0;
+}
+
 /* The bytes of a file as a string (caller frees), NULL if it cannot be read. */
 static inline char *fx_slurp(const char *path)
 {

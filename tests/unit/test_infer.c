@@ -349,11 +349,7 @@ static void shipped_curve(const char *sys, const char *wl, const double *loads, 
 	const char *sets[] = {"concurrency=1024"};
 	plan p;
 	char why[256];
-	cr_assert_eq(hw_find_system(sys, "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load(wl, "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
-	p = w.plan;
-	wl_plan_defaults(&w, &p);
-	plan_fill(&p);
+	cr_assert_eq(fx_shipped(sys, wl, sets, 1, &s, &w, &p, &e), 0, "%s", e.msg);
 	cr_assert(infer_curve(&s, &w, &p, loads, n, out, why, sizeof why), "%s", why);
 }
 
@@ -402,11 +398,7 @@ Test(infer, the_p99_ttft_is_at_or_above_its_mean)
 	err e = {0};
 	plan p;
 	infer_result r;
-	cr_assert_eq(hw_find_system("trn1n.32xlarge", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-70b-serve", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
-	p = w.plan;
-	wl_plan_defaults(&w, &p);
-	plan_fill(&p);
+	cr_assert_eq(fx_shipped("trn1n.32xlarge", "llama3-70b-serve", NULL, 0, &s, &w, &p, &e), 0, "%s", e.msg);
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	cr_assert(r.feasible, "%s", r.reason);
 	cr_assert_leq(r.at.ttft.p50, r.at.ttft.p90);
@@ -425,13 +417,9 @@ Test(infer, fewer_requests_than_replicas_is_infeasible_not_a_negative_wait)
 	const char *sets[] = {"precision=fp8", "concurrency=1", "input_len=437"};
 	plan p;
 	infer_result r;
-	cr_assert_eq(hw_find_system("hgx-b300", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("deepseek-v3-serve", "workloads", "models", sets, 3, &w, &e), 0, "%s", e.msg);
-	p = w.plan;
+	cr_assert_eq(fx_shipped("hgx-b300", "deepseek-v3-serve", sets, 3, &s, &w, &p, &e), 0, "%s", e.msg);
 	p.dp = 2;
-	p.chips = 0;
-	wl_plan_defaults(&w, &p);
-	plan_fill(&p);
+	p.chips = 2 * p.tp * p.pp * p.cp;
 	infer_eval(&s, &w, &p, &r, NULL, NULL);
 	cr_assert_not(r.feasible);
 	cr_assert(strstr(r.reason, "less than one sequence"), "%s", r.reason);

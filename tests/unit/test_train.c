@@ -97,11 +97,7 @@ Test(train, fp16_on_a_chip_with_only_bf16_runs_at_bf16)
 	err e = {0};
 	plan p;
 	train_result r;
-	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("megatron-1t-train", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
-	p = w.plan;
-	wl_plan_defaults(&w, &p);
-	plan_fill(&p);
+	cr_assert_eq(fx_shipped("tpu-v5p", "megatron-1t-train", NULL, 0, &s, &w, &p, &e), 0, "%s", e.msg);
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_eq(r.run_prec, HW_BF16);
 	cr_assert_float_eq(r.peak, s.chip.peak[HW_BF16], 1);
@@ -122,11 +118,7 @@ Test(train, a_precision_with_no_rate_is_infeasible_not_free)
 	plan p;
 	train_result r;
 	char why[TRAIN_REASON_MAX];
-	cr_assert_eq(hw_find_system("tpu-v5p", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama3-8b-train", "workloads", "models", sets, 1, &w, &e), 0, "%s", e.msg);
-	p = w.plan;
-	wl_plan_defaults(&w, &p);
-	plan_fill(&p);
+	cr_assert_eq(fx_shipped("tpu-v5p", "llama3-8b-train", sets, 1, &s, &w, &p, &e), 0, "%s", e.msg);
 	train_eval(&s, &w, &p, &r, NULL);
 	cr_assert_not(r.feasible);
 	cr_assert_eq(r.why, SHARD_PRECISION);
