@@ -246,6 +246,8 @@ typedef struct state {
 	double Rp, Rd;           /* prompt-carrying and decode-only iterations per second */
 	double rho;              /* share of time in prompt-carrying iterations */
 	double lag, wq, pq;      /* s: scheduler lag (its mean); mean prefill-slot wait, probability of waiting */
+	double wfix;             /* s: the prefill-slot wait every request waits (a closed loop whose
+				    prompts queue at the cap: FIFO behind the same queue) */
 	/* The lag's law (mean `lag`): lag_base, and with probability lag_p a further lag_shift plus,
 	 * in an open loop, a rest of an iteration uniform on [0, lag_u] (s). */
 	double lag_p, lag_shift, lag_u;
@@ -306,36 +308,56 @@ static double erlang_c(double c, double a)
 	return B / (1 - (a / n) * (1 - B));
 }
 
+/* The prefill station a prompt waits at: *k slots, each held *s_p s. Whole prompts: as many
+ * slots as prompts fit a pass, each held the pass. A chunked scheduler fills its token budget
+ * from the waiting prompts chunk by chunk, so its prompts share one server of the pass's room: a
+ * prompt holds it for its share of a full pass (in / room passes). */
+static void prefill_station(const srv *v, const state *st, double *k, double *s_p)
+{
+	double room = room_of(v, st->bd);
+	if (v->chunked) {
+		*k = 1;
+		*s_p = st->tP * v->in / room;
+	} else {
+		*k = floor(slots_of(v, room));
+		if (*k < 1)
+			*k = 1;
+		*s_p = st->tP;
+	}
+}
+
 /* Queueing and latencies from the iteration times at completion rate X (per replica), with
  * `others` requests that can be ahead of a new one (N - 1 closed, ∞ open) and `busy` the
  * probability that an iteration runs when it arrives. */
 static void latencies(const srv *v, state *st, double X, double others, double busy, int open)
 {
-	double room = room_of(v, st->bd), k = floor(slots_of(v, room));
-	double s_p = st->tP * (v->in > room ? v->in / room : 1); /* a prompt's hold on its slot */
-	double a = X * s_p, share, C, tbar;
-	if (k < 1)
-		k = 1;
+	double k, s_p, a, share, C, tbar;
+	prefill_station(v, st, &k, &s_p);
+	a = X * s_p;
+	/* The open loop's searches may try a rate beyond the prefill slots (held just below them,
+	 * where the wait is long enough to fail any limit); a closed loop's solver stays below its
+	 * cap (closed_rate). */
 	if (a > 0.999 * k)
-		a = 0.999 * k;
+		a = open ? 0.999 * k : k;
 	st->X = X;
 	/* Prompt-carrying iterations per second, and the share of time they take. */
 	st->Rp = X * v->in / st->ptok;
 	share = st->Rp * st->tP;
-	if (share > 0.999)
-		share = 0.999;
+	if (share > (open ? 0.999 : 1))
+		share = open ? 0.999 : 1;
 	st->rho = share;
 	st->Rd = (1 - share) / st->tD;
 	st->tpot = v->mixed ? 1 / (st->Rp + st->Rd) : 1 / st->Rd;
 	tbar = 1 / (st->Rp + st->Rd);
-	/* Waiting for a prefill slot: k slots (prompts one iteration takes), each held s_p, as
-	 * M/D/k (Erlang C, half the M/M/k wait for deterministic service); in a closed loop only
-	 * the N - 1 others can be ahead. */
+	/* Waiting for a prefill slot: k slots, each held s_p (prefill_station), as M/D/k (Erlang C, half the M/M/k wait for deterministic service). In a closed loop only
+	 * the N - 1 others can be ahead, and the one whose prompt runs in the iteration under way is
+	 * waited for already (the lag below, which waits that iteration whole): N - 2 can queue
+	 * beyond it. */
 	C = erlang_c(k, a);
 	if (!isinf(others))
-		C *= others / (others + 1);
+		C *= others > 1 ? (others - 1) / others : 0;
 	st->pq = C;
-	st->wq = C * s_p / (k - a) * 0.5;
+	st->wq = C > 0 ? (a < k ? C * s_p / (k - a) * 0.5 : INFINITY) : 0;
 	/* A new request waits for the iteration that runs (its rest, half of one on average, in an
 	 * open loop; all of it in a closed loop, where requests arrive as one ends), one more with an
 	 * overlap scheduler, which has planned the next iteration already. */
@@ -355,17 +377,23 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 		if (!(st->lag_shift > 0))
 			st->lag_p = st->lag_shift = 0;
 	}
+	st->wfix = 0;
 	st->ttft_s = st->lag + st->wq + st->kown * st->tP;
 }
 
-/* The iteration times at bd decodes with the prompts of a rate X. */
-static void iterations(srv *v, state *st, double bd, double X, int keep_step)
+/* The iteration times at bd decodes with the prompts of a rate X. queue: the prompts waiting
+ * for a slot (X times their wait in st, Little) are there at each pass boundary too, beside
+ * those that arrived during the last pass: a queue fills the passes to their slots. */
+static void iterations(srv *v, state *st, double bd, double X, int keep_step, int queue)
 {
-	double tbar;
+	double tbar, x;
 	st->bd = bd;
 	st->tD = iter_t(v, bd > 0 ? bd : 0, 0, keep_step ? &st->dstep : NULL);
 	tbar = st->Rp + st->Rd > 0 ? 1 / (st->Rp + st->Rd) : st->tD;
-	st->ptok = group_tokens(v, bd, X * tbar);
+	x = X * tbar;
+	if (queue && isfinite(st->wq))
+		x += X * (st->wq + st->wfix);
+	st->ptok = group_tokens(v, bd, x);
 	st->kown = v->chunked && v->in > st->ptok ? ceil(v->in / st->ptok - 1e-9) : 1;
 	st->tP = iter_t(v, v->mixed ? bd : 0, st->ptok, NULL);
 }
@@ -436,43 +464,120 @@ static int group_state(srv *v, double n, state *st)
 	return 1;
 }
 
-/* Closed loop with Ns requests in the server at spread phases: solve X = Ns / latency. */
-static void closed_state(srv *v, double Ns, state *st)
+/* The most requests/s the prompt-carrying iterations of st complete: k prompts a pass, each
+ * holding its slot s_p, and no more prompt tokens than those iterations carry when they take all
+ * the time. */
+static double prefill_cap(const srv *v, const state *st)
 {
-	double X, others = Ns - 1, busy = Ns - 1 < 1 ? (Ns - 1 > 0 ? Ns - 1 : 0) : 1;
+	double k, s_p, slots, tokens = st->ptok / (v->in * st->tP);
+	prefill_station(v, st, &k, &s_p);
+	slots = k / s_p;
+	return slots < tokens ? slots : tokens;
+}
+
+/* The completion rate X of a closed loop of Ns at the iteration times of st: Ns = X · latency(X)
+ * (Little's law), the latency rising with X, by bisection below the prefill cap, where the wait
+ * for a slot grows without bound. Where the latency at the cap is still shorter than Ns / X (no
+ * slot wait: two in the server, or prompt-carrying iterations that take all the time before the
+ * slots fill), the server completes the cap and the rest wait for a prefill slot, the wait Little's
+ * law leaves (a closed loop's queue is bounded by its requests). */
+static void closed_rate(srv *v, state *st, double Ns, double others, double busy)
+{
+	double cap = prefill_cap(v, st), lo = 0, hi = cap, L;
+	for (int it = 0; it < 64 && hi - lo > 1e-12 * cap; it++) {
+		double mid = 0.5 * (lo + hi);
+		latencies(v, st, mid, others, busy, 0);
+		if (Ns / (st->ttft_s + (v->out - 1) * st->tpot) > mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	latencies(v, st, lo, others, busy, 0);
+	L = st->ttft_s + (v->out - 1) * st->tpot;
+	if (lo > 0 && Ns / L > lo * (1 + 1e-6)) {
+		st->wfix = Ns / lo - L;
+		st->ttft_s += st->wfix;
+	}
+}
+
+enum { CLOSED_PASSES = 16 };
+
+/* The decoding sequences the loop gives back at bd: bd' - bd, with bd' = X (output_len - 1) TPOT
+ * (Little's law over the requests past their first token), X from closed_rate at the iteration
+ * times of bd decodes (and the prompt groups of the rate found before, *X). */
+static double closed_gap(srv *v, state *st, double Ns, double bd, double *X, int keep)
+{
+	double others = Ns - 1, busy = Ns - 1 < 1 ? (Ns - 1 > 0 ? Ns - 1 : 0) : 1;
+	/* The prompt groups and the rate they allow, from no load up (a function of bd alone). */
 	memset(st, 0, sizeof *st);
 	st->Ns = Ns;
-	st->tP = 0;
-	iterations(v, st, Ns, 0, 0);
-	X = Ns / (st->kown * st->tP + (v->out - 1) * st->tD);
-	for (int outer = 0; outer < 4; outer++) {
-		double room = room_of(v, st->bd), k = floor(slots_of(v, room)), prev = X;
-		double lo = 0, hi = (k < 1 ? 1 : k) / (st->tP * (v->in > room ? v->in / room : 1));
-		/* Prompt-carrying iterations cannot take all the time either. */
-		if (hi > 0.999 * st->ptok / (v->in * st->tP))
-			hi = 0.999 * st->ptok / (v->in * st->tP);
-		/* X given the iteration times: Ns / latency(X) - X decreases in X; bisect. */
-		for (int it = 0; it < 60; it++) {
-			double mid = 0.5 * (lo + hi);
-			latencies(v, st, mid, others, busy, 0);
-			if (Ns / (st->ttft_s + (v->out - 1) * st->tpot) > mid)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		X = lo;
-		latencies(v, st, X, others, busy, 0);
-		if (outer > 0 && fabs(X - prev) <= 1e-4 * X)
+	*X = 0;
+	for (int pass = 0; pass < CLOSED_PASSES; pass++) {
+		double last = st->ptok;
+		iterations(v, st, bd, *X, 0, 1);
+		closed_rate(v, st, Ns, others, busy);
+		*X = st->X;
+		if (pass > 0 && fabs(st->ptok - last) <= 1e-4 * last)
 			break;
-		{
-			/* Decoding sequences: those past their first token (Little). */
-			double bd = X * (v->out - 1) * st->tpot;
-			iterations(v, st, bd < Ns ? bd : Ns, X, outer == 3);
+	}
+	if (keep)
+		st->tD = iter_t(v, bd > 0 ? bd : 0, 0, &st->dstep);
+	return st->X * (v->out - 1) * st->tpot - bd;
+}
+
+/* Closed loop with Ns requests in the server at spread phases: the decoding batch bd in [0, Ns]
+ * at which the loop is consistent (closed_gap 0: at bd = 0 it gives back at least 0, at Ns at most
+ * Ns), by fixed-point steps bd <- bd' while they close in, else by regula falsi (Illinois) on the
+ * bracket the steps found: a root, where the steps alone would circle one (a shared token budget:
+ * more decodes leave less room for prompts, which lets fewer requests reach their decodes). */
+static void closed_state(srv *v, double Ns, state *st)
+{
+	double X = 0, tol = 1e-4 * (Ns > 1 ? Ns : 1), lo = 0, hi = Ns, glo = NAN, ghi, bd = Ns, g, last;
+	memset(st, 0, sizeof *st);
+	st->Ns = Ns;
+	g = ghi = closed_gap(v, st, Ns, bd, &X, 0);
+	last = fabs(g);
+	for (int it = 0; it < 8 && fabs(g) > tol; it++) {
+		double next = bd + g;
+		if (next < lo || next > hi || (it > 0 && fabs(g) > 0.5 * last))
+			break;
+		last = fabs(g);
+		bd = next;
+		g = closed_gap(v, st, Ns, bd, &X, 0);
+		if (g > 0) {
+			lo = bd;
+			glo = g;
+		} else {
+			hi = bd;
+			ghi = g;
 		}
 	}
-	if (st->dstep.t <= 0)
-		st->tD = iter_t(v, st->bd, 0, &st->dstep);
-	latencies(v, st, X, others, busy, 0);
+	if (fabs(g) > tol) {
+		int side = 0;
+		if (isnan(glo))
+			glo = closed_gap(v, st, Ns, lo, &X, 0);
+		for (int it = 0; it < 60 && hi - lo > tol && glo > 0 && ghi < 0; it++) {
+			bd = (lo * ghi - hi * glo) / (ghi - glo);
+			g = closed_gap(v, st, Ns, bd, &X, 0);
+			if (fabs(g) <= tol)
+				break;
+			if (g > 0) {
+				lo = bd;
+				glo = g;
+				if (side == 1)
+					ghi *= 0.5;
+				side = 1;
+			} else {
+				hi = bd;
+				ghi = g;
+				if (side == -1)
+					glo *= 0.5;
+				side = -1;
+			}
+		}
+	}
+	closed_gap(v, st, Ns, bd, &X, 1);
+	st->Ns = Ns;
 }
 
 /* Open loop at λ per replica; returns 0 when the server cannot complete λ. */
@@ -482,7 +587,7 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 	memset(st, 0, sizeof *st);
 	for (int it = 0; it < 12; it++) {
 		double occ;
-		iterations(v, st, bd, lambda, 0);
+		iterations(v, st, bd, lambda, 0, 0);
 		occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
 		latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
 		last = bd;
@@ -495,7 +600,7 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 	if (lambda * st->tP * v->in / st->ptok >= 1)
 		return 0; /* prompt-carrying iterations would take all the time */
 	st->Ns = lambda * (st->ttft_s + (v->out - 1) * st->tpot);
-	iterations(v, st, st->bd, lambda, 1);
+	iterations(v, st, st->bd, lambda, 1, 0);
 	{
 		double b2 = st->bd / 2 > 1 ? st->bd / 2 : 1;
 		st->slope = st->bd > b2 ? (st->tD - iter_t(v, b2, 0, NULL)) / (st->bd - b2) : 0;
@@ -652,18 +757,55 @@ static void ttft_dist(const srv *v, const state *st, double mu, double sd, doubl
 	d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : v->q == 0.5 ? d->p50 : law_quantile(&l, v->q);
 }
 
-/* A request's TPOT: tD plus `extra` per prefill-carrying iteration among its output_len - 1
- * (Poisson with mean mk, Cornish-Fisher quantiles), and a normal spread sd from its batch. */
-static double tpot_q(double z, double mean, double extra, double mk, double n, double sd)
+/* The q-quantile of a Poisson count of mean m: the least k whose distribution function
+ * reaches q. */
+static double poisson_q(double q, double m)
 {
-	double k = mk > 0 ? mk + z * sqrt(mk) + (z * z - 1) / 6 : 0, d1, d2;
+	double pmf = exp(-m), cdf = pmf;
+	int k = 0;
+	while (cdf < q && k < 100000) {
+		k++;
+		pmf *= m / k;
+		cdf += pmf;
+	}
+	return k;
+}
+
+/* The q-quantile of the count of prefill-carrying iterations among a request's n, of mean mk:
+ * binomial when each carries prompts with probability b (an inflight scheduler puts them beside
+ * the decodes: at most n, none spread when every one does), else Poisson (b < 0: prefill_first,
+ * whose prompt passes stall the decodes between their own). Cornish-Fisher while the count
+ * spreads over a few units or more, or while prompt-carrying iterations are the rarer kind (its
+ * skew keeps every quantile from the median up above the mean); where nearly every iteration carries
+ * prompts and the count hardly spreads, exactly, by the Poisson count of those that do not. */
+static double count_q(double q, double mk, double n, double b)
+{
+	double var = b >= 0 ? mk * (1 - b) : mk, z, k;
+	if (mk <= 0)
+		return 0;
+	if (var < 9 && b > 0.5) {
+		k = n - poisson_q(1 - q, n - mk);
+	} else {
+		z = infer_normal_quantile(q);
+		k = mk + z * sqrt(var) + (z * z - 1) * (b >= 0 ? 1 - 2 * b : 1) / 6;
+	}
 	if (k < 0)
 		k = 0;
-	d1 = n > 0 ? extra * (k - mk) / n : 0;
-	d2 = z * sd;
-	if (z == 0)
-		return mean + d1;
-	return mean + (z > 0 ? 1 : -1) * sqrt(d1 * d1 + d2 * d2);
+	if (b >= 0 && k > n)
+		k = n;
+	return k;
+}
+
+/* A request's TPOT at quantile q: tD plus `extra` per prefill-carrying iteration among its
+ * output_len - 1 (count_q), and a normal spread sd from its batch; the two deviations add in
+ * quadrature where they lie on the same side of the mean (independent spreads), else in sum, so
+ * that the quantile rises with q and with each spread. */
+static double tpot_q(double q, double mean, double extra, double mk, double n, double b, double sd)
+{
+	double d1 = n > 0 ? extra * (count_q(q, mk, n, b) - mk) / n : 0, d2 = q == 0.5 ? 0 : infer_normal_quantile(q) * sd;
+	if (d1 * d2 > 0)
+		return mean + (d2 > 0 ? 1 : -1) * sqrt(d1 * d1 + d2 * d2);
+	return mean + d1 + d2;
 }
 
 /* Requests whose output lengths spread about the mean: the mixture, over a request's decode
@@ -778,21 +920,21 @@ static void tpot_dist(const srv *v, const state *st, double sd, int spread, infe
 	double n = v->out - 1;
 	double extra = v->mixed ? st->tP - st->tD : st->tP;
 	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
-	double mk = st->sync ? 0 : per * n;
+	double mk = st->sync ? 0 : per * n, b = v->mixed ? per : -1;
 	d->mean = st->tpot;
 	if (spread && n >= 1 && !st->sync) {
 		tpot_mix x;
-		mix_init(&x, n, extra * extra * per, st->slope * st->slope * st->bd);
+		mix_init(&x, n, extra * extra * per * (v->mixed ? 1 - per : 1), st->slope * st->slope * st->bd);
 		d->p50 = st->tpot;
 		d->p90 = st->tpot + mix_quantile(&x, 0.9);
 		d->p99 = st->tpot + mix_quantile(&x, 0.99);
 		d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : st->tpot + mix_quantile(&x, v->q);
 		return;
 	}
-	d->p50 = tpot_q(0, st->tpot, extra, mk, n, sd);
-	d->p90 = tpot_q(infer_normal_quantile(0.9), st->tpot, extra, mk, n, sd);
-	d->p99 = tpot_q(infer_normal_quantile(0.99), st->tpot, extra, mk, n, sd);
-	d->slo = tpot_q(v->z, st->tpot, extra, mk, n, sd);
+	d->p50 = tpot_q(0.5, st->tpot, extra, mk, n, b, sd);
+	d->p90 = tpot_q(0.9, st->tpot, extra, mk, n, b, sd);
+	d->p99 = tpot_q(0.99, st->tpot, extra, mk, n, b, sd);
+	d->slo = tpot_q(v->q, st->tpot, extra, mk, n, b, sd);
 }
 
 /* Fills the load point from a state: per replica ns running of N requests (closed loop). */
@@ -816,7 +958,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	o->wait = wait;
 	/* The open loop's TTFT joins the admission wait: open_load writes it. */
 	if (!open)
-		ttft_dist(v, st, st->kown * st->tP + wait, wsd, p, W, &o->ttft);
+		ttft_dist(v, st, st->kown * st->tP + st->wfix + wait, wsd, p, W, &o->ttft);
 	tpot_dist(v, st, open ? st->slope * sqrt(2 * st->bd / 3) : 0, open && v->spread, &o->tpot);
 	o->requests_per_s = dp * st->X;
 	o->tokens_per_s = o->requests_per_s * v->out;
@@ -826,7 +968,7 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	o->iter_prefill = st->tP;
 	o->prefill_share = st->Rp + st->Rd > 0 ? st->Rp / (st->Rp + st->Rd) : 0;
 	o->prompts_per_iter = st->ptok / v->in;
-	o->prefill_wait = st->wq;
+	o->prefill_wait = st->wq + st->wfix;
 	if (v->p->tp > 1 && v->f->allreduce == FW_AR_CUSTOM) {
 		/* Where the stack's peer-to-peer all-reduce gives way to the library's (a step in the
 		 * iteration time the curve shows, from the framework file's allreduce_max). */
@@ -999,6 +1141,11 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->stat = w->scheduler == FW_SCHED_STATIC;
 	v->mixed = w->scheduler == FW_SCHED_INFLIGHT;
 	v->chunked = v->f->chunked_prefill;
+	/* A prompt longer than the token budget runs only in chunks, whatever the stack's default
+	 * ("chunked context allows TensorRT LLM to handle requests with longer contexts", NVIDIA
+	 * TensorRT-LLM docs features/long-sequence.html): a pass holds at most the budget. */
+	if (!v->stat && v->in > v->budget)
+		v->chunked = 1;
 	v->spread = w->length_spread == WL_SPREAD_EXPONENTIAL;
 	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
 	v->z = infer_normal_quantile(v->q);

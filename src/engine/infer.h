@@ -19,9 +19,15 @@
  *
  * A closed loop of N requests (a new one as one finishes) runs at spread phases when each request
  * comes from its own client: a new prompt waits one iteration for the scheduler (two with an
- * overlap scheduler), then for a prefill slot (Pollaczek-Khinchine M/D/1 with the service the
- * prompt takes of a full prefill iteration; the closed loop sees N - 1 others), then its own
- * iterations. Clients do not stay in step: requests that finish together reach an idle server a
+ * overlap scheduler), then for a prefill slot (M/D/k, Erlang C at half the M/M/k wait: whole
+ * prompts have as many slots as fit a pass, each held the pass; a chunked scheduler's prompts
+ * share one server of the pass's token room, each holding it for in / room passes; of the N - 1
+ * others, the one in the iteration under way is the scheduler wait's, so N - 2 queue beyond it),
+ * then its own iterations. The completion rate solves Little's law below the prefill cap; where the
+ * cap binds first the server completes the cap and the rest queue for a slot, every request the
+ * wait Little's law leaves (a closed system's queue is bounded by its requests). The decoding
+ * batch is the root of bd = X (output_len - 1) TPOT in [0, N] (fixed-point steps, else regula
+ * falsi), and the prompts a pass holds include those queued for a slot (a queue fills passes). Clients do not stay in step: requests that finish together reach an idle server a
  * little apart, and it starts the first alone, so only one request (or a static scheduler's
  * compiled batch) prefills as a batch. Requests that wait in the server's own queue (offline, and
  * the most the server completes) are admitted by its scheduler: those it can take in one pass stay
@@ -36,7 +42,8 @@
  * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
  * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
  * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
- * (Poisson) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
+ * (binomial for an inflight scheduler, whose prompts ride in iterations that decode too; Poisson
+ * for prefill_first, whose prompt passes stall the decodes) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
  * life, variance 2B/3); TTFT from its fixed part, in the open loop the rest of the iteration that
  * runs when it arrives (uniform over that iteration: a Poisson arrival lands at a random time in
  * it), plus the prefill and admission waits (an atom at zero with an exponential tail; the closed
