@@ -442,27 +442,32 @@ int cfg_has_section(const cfg_doc *d, const char *name, int *line)
 	return 0;
 }
 
-int cfg_override(cfg_doc *d, const cfg_field *fields, int nfields, const char *assign, err *e)
+const cfg_field *cfg_field_find(const cfg_field *fields, int nfields, const char *assign, err *e)
 {
 	char key[2 * CFG_NAME_MAX], section[CFG_NAME_MAX] = "";
 	const char *eq = strchr(assign, '=');
 	const char *dot;
 	const cfg_field *hit = NULL;
 	size_t klen;
-	cfg_entry *en;
 
-	if (!eq || eq == assign)
-		return err_set(e, ERR_USAGE, "--set '%s': expected KEY=VALUE", assign);
+	if (!eq || eq == assign) {
+		err_set(e, ERR_USAGE, "--set '%s': expected KEY=VALUE", assign);
+		return NULL;
+	}
 	klen = (size_t)(eq - assign);
-	if (klen >= sizeof key)
-		return err_set(e, ERR_USAGE, "--set '%s': key too long", assign);
+	if (klen >= sizeof key) {
+		err_set(e, ERR_USAGE, "--set '%s': key too long", assign);
+		return NULL;
+	}
 	memcpy(key, assign, klen);
 	key[klen] = '\0';
 	dot = strchr(key, '.');
 	if (dot) {
 		size_t sl = (size_t)(dot - key);
-		if (sl >= CFG_NAME_MAX)
-			return err_set(e, ERR_USAGE, "--set '%s': section too long", assign);
+		if (sl >= CFG_NAME_MAX) {
+			err_set(e, ERR_USAGE, "--set '%s': section too long", assign);
+			return NULL;
+		}
 		memcpy(section, key, sl);
 		section[sl] = '\0';
 		memmove(key, dot + 1, strlen(dot + 1) + 1);
@@ -472,13 +477,26 @@ int cfg_override(cfg_doc *d, const cfg_field *fields, int nfields, const char *a
 			continue;
 		if (*section && strcmp(fields[i].section, section) != 0)
 			continue;
-		if (hit)
-			return err_set(e, ERR_USAGE, "--set %s: key is in [%s] and [%s]: write SECTION.%s",
-				       key, hit->section, fields[i].section, key);
+		if (hit) {
+			err_set(e, ERR_USAGE, "--set %s: key is in [%s] and [%s]: write SECTION.%s", key, hit->section,
+				fields[i].section, key);
+			return NULL;
+		}
 		hit = &fields[i];
 	}
 	if (!hit)
-		return err_set(e, ERR_USAGE, "--set %s: unknown key", key);
+		err_set(e, ERR_USAGE, "--set %s: unknown key", key);
+	return hit;
+}
+
+int cfg_override(cfg_doc *d, const cfg_field *fields, int nfields, const char *assign, err *e)
+{
+	const cfg_field *hit = cfg_field_find(fields, nfields, assign, e);
+	const char *eq = strchr(assign, '=');
+	cfg_entry *en;
+
+	if (!hit)
+		return e ? (int)e->code : ERR_USAGE;
 	en = find_mut(d, hit->section, hit->key);
 	if (en) {
 		char *nv = dup_str(eq + 1);

@@ -77,6 +77,10 @@ int cfg_has_section(const cfg_doc *d, const char *name, int *line);
 /* The entry for section/key, or NULL. */
 const cfg_entry *cfg_find(const cfg_doc *d, const char *section, const char *key);
 
+/* The field of "key=value" or "section.key=value" (keys are unique across sections when no
+ * section is given), or NULL with e set (ERR_USAGE: unknown, ambiguous, malformed). */
+const cfg_field *cfg_field_find(const cfg_field *fields, int nfields, const char *assign, err *e);
+
 /* Applies "key=value" or "section.key=value" (a key the schema knows; keys are unique across
  * sections when no section is given). Replaces an existing entry or adds one. */
 int cfg_override(cfg_doc *d, const cfg_field *fields, int nfields, const char *assign, err *e);

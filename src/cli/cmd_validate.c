@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "base/opt.h"
 #include "base/names.h"
+#include "engine/disagg.h"
 #include "engine/fit.h"
 #include "engine/infer.h"
 #include "report/show.h"
@@ -74,6 +75,7 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const fit_r
 	rank_view rep;
 	train_result tr;
 	infer_result ir;
+	disagg_result *dis = NULL;
 	if (!w)
 		return;
 	val_build(&r->c, fw, w, &p, picked, sizeof picked);
@@ -86,11 +88,19 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const fit_r
 	} else {
 		infer_eval(s, w, &p, &ir, NULL, NULL);
 		rep.infer = &ir;
+		/* A disaggregated row is predicted by its pools (val_predict): shown after the
+		 * aggregated layout its chips give. */
+		if (w->disagg.on && (dis = malloc(sizeof *dis)) != NULL)
+			disagg_search(s, w, p.chips, dis);
 	}
 	if (f == OUT_TABLE) {
 		printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
 		       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
 		show_text(&rep, stdout);
+		if (dis) {
+			printf("\n");
+			show_disagg_text(w, dis, NULL, &ir, stdout);
+		}
 	} else {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "case_id", r->c.id);
@@ -101,6 +111,8 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const fit_r
 		cJSON_AddStringToObject(o, "reason", r->reason);
 		cJSON_AddStringToObject(o, "picked", picked);
 		cJSON_AddItemToObject(o, "evaluation", show_json(&rep));
+		if (dis)
+			cJSON_AddItemToObject(o, "disaggregated", show_disagg_json(w, dis, NULL));
 		if (f == OUT_JSON) {
 			cJSON_AddItemToArray(arr, o);
 		} else {
@@ -110,6 +122,7 @@ static void explain_case(const hw_system *s, const fw_framework *fw, const fit_r
 			cJSON_Delete(o);
 		}
 	}
+	free(dis);
 	free(w);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/disagg.h"
 #include "engine/infer.h"
 #include "base/opt.h"
 #include "engine/train.h"
@@ -119,32 +120,60 @@ static int get_enum(const row_ctx *r, const char *name, const char *const *choic
 	return err_at(r->e, r->path, r->line, "%s: '%s' is not a known value", name, s);
 }
 
+/* The `settings` cell, "ASSIGN;...": framework keys (SECTION.KEY=VALUE of a framework file,
+ * checked against the framework when it loads) into out->settings, the workload's keys (as
+ * --set takes them: KEY=VALUE, checked here on a workload of the row's mode) into
+ * out->wl_settings. */
+static int split_settings(const char *path, int line, const char *cellv, val_case *out, err *e)
+{
+	wl_workload *w = calloc(1, sizeof *w);
+	char from[VAL_TEXT_MAX];
+	int rc = 0;
+	if (!w)
+		return err_set(e, ERR_DATA, "out of memory");
+	w->mode = out->train ? WL_TRAIN : WL_INFER;
+	snprintf(from, sizeof from, "%s:%d: settings", path, line);
+	for (const char *p = cellv; *p && rc == 0;) {
+		const char *q = strchr(p, ';');
+		char one[VAL_TEXT_MAX];
+		char *to;
+		size_t have;
+		snprintf(one, sizeof one, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
+		p = q ? q + 1 : p + strlen(p);
+		if (fw_is_setting(one)) {
+			to = out->settings;
+		} else {
+			if ((rc = wl_set(w, one, from, e)) != 0)
+				break;
+			to = out->wl_settings;
+		}
+		have = strlen(to);
+		if (have + strlen(one) + 2 > VAL_TEXT_MAX) {
+			rc = err_at(e, path, line, "settings: longer than %d characters", VAL_TEXT_MAX - 1);
+			break;
+		}
+		snprintf(to + have, VAL_TEXT_MAX - have, "%s%s", have ? ";" : "", one);
+	}
+	free(w);
+	return rc;
+}
+
 int val_parse(const char *path, int line, const char *const *header, const char *const *cells,
 	      int ncols, val_case *out, err *e)
 {
 	static const char *const kinds[] = {"infer", "train", NULL};
 	static const char *const acts[] = {"gelu", "swiglu", NULL};
 	row_ctx r = {path, line, header, cells, ncols, e};
-	int kind, prec, act, metric;
+	int kind, prec, act, metric, rc;
 	memset(out, 0, sizeof *out);
 	out->line = line;
 	snprintf(out->id, sizeof out->id, "%s", cell(&r, "case_id"));
 	snprintf(out->system, sizeof out->system, "%s", cell(&r, "system"));
 	snprintf(out->source, sizeof out->source, "%s", cell(&r, "source"));
 	snprintf(out->framework, sizeof out->framework, "%s", cell(&r, "framework"));
-	snprintf(out->settings, sizeof out->settings, "%s", cell(&r, "settings"));
 	snprintf(out->group, sizeof out->group, "%s", cell(&r, "source_group")[0] ? cell(&r, "source_group") : out->id);
 	if (!out->id[0])
 		return err_at(e, path, line, "case_id: empty");
-	for (const char *p = out->settings; *p;) {
-		/* "SECTION.KEY=VALUE;...": the keys are checked against the framework when it loads. */
-		const char *q = strchr(p, ';');
-		char one[VAL_TEXT_MAX];
-		snprintf(one, sizeof one, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
-		if (!fw_is_setting(one))
-			return err_at(e, path, line, "settings: '%s' is not SECTION.KEY=VALUE of a framework file", one);
-		p = q ? q + 1 : p + strlen(p);
-	}
 	if (!out->system[0])
 		return err_at(e, path, line, "system: empty");
 	if (get_enum(&r, "kind", kinds, 1, &kind) || get_int(&r, "chips", 1, 1, &out->chips) ||
@@ -173,6 +202,8 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	    get_num(&r, "value", 1, &out->value))
 		return e ? (int)e->code : ERR_DATA;
 	out->train = kind == 1;
+	if ((rc = split_settings(path, line, cell(&r, "settings"), out, e)) != 0)
+		return rc;
 	out->prec = (hw_prec)prec;
 	out->act = (nn_act)act;
 	out->metric = (val_metric)metric;
@@ -291,6 +322,15 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 		if (c->concurrency <= 0 && w->scenario != WL_SINGLE)
 			PICK(", batch chosen by the scheduler");
 	}
+	for (const char *q = c->wl_settings; *q;) {
+		/* The row's workload keys over what its columns describe (checked by val_parse). */
+		const char *x = strchr(q, ';');
+		char one[VAL_TEXT_MAX];
+		snprintf(one, sizeof one, "%.*s", (int)(x ? (size_t)(x - q) : strlen(q)), q);
+		q = x ? x + 1 : q + strlen(q);
+		if (wl_set(w, one, "settings", NULL) == 0)
+			PICK(", %s", one);
+	}
 	plan_fill(p);
 }
 
@@ -313,6 +353,19 @@ int val_result_metric(val_metric m, const train_result *tr, const infer_result *
 	case VAL_TOKENS_PER_S_PER_CHIP: *out = ir->tokens_per_s_per_chip; return 1;
 	case VAL_TTFT_MS: *out = ir->ttft * 1e3; return 1;
 	case VAL_TPOT_MS: *out = ir->tpot * 1e3; return 1;
+	default: return 0;
+	}
+}
+
+/* The figure of metric m of a disaggregated result (whole system), into *out; 0 when m is not
+ * one. */
+static int disagg_metric(val_metric m, const disagg_result *d, double *out)
+{
+	switch (m) {
+	case VAL_TOKENS_PER_S: *out = d->tokens_per_s; return 1;
+	case VAL_TOKENS_PER_S_PER_CHIP: *out = d->tokens_per_s_per_chip; return 1;
+	case VAL_TTFT_MS: *out = d->ttft * 1e3; return 1;
+	case VAL_TPOT_MS: *out = d->tpot * 1e3; return 1;
 	default: return 0;
 	}
 }
@@ -357,6 +410,25 @@ int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c
 			ok = 0;
 			snprintf(reason, (size_t)len, "the layout is infeasible in the model: %s (%s)", why, picked);
 		}
+	} else if (w->disagg.on) {
+		disagg_result *d = malloc(sizeof *d);
+		if (!d) {
+			free(w);
+			snprintf(reason, (size_t)len, "out of memory");
+			return 0;
+		}
+		disagg_search(s, w, p.chips, d);
+		if (!(ok = disagg_metric(c->metric, d, pred)))
+			snprintf(reason, (size_t)len, "metric %s is not a disaggregated serving metric", val_metric_names[c->metric]);
+		if (ok && !d->feasible) {
+			ok = 0;
+			snprintf(reason, (size_t)len, "the split is infeasible in the model: %s (%s)", d->reason, picked);
+		} else if (ok) {
+			size_t l = strlen(reason);
+			snprintf(reason + l, (size_t)len - l, "; prefill %d x %d chips, decode %d x %d chips, %.0f running per decode replica",
+				 d->pre.count, d->pre.plan.chips, d->dec.count, d->dec.plan.chips, d->dec.batch);
+		}
+		free(d);
 	} else {
 		infer_result r;
 		infer_eval(s, w, &p, &r, NULL, NULL);

@@ -31,6 +31,8 @@ typedef struct val_case {
 	char source[VAL_TEXT_MAX];
 	char framework[48];         /* the software stack (DESIGN §7 values) */
 	char settings[VAL_TEXT_MAX];/* what the run changed from its framework: "SECTION.KEY=VALUE;..." */
+	char wl_settings[VAL_TEXT_MAX]; /* the cell's workload keys ("disagg=14p2d:tp=4:tp=8;..."), set over
+				       the workload the columns describe (wl_set) */
 	char group[VAL_ID_MAX];     /* source_group: the rows of one source document (the id when absent) */
 	int line;
 	int train;                  /* 1 train, 0 infer */
@@ -68,7 +70,8 @@ int val_check_header(const char *path, const char *const *header, int ncols, err
  * fw for the cells the source left empty; notes what it picked in picked. */
 void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len);
 
-/* Predicts c's metric on s with framework fw. Returns 1 with *pred set, or 0 with a reason
+/* Predicts c's metric on s with framework fw (disaggregated pools when the row's settings give
+ * `disagg`: disagg_search within the row's chips). Returns 1 with *pred set, or 0 with a reason
  * (not modelled). A training layout that the memory model rejects although it ran is still
  * predicted, with *mem_miss (may be NULL) set to 1 and the shortfall in reason. */
 int val_predict(const hw_system *s, const fw_framework *fw, const val_case *c, double *pred, char *reason,

@@ -389,6 +389,62 @@ static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *mod
 	return 0;
 }
 
+/* Keys a row of published measurements (its `settings` cell) may set over the workload it
+ * describes: the behaviour of the run its columns do not give. */
+static const char *const row_keys[] = {"kv_precision", "tokens", "optimizer", "flash_attention", "dropout",
+	"overlap_grad_reduce", "host", "elementwise", "attention", "overlap_tp", "offload_remat",
+	"slo_percentile", "length_spread", "scheduler", "kv_mem_fraction", "max_num_tokens", "max_num_seqs",
+	"disagg", "iter_overhead", NULL};
+
+int wl_set(wl_workload *w, const char *assign, const char *from, err *e)
+{
+	const cfg_field *f = cfg_field_find(wl_fields, NFIELDS, assign, NULL);
+	const char *eq = strchr(assign, '=');
+	wl_raw *r;
+	char why[ERR_MSG_MAX];
+	int allowed = 0;
+	if (!f || !eq)
+		return err_set(e, ERR_DATA, "%s: '%s' is not SECTION.KEY=VALUE of a framework file or KEY=VALUE of a workload",
+			       from, assign);
+	for (int i = 0; row_keys[i] && !allowed; i++)
+		allowed = !strcmp(row_keys[i], f->key);
+	if (!allowed)
+		return err_set(e, ERR_DATA, "%s: %s: not a setting of a row (its columns, or the workload's name, network, "
+			       "layout and cost, give it)", from, f->key);
+	if ((!strcmp(f->section, "train") && w->mode != WL_TRAIN) || (!strcmp(f->section, "infer") && w->mode != WL_INFER))
+		return err_set(e, ERR_DATA, "%s: %s: applies to mode %s, the row is %s", from, f->key, f->section,
+			       wl_mode_names[w->mode]);
+	if (!(r = calloc(1, sizeof *r)))
+		return err_set(e, ERR_DATA, "out of memory");
+	r->w = *w;
+	r->host = r->elementwise = r->attention = r->offload_remat = -1;
+	r->overlap_tp = -1;
+	if (cfg_parse_value(f, eq + 1, r, why, sizeof why) != 0) {
+		free(r);
+		return err_set(e, ERR_DATA, "%s: %s: %s", from, f->key, why);
+	}
+	if (r->disagg[0]) {
+		err inner = {0};
+		if (plan_disagg_parse(r->disagg, &r->w.disagg, &inner) != 0) {
+			free(r);
+			return err_set(e, ERR_DATA, "%s: disagg: %s", from, inner.msg + (strncmp(inner.msg, "disagg: ", 8) ? 0 : 8));
+		}
+	}
+	/* The keys that override the framework's behaviour, as wl_load applies them. */
+	if (r->host >= 0) r->w.fw.train.host = (fw_host)r->host;
+	if (r->elementwise >= 0) r->w.fw.train.eager_elementwise = r->elementwise;
+	if (r->attention >= 0) {
+		r->w.fw.train.attention_kernel = r->attention;
+		r->w.fw.train.flash_attention = r->w.flash_attention = r->attention > 0;
+		r->w.fw.train.kernel_by_family[0] = '\0';
+	}
+	if (r->overlap_tp >= 0) r->w.fw.train.overlap_tp = r->overlap_tp;
+	if (r->offload_remat >= 0) r->w.fw.train.offload_remat = r->offload_remat;
+	*w = r->w;
+	free(r);
+	return 0;
+}
+
 void wl_apply_framework(wl_workload *w, const fw_framework *fw)
 {
 	const fw_train *t = &fw->train;

@@ -115,6 +115,13 @@ int wl_schema_what(int i, char *buf, int len);
 int wl_load(const char *name_or_path, const char *workloads_dir, const char *models_dir,
 	    const char *const *overrides, int noverrides, wl_workload *out, err *e);
 
+/* Applies one workload key, "KEY=VALUE" or "SECTION.KEY=VALUE" as --set takes it, to a
+ * workload built without a file (a validation row, w->mode set): the keys of a run's behaviour
+ * that a row's columns do not give (kv_precision, the [train] kernel and overlap keys, the
+ * [infer] scheduler, limits, percentile, length spread and disagg), with the file's checks.
+ * Returns 0, or ERR_DATA with e set ("FROM: KEY: why"), w untouched. */
+int wl_set(wl_workload *w, const char *assign, const char *from, err *e);
+
 /* Sets w's framework-dependent fields (attention, dropout, overlap, ZeRO, recompute, the
  * serving scheduler and limits) from fw, and copies fw into w->fw. The workload's own keys
  * are applied after this by wl_load. Pure. */
