@@ -45,11 +45,17 @@ typedef struct chip_k {
 	int uniq_h[ROOF_TILE_HS];     /* ok_h, and no height before it the same */
 } chip_k;
 
-static void chip_k_init(const hw_chip *c, chip_k *k)
+/* The rates of chip_k (what every op reads); chip_k_init adds the tile set. */
+static void chip_k_rates(const hw_chip *c, chip_k *k)
 {
 	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
 	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
 	k->hbm = c->hbm_bw * c->hbm_eff;
+}
+
+static void chip_k_init(const hw_chip *c, chip_k *k)
+{
+	chip_k_rates(c, k);
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
 	for (int i = 1; i < ROOF_TILE_HS; i++) {
@@ -324,7 +330,11 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 {
 	roof_time r;
 	chip_k ck;
-	chip_k_init(c, &ck);
+	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
+		chip_k_init(c, &ck);
+	else
+		chip_k_rates(c, &ck);
 	time_op(c, &ck, o, NULL, &r);
 	return r;
 }
