@@ -20,12 +20,21 @@ LDLIBS += $(PKG_LIBS) -lcsv -lnettle -lm -lpthread
 SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:src/%.c=build/%.o)
 LIBOBJ := $(filter-out build/cli/%,$(OBJ))
+CLIOBJ := $(filter build/cli/%,$(OBJ))
+# The library (src/roofcost.h): everything but the CLI, static and shared (position-independent
+# objects apart in build/pic, only roofcost.h's functions exported).
+LIBA := build/libroofcost.a
+LIBSO := build/libroofcost.so
+PICOBJ := $(LIBOBJ:build/%.o=build/pic/%.o)
+# The Python binding (src/python/roofcost), installed where Debian's python3 looks under PREFIX.
+PYVER := $(shell python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)
+PYTHON_SITE ?= $(PREFIX)/lib/$(PYVER)/dist-packages
 TESTSRC := $(wildcard tests/unit/test_*.c)
 TESTBIN := build/unit_tests
 
 # Debian packages the build, the tests and the plots need.
 DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libcsv-dev libcriterion-dev libinih-dev \
-	libcjson-dev nettle-dev gnuplot-nox sqlite3 libxml2-utils clang libclang-rt-dev
+	libcjson-dev nettle-dev gnuplot-nox sqlite3 libxml2-utils clang libclang-rt-dev python3 parallel
 STAMP ?= build/.deps-ok
 APT_GET ?= apt-get
 # Seconds make waits while another apt or dpkg holds the package lock (an unattended upgrade on
@@ -40,7 +49,7 @@ BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all run test check bench asan lint install clean deps unit props cli hostile fuzz readme example FORCE
 
-all: roofcost $(DOCS)
+all: roofcost $(LIBA) $(LIBSO) $(DOCS)
 
 build:
 	@mkdir -p build
@@ -86,8 +95,20 @@ build/build-id: FORCE | build
 	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
 FORCE:
 
-roofcost: $(OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
+# The tool is the CLI's objects over the static library.
+roofcost: $(CLIOBJ) $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLIOBJ) $(LIBA) $(LDLIBS)
+
+$(LIBA): $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+build/pic/%.o: src/%.c | build
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(LIBSO): $(PICOBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libroofcost.so -o $@ $(PICOBJ) $(LDLIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory roofcost
@@ -117,15 +138,20 @@ hostile: roofcost
 	sh tests/hostile/run.sh
 
 test: deps
-	@$(MAKE) --no-print-directory roofcost $(TESTBIN) $(PROPS)
+	@$(MAKE) --no-print-directory roofcost $(TESTBIN) $(PROPS) $(LIBSO) build/face_test
 	sh tests/layers.sh
 	./$(TESTBIN) --jobs 2
 	./$(PROPS)
 	sh tests/cli/run.sh
 	sh tests/hostile/run.sh
+	sh tests/library.sh
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) FUZZ_OPTIONAL=1
 
 check: test
+
+# The library's face from C, linked against the shared library as a user would.
+build/face_test: tests/face/face_test.c src/roofcost.h $(LIBSO) | build
+	$(CC) -D_POSIX_C_SOURCE=200809L $(CFLAGS) -Isrc -o $@ tests/face/face_test.c -Lbuild -lroofcost -Wl,-rpath,'$$ORIGIN'
 
 build/bench: tests/bench/bench.c $(LIBOBJ) | build
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ tests/bench/bench.c $(LIBOBJ) $(LDLIBS)
@@ -220,15 +246,24 @@ build/roofcost.bash: roofcost | build
 readme: roofcost
 	sh tests/readme.sh --rewrite
 
-install: roofcost $(DOCS)
+install: roofcost $(LIBA) $(LIBSO) $(DOCS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/roofcost $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PYTHON_SITE)/roofcost
 	install -m 755 roofcost $(DESTDIR)$(PREFIX)/bin/roofcost
 	install -m 644 build/roofcost.1 $(DESTDIR)$(PREFIX)/share/man/man1/roofcost.1
 	install -m 644 build/roofcost.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/roofcost
 	cp -r models workloads catalogs $(DESTDIR)$(PREFIX)/share/roofcost/
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libroofcost.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libroofcost.so
+	install -m 644 src/roofcost.h $(DESTDIR)$(PREFIX)/include/roofcost.h
+	install -m 644 src/python/roofcost/*.py $(DESTDIR)$(PYTHON_SITE)/roofcost/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PYTHON_SITE)/roofcost/libroofcost.so
+	printf '# Written by make install: where this copy of roofcost keeps its data.\nHOME = %s\n' \
+		"'$(PREFIX)/share/roofcost'" > $(DESTDIR)$(PYTHON_SITE)/roofcost/_install.py
 
 clean:
-	rm -rf $(OBJ) $(OBJ:.o=.d) build/asan build/fuzz $(TESTBIN) $(PROPS) $(DOCS) roofcost
+	rm -rf $(OBJ) $(OBJ:.o=.d) build/asan build/fuzz build/pic $(LIBA) $(LIBSO) build/face_test $(TESTBIN) $(PROPS) \
+		$(DOCS) roofcost
 
--include $(OBJ:.o=.d) $(wildcard build/asan/*/*.d build/fuzz/*/*.d)
+-include $(OBJ:.o=.d) $(wildcard build/asan/*/*.d build/fuzz/*/*.d build/pic/*/*.d)

@@ -82,199 +82,9 @@ int cli_option_rc(int h, const char *usage, const err *e)
 	return 2;
 }
 
-/* --price SYSTEM=USD_PER_CHIP_HOUR into o->prices. Returns 1, or -1 with e set. */
-static int parse_price(const char *arg, setup_opts *o, err *e)
-{
-	const char *eq = strrchr(arg, '=');
-	rank_user_price *u = &o->prices[o->nprices];
-	size_t l = eq ? (size_t)(eq - arg) : 0;
-	double v = 0;
-	if (!eq || l == 0 || l >= sizeof u->system || opt_number(eq + 1, &v) != 0 || !(v > 0 && v < 1e6)) {
-		err_set(e, ERR_USAGE, "--price: '%s' is not SYSTEM=USD_PER_CHIP_HOUR (a number > 0, e.g. "
-			"trn2-ultraserver=4.5)", arg);
-		return -1;
-	}
-	if (o->nprices == SETUP_PRICE_MAX) {
-		err_set(e, ERR_USAGE, "--price: at most %d systems", SETUP_PRICE_MAX);
-		return -1;
-	}
-	memcpy(u->system, arg, l);
-	u->system[l] = '\0';
-	for (int i = 0; i < o->nprices; i++)
-		if (!strcmp(o->prices[i].system, u->system)) {
-			err_set(e, ERR_USAGE, "--price: %s is priced twice", u->system);
-			return -1;
-		}
-	u->usd_per_chip_hour = v;
-	o->nprices++;
-	return 1;
-}
-
-/* --capex SYSTEM=USD[/CHIPS] */
-static int parse_capex(const char *arg, setup_opts *o, err *e)
-{
-	const char *eq = strrchr(arg, '=');
-	rank_user_capex *u = &o->capex[o->ncapex];
-	size_t l = eq ? (size_t)(eq - arg) : 0;
-	char num[64];
-	const char *slash = eq ? strchr(eq + 1, '/') : NULL;
-	size_t nl = eq ? (slash ? (size_t)(slash - eq - 1) : strlen(eq + 1)) : 0;
-	double v = 0;
-	u->chips = 0;
-	if (eq && nl < sizeof num) {
-		memcpy(num, eq + 1, nl);
-		num[nl] = '\0';
-	}
-	if (!eq || l == 0 || l >= sizeof u->system || nl >= sizeof num || opt_number(num, &v) != 0 ||
-	    !(v >= 1 && v <= 1e10) || (slash && opt_int(slash + 1, 1, LIM_CHIPS, &u->chips) != 0)) {
-		err_set(e, ERR_USAGE, "--capex: '%s' is not SYSTEM=USD or SYSTEM=USD/CHIPS (the price of CHIPS chips "
-			"with their host, e.g. gb200-nvl72=3400000/72)", arg);
-		return -1;
-	}
-	if (o->ncapex == SETUP_PRICE_MAX) {
-		err_set(e, ERR_USAGE, "--capex: at most %d systems", SETUP_PRICE_MAX);
-		return -1;
-	}
-	memcpy(u->system, arg, l);
-	u->system[l] = '\0';
-	for (int i = 0; i < o->ncapex; i++)
-		if (!strcmp(o->capex[i].system, u->system)) {
-			err_set(e, ERR_USAGE, "--capex: %s has two quotes", u->system);
-			return -1;
-		}
-	u->usd = v;
-	o->ncapex++;
-	return 1;
-}
-
-/* --discount [KEY=]PCT[%][,[KEY=]PCT[%]]... */
-static int parse_discount(const char *arg, setup_opts *o, err *e)
-{
-	const char *p = arg;
-	for (;;) {
-		const char *end = strchr(p, ','), *eq;
-		size_t l = end ? (size_t)(end - p) : strlen(p), kl = 0;
-		char item[96], num[32];
-		double pct = -1;
-		rank_discount *d = &o->discounts[o->ndiscounts];
-		if (l >= sizeof item)
-			l = sizeof item - 1;
-		memcpy(item, p, l);
-		item[l] = '\0';
-		eq = strchr(item, '=');
-		if (eq) {
-			kl = (size_t)(eq - item);
-			eq++;
-		} else {
-			eq = item;
-		}
-		l = strlen(eq);
-		if (l > 1 && eq[l - 1] == '%')
-			l--;    /* "20%" as well as "20" */
-		if (l < sizeof num) {
-			memcpy(num, eq, l);
-			num[l] = '\0';
-			if (opt_number(num, &pct) != 0)
-				pct = -1;
-		}
-		if (!(pct >= 0 && pct < 100) || (eq != item && (kl == 0 || kl >= sizeof d->key))) {
-			err_set(e, ERR_USAGE, "--discount: '%s' is not a percentage from 0 to below 100 (PCT for every "
-				"system, or KEY=PCT for a provider such as aws, a system or an instance)", item);
-			return -1;
-		}
-		for (size_t i = 0; i < kl; i++)
-			if (!(isalnum((unsigned char)item[i]) || strchr("._-", item[i]))) {
-				err_set(e, ERR_USAGE, "--discount: '%.*s' is not a provider, system or instance name", (int)kl,
-					item);
-				return -1;
-			}
-		if (o->ndiscounts == SETUP_PRICE_MAX) {
-			err_set(e, ERR_USAGE, "--discount: at most %d discounts", SETUP_PRICE_MAX);
-			return -1;
-		}
-		snprintf(d->key, sizeof d->key, "%.*s", (int)kl, item);
-		for (int i = 0; i < o->ndiscounts; i++)
-			if (!strcmp(o->discounts[i].key, d->key)) {
-				err_set(e, ERR_USAGE, "--discount: %s is given twice", d->key[0] ? d->key : "a discount for all");
-				return -1;
-			}
-		d->share = pct / 100;
-		o->ndiscounts++;
-		if (!end)
-			return 1;
-		p = end + 1;
-	}
-}
-
 int cli_eval_option(int code, const char *arg, setup_opts *o, err *e)
 {
-	switch (code) {
-	case 's': o->system = arg; return 1;
-	case 'w': o->workload = arg; return 1;
-	case CLI_OPT_PLAN: o->plan_text = arg; return 1;
-	case CLI_OPT_WIDE: o->wide = 1; return 1;
-	case CLI_OPT_FRAMEWORK:
-		if (!*arg || strchr(arg, '=')) {
-			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name or file", arg);
-			return -1;
-		}
-		if (strlen(arg) + sizeof "framework=" > sizeof o->framework) {
-			err_set(e, ERR_USAGE, "--framework: longer than %zu characters", sizeof o->framework - sizeof "framework=");
-			return -1;
-		}
-		snprintf(o->framework, sizeof o->framework, "framework=%s", arg);
-		return 1;
-	case CLI_OPT_SET:
-		if (o->nsets == SETUP_SET_MAX) {
-			err_set(e, ERR_USAGE, "--set: at most %d overrides", SETUP_SET_MAX);
-			return -1;
-		}
-		o->sets[o->nsets++] = arg;
-		return 1;
-	case CLI_OPT_FORMAT:
-		if (out_parse_format(arg, &o->format) != 0) {
-			err_set(e, ERR_USAGE, "--format: '%s' is not one of table, csv, json, md", arg);
-			return -1;
-		}
-		return 1;
-	case CLI_OPT_PRICING: {
-		price_model m;
-		if (!strcmp(arg, "all")) {
-			o->pricing_all = 1;
-			o->pricing = -1;
-			return 1;
-		}
-		if (price_parse_model(arg, &m) != 0) {
-			err_set(e, ERR_USAGE, "--pricing: '%s' is not one of on-demand, capacity-block, "
-				"reserved-1y, reserved-3y, committed-1y, committed-3y, spot, owned (compare: all)", arg);
-			return -1;
-		}
-		o->pricing = (int)m;
-		o->pricing_all = 0;
-		return 1;
-	}
-	case CLI_OPT_AS_OF:
-		if (!price_is_date(arg)) {
-			err_set(e, ERR_USAGE, "--as-of: '%s' is not a date (YYYY-MM-DD)", arg);
-			return -1;
-		}
-		o->as_of = arg;
-		return 1;
-	case CLI_OPT_PRICE:
-		return parse_price(arg, o, e);
-	case CLI_OPT_DISCOUNT:
-		return parse_discount(arg, o, e);
-	case CLI_OPT_CAPEX:
-		return parse_capex(arg, o, e);
-	case CLI_OPT_CHIPS:
-		if (opt_int(arg, 1, LIM_CHIPS, &o->chips) != 0) {
-			err_set(e, ERR_USAGE, "--chips: '%s' is not a whole number from 1 to %d", arg, LIM_CHIPS);
-			return -1;
-		}
-		return 1;
-	default:
-		return 0;
-	}
+	return setup_option(code, arg, o, e);
 }
 
 static void usage(FILE *fp)
@@ -385,10 +195,13 @@ int main(int argc, char **argv)
 				}
 			}
 			paths.intervals = iv->read ? iv : NULL;
+			/* The systems' shared files, read once for the command (compare reads every system). */
+			paths.hw = calloc(1, sizeof *paths.hw);
 			/* getopt's messages start with argv[0]: "roofcost eval: unrecognized option". */
 			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
 			argv[1] = name;
 			rc = commands[i].run(argc - 1, argv + 1, &paths);
+			free(paths.hw);
 			free(iv);
 			return rc;
 		}
@@ -402,30 +215,6 @@ int main(int argc, char **argv)
 
 int cli_rank_option(int code, const char *arg, setup_opts *o, setup_rank_args *a, err *e)
 {
-	if (code == CLI_OPT_BUDGET || code == CLI_OPT_DEADLINE) {
-		double *v = code == CLI_OPT_BUDGET ? &a->budget : &a->deadline;
-		if (opt_number(arg, v) != 0 || !(*v > 0)) {
-			err_set(e, ERR_USAGE, "%s: '%s' is not a positive number of %s",
-				code == CLI_OPT_BUDGET ? "--budget" : "--deadline", arg, code == CLI_OPT_BUDGET ? "USD" : "days");
-			return -1;
-		}
-		return 1;
-	}
-	if (code == CLI_OPT_DISAGG) {
-		snprintf(a->disagg, sizeof a->disagg, "disagg=%s", arg);
-		return cli_eval_option(CLI_OPT_SET, a->disagg, o, e) <= 0 ? -1 : 1;
-	}
-	if (code == CLI_OPT_CHIPS && strchr(arg, '-')) {
-		int lo, hi;
-		if (opt_int_pair(arg, '-', 1, LIM_CHIPS, &lo, &hi) != 0 || hi < lo) {
-			err_set(e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", arg);
-			return -1;
-		}
-		a->cmin = lo;
-		a->cmax = hi;
-		a->range = 1;
-		return 1;
-	}
-	return 0;
+	return setup_rank_option(code, arg, o, a, e);
 }
 

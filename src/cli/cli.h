@@ -26,8 +26,8 @@ extern const char cli_build[];
 /* Prints "roofcost: msg" to stderr and returns the exit code of e (1 data, 2 usage). */
 int cli_fail(const err *e);
 
-/* Handles one shared option (getopt_long codes below) into o. Returns 1 if handled, 0 if
- * not one of them, -1 on a usage error (e set). */
+/* Handles one shared option (getopt_long codes below) into o: setup_option. Returns 1 if
+ * handled, 0 if not one of them, -1 on a usage error (e set). */
 int cli_eval_option(int code, const char *arg, setup_opts *o, err *e);
 
 /* The exit code for an option cli_eval_option did not take (h = its result, 0 or -1): -1 prints
@@ -35,9 +35,10 @@ int cli_eval_option(int code, const char *arg, setup_opts *o, err *e);
 int cli_option_rc(int h, const char *usage, const err *e);
 
 /* getopt_long codes of the shared options. */
-enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_HELP,
-       CLI_OPT_PRICING, CLI_OPT_AS_OF, CLI_OPT_FRAMEWORK, CLI_OPT_PRICE, CLI_OPT_DISCOUNT, CLI_OPT_WIDE,
-       CLI_OPT_CAPEX };
+enum { CLI_OPT_PLAN = SETUP_OPT_PLAN, CLI_OPT_SET = SETUP_OPT_SET, CLI_OPT_FORMAT = SETUP_OPT_FORMAT,
+       CLI_OPT_CHIPS = SETUP_OPT_CHIPS, CLI_OPT_HELP = SETUP_OPT_HELP, CLI_OPT_PRICING = SETUP_OPT_PRICING,
+       CLI_OPT_AS_OF = SETUP_OPT_AS_OF, CLI_OPT_FRAMEWORK = SETUP_OPT_FRAMEWORK, CLI_OPT_PRICE = SETUP_OPT_PRICE,
+       CLI_OPT_DISCOUNT = SETUP_OPT_DISCOUNT, CLI_OPT_WIDE = SETUP_OPT_WIDE, CLI_OPT_CAPEX = SETUP_OPT_CAPEX };
 
 #define CLI_EVAL_LONGOPTS \
 	{"system", required_argument, NULL, 's'}, \
@@ -90,7 +91,7 @@ enum { CLI_OPT_PLAN = 1000, CLI_OPT_SET, CLI_OPT_FORMAT, CLI_OPT_CHIPS, CLI_OPT_
  * as --set disagg=SPLIT). Returns 1 if handled, 0 if not one of them, -1 on a usage error. */
 int cli_rank_option(int code, const char *arg, setup_opts *o, setup_rank_args *a, err *e);
 
-enum { CLI_OPT_BUDGET = 1100, CLI_OPT_DEADLINE, CLI_OPT_DISAGG };
+enum { CLI_OPT_BUDGET = SETUP_OPT_BUDGET, CLI_OPT_DEADLINE = SETUP_OPT_DEADLINE, CLI_OPT_DISAGG = SETUP_OPT_DISAGG };
 
 #define CLI_RANK_LONGOPTS \
 	{"budget", required_argument, NULL, CLI_OPT_BUDGET}, \

@@ -202,21 +202,6 @@ static int print_any(const search_result *out, out_format f, int table, int wide
 	return 0;
 }
 
-/* --shard I/N, or auto / auto/N: the array index of a Slurm job array or a Kubernetes Indexed
- * Job from the environment (search_shard_auto). Returns 0 or ERR_USAGE with e set. */
-static int shard_option(const char *arg, int *shard, int *nshards, err *e)
-{
-	if (!strncmp(arg, "auto", 4) && (arg[4] == '\0' || arg[4] == '/')) {
-		int count = 0;
-		if (arg[4] == '/' && opt_int(arg + 5, 1, 1000000, &count) != 0)
-			return err_set(e, ERR_USAGE, "--shard: '%s' is not auto or auto/N with 1 <= N <= 1000000", arg);
-		return search_shard_auto(getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"),
-					 getenv("JOB_COMPLETION_INDEX"), count, shard, nshards, e);
-	}
-	if (opt_int_pair(arg, '/', 0, 1000000, shard, nshards) != 0 || *nshards < 1 || *shard >= *nshards)
-		return err_set(e, ERR_USAGE, "--shard: '%s' is not I/N with 0 <= I < N <= 1000000, or auto", arg);
-	return 0;
-}
 
 int cmd_sweep(int argc, char **argv, const home_paths *paths)
 {
@@ -287,7 +272,7 @@ int cmd_sweep(int argc, char **argv, const home_paths *paths)
 			}
 			continue;
 		case O_SHARD:
-			if (shard_option(optarg, &so.shard, &so.nshards, &e) != 0) {
+			if (search_shard_option(optarg, &so.shard, &so.nshards, &e) != 0) {
 				rc = cli_fail(&e);
 				goto done;
 			}

@@ -504,7 +504,7 @@ int search_prepare(const home_paths *paths, db **store, const setup_opts *o, con
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	for (int i = 0; i < nnames; i++)
-		if (hw_find_system(names[i], paths->models, &systems[i], e) != 0) {
+		if (hw_find_system_cached(names[i], paths->models, paths->hw, &systems[i], e) != 0) {
 			home_free_names(names, nnames);
 			return e->code;
 		}
@@ -734,3 +734,17 @@ int search_shard_auto(const char *slurm_id, const char *slurm_count, const char 
 	return 0;
 }
 
+
+int search_shard_option(const char *arg, int *shard, int *nshards, err *e)
+{
+	if (!strncmp(arg, "auto", 4) && (arg[4] == '\0' || arg[4] == '/')) {
+		int count = 0;
+		if (arg[4] == '/' && opt_int(arg + 5, 1, 1000000, &count) != 0)
+			return err_set(e, ERR_USAGE, "--shard: '%s' is not auto or auto/N with 1 <= N <= 1000000", arg);
+		return search_shard_auto(getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"),
+					 getenv("JOB_COMPLETION_INDEX"), count, shard, nshards, e);
+	}
+	if (opt_int_pair(arg, '/', 0, 1000000, shard, nshards) != 0 || *nshards < 1 || *shard >= *nshards)
+		return err_set(e, ERR_USAGE, "--shard: '%s' is not I/N with 0 <= I < N <= 1000000, or auto", arg);
+	return 0;
+}

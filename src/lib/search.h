@@ -68,6 +68,10 @@ int search_parse_list(const char *name, const char *arg, sweep_list *l, err *e);
 int search_shard_auto(const char *slurm_id, const char *slurm_count, const char *k8s_index, int count,
 		      int *shard, int *nshards, err *e);
 
+/* --shard's value: I/N, or auto (auto/N: with N shards), the shard of the array job this runs in,
+ * from its environment (search_shard_auto). Returns 0 or ERR_USAGE with e set. */
+int search_shard_option(const char *arg, int *shard, int *nshards, err *e);
+
 /* A sweep's result (search_prepare, search_run) or a merge of shards (search_merge). Released
  * with search_release. */
 typedef struct search_result {

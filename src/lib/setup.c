@@ -1,12 +1,17 @@
 /* setup: an evaluation's inputs and its pricing (see setup.h). */
 #include "lib/setup.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/lim.h"
 #include "base/names.h"
+#include "base/opt.h"
+#include "model/price.h"
 
 void setup_init(setup_opts *o)
 {
@@ -75,8 +80,8 @@ void setup_price_terms(const setup_opts *o, char *buf, size_t n)
 				      o->discounts[i].key[0] ? " " : "all ", 100 * o->discounts[i].share);
 }
 
-int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
-	      hw_system *sys, wl_workload *w, plan *p, err *e)
+/* setup_load's checks of the options before anything is read. */
+static int check_inputs(const home_paths *paths, const setup_opts *o, const char *system, err *e)
 {
 	if (setup_check_prices(paths, o, e) != 0)
 		return ERR_USAGE;
@@ -86,6 +91,17 @@ int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
 	if (!system || !*system)
 		return err_set(e, ERR_USAGE, "%s -s SYSTEM (see 'roofcost list systems')", system ? "an empty" : "missing");
+	return 0;
+}
+
+static int system_and_plan(const home_paths *paths, const setup_opts *o, const char *system,
+			   hw_system *sys, const wl_workload *w, plan *p, err *e);
+
+int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
+	      hw_system *sys, wl_workload *w, plan *p, err *e)
+{
+	if (check_inputs(paths, o, system, e) != 0)
+		return e->code;
 	{
 		/* --framework first, so that a later --set framework=... wins. */
 		const char *sets[SETUP_SET_MAX + 1];
@@ -97,7 +113,21 @@ int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 		if (wl_load(o->workload, paths->workloads, paths->models, sets, n, w, e) != 0)
 			return e->code;
 	}
-	if (hw_find_system(system, paths->models, sys, e) != 0)
+	return system_and_plan(paths, o, system, sys, w, p, e);
+}
+
+int setup_load_system(const home_paths *paths, const setup_opts *o, const char *system, const wl_workload *w,
+		      hw_system *sys, plan *p, err *e)
+{
+	if (check_inputs(paths, o, system, e) != 0)
+		return e->code;
+	return system_and_plan(paths, o, system, sys, w, p, e);
+}
+
+static int system_and_plan(const home_paths *paths, const setup_opts *o, const char *system,
+			   hw_system *sys, const wl_workload *w, plan *p, err *e)
+{
+	if (hw_find_system_cached(system, paths->models, paths->hw, sys, e) != 0)
 		return e->code;
 	*p = w->plan;
 	if (o->plan_text) {
@@ -311,4 +341,228 @@ void setup_rank_plan(const setup_rank_args *a, const setup_opts *o, const wl_wor
 		p->tp = p->pp = p->cp = p->vpp = p->ep = 1;
 		p->dp = o->chips;
 	}
+}
+
+/* --price SYSTEM=USD_PER_CHIP_HOUR into o->prices. Returns 1, or -1 with e set. */
+static int parse_price(const char *arg, setup_opts *o, err *e)
+{
+	const char *eq = strrchr(arg, '=');
+	rank_user_price *u = &o->prices[o->nprices];
+	size_t l = eq ? (size_t)(eq - arg) : 0;
+	double v = 0;
+	if (!eq || l == 0 || l >= sizeof u->system || opt_number(eq + 1, &v) != 0 || !(v > 0 && v < 1e6)) {
+		err_set(e, ERR_USAGE, "--price: '%s' is not SYSTEM=USD_PER_CHIP_HOUR (a number > 0, e.g. "
+			"trn2-ultraserver=4.5)", arg);
+		return -1;
+	}
+	if (o->nprices == SETUP_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--price: at most %d systems", SETUP_PRICE_MAX);
+		return -1;
+	}
+	memcpy(u->system, arg, l);
+	u->system[l] = '\0';
+	for (int i = 0; i < o->nprices; i++)
+		if (!strcmp(o->prices[i].system, u->system)) {
+			err_set(e, ERR_USAGE, "--price: %s is priced twice", u->system);
+			return -1;
+		}
+	u->usd_per_chip_hour = v;
+	o->nprices++;
+	return 1;
+}
+
+/* --capex SYSTEM=USD[/CHIPS] */
+static int parse_capex(const char *arg, setup_opts *o, err *e)
+{
+	const char *eq = strrchr(arg, '=');
+	rank_user_capex *u = &o->capex[o->ncapex];
+	size_t l = eq ? (size_t)(eq - arg) : 0;
+	char num[64];
+	const char *slash = eq ? strchr(eq + 1, '/') : NULL;
+	size_t nl = eq ? (slash ? (size_t)(slash - eq - 1) : strlen(eq + 1)) : 0;
+	double v = 0;
+	u->chips = 0;
+	if (eq && nl < sizeof num) {
+		memcpy(num, eq + 1, nl);
+		num[nl] = '\0';
+	}
+	if (!eq || l == 0 || l >= sizeof u->system || nl >= sizeof num || opt_number(num, &v) != 0 ||
+	    !(v >= 1 && v <= 1e10) || (slash && opt_int(slash + 1, 1, LIM_CHIPS, &u->chips) != 0)) {
+		err_set(e, ERR_USAGE, "--capex: '%s' is not SYSTEM=USD or SYSTEM=USD/CHIPS (the price of CHIPS chips "
+			"with their host, e.g. gb200-nvl72=3400000/72)", arg);
+		return -1;
+	}
+	if (o->ncapex == SETUP_PRICE_MAX) {
+		err_set(e, ERR_USAGE, "--capex: at most %d systems", SETUP_PRICE_MAX);
+		return -1;
+	}
+	memcpy(u->system, arg, l);
+	u->system[l] = '\0';
+	for (int i = 0; i < o->ncapex; i++)
+		if (!strcmp(o->capex[i].system, u->system)) {
+			err_set(e, ERR_USAGE, "--capex: %s has two quotes", u->system);
+			return -1;
+		}
+	u->usd = v;
+	o->ncapex++;
+	return 1;
+}
+
+/* --discount [KEY=]PCT[%][,[KEY=]PCT[%]]... */
+static int parse_discount(const char *arg, setup_opts *o, err *e)
+{
+	const char *p = arg;
+	for (;;) {
+		const char *end = strchr(p, ','), *eq;
+		size_t l = end ? (size_t)(end - p) : strlen(p), kl = 0;
+		char item[96], num[32];
+		double pct = -1;
+		rank_discount *d = &o->discounts[o->ndiscounts];
+		if (l >= sizeof item)
+			l = sizeof item - 1;
+		memcpy(item, p, l);
+		item[l] = '\0';
+		eq = strchr(item, '=');
+		if (eq) {
+			kl = (size_t)(eq - item);
+			eq++;
+		} else {
+			eq = item;
+		}
+		l = strlen(eq);
+		if (l > 1 && eq[l - 1] == '%')
+			l--;    /* "20%" as well as "20" */
+		if (l < sizeof num) {
+			memcpy(num, eq, l);
+			num[l] = '\0';
+			if (opt_number(num, &pct) != 0)
+				pct = -1;
+		}
+		if (!(pct >= 0 && pct < 100) || (eq != item && (kl == 0 || kl >= sizeof d->key))) {
+			err_set(e, ERR_USAGE, "--discount: '%s' is not a percentage from 0 to below 100 (PCT for every "
+				"system, or KEY=PCT for a provider such as aws, a system or an instance)", item);
+			return -1;
+		}
+		for (size_t i = 0; i < kl; i++)
+			if (!(isalnum((unsigned char)item[i]) || strchr("._-", item[i]))) {
+				err_set(e, ERR_USAGE, "--discount: '%.*s' is not a provider, system or instance name", (int)kl,
+					item);
+				return -1;
+			}
+		if (o->ndiscounts == SETUP_PRICE_MAX) {
+			err_set(e, ERR_USAGE, "--discount: at most %d discounts", SETUP_PRICE_MAX);
+			return -1;
+		}
+		snprintf(d->key, sizeof d->key, "%.*s", (int)kl, item);
+		for (int i = 0; i < o->ndiscounts; i++)
+			if (!strcmp(o->discounts[i].key, d->key)) {
+				err_set(e, ERR_USAGE, "--discount: %s is given twice", d->key[0] ? d->key : "a discount for all");
+				return -1;
+			}
+		d->share = pct / 100;
+		o->ndiscounts++;
+		if (!end)
+			return 1;
+		p = end + 1;
+	}
+}
+
+int setup_option(int code, const char *arg, setup_opts *o, err *e)
+{
+	switch (code) {
+	case SETUP_OPT_SYSTEM: o->system = arg; return 1;
+	case SETUP_OPT_WORKLOAD: o->workload = arg; return 1;
+	case SETUP_OPT_PLAN: o->plan_text = arg; return 1;
+	case SETUP_OPT_WIDE: o->wide = 1; return 1;
+	case SETUP_OPT_FRAMEWORK:
+		if (!*arg || strchr(arg, '=')) {
+			err_set(e, ERR_USAGE, "--framework: '%s' is not a framework name or file", arg);
+			return -1;
+		}
+		if (strlen(arg) + sizeof "framework=" > sizeof o->framework) {
+			err_set(e, ERR_USAGE, "--framework: longer than %zu characters", sizeof o->framework - sizeof "framework=");
+			return -1;
+		}
+		snprintf(o->framework, sizeof o->framework, "framework=%s", arg);
+		return 1;
+	case SETUP_OPT_SET:
+		if (o->nsets == SETUP_SET_MAX) {
+			err_set(e, ERR_USAGE, "--set: at most %d overrides", SETUP_SET_MAX);
+			return -1;
+		}
+		o->sets[o->nsets++] = arg;
+		return 1;
+	case SETUP_OPT_FORMAT:
+		if (out_parse_format(arg, &o->format) != 0) {
+			err_set(e, ERR_USAGE, "--format: '%s' is not one of table, csv, json, md", arg);
+			return -1;
+		}
+		return 1;
+	case SETUP_OPT_PRICING: {
+		price_model m;
+		if (!strcmp(arg, "all")) {
+			o->pricing_all = 1;
+			o->pricing = -1;
+			return 1;
+		}
+		if (price_parse_model(arg, &m) != 0) {
+			err_set(e, ERR_USAGE, "--pricing: '%s' is not one of on-demand, capacity-block, "
+				"reserved-1y, reserved-3y, committed-1y, committed-3y, spot, owned (compare: all)", arg);
+			return -1;
+		}
+		o->pricing = (int)m;
+		o->pricing_all = 0;
+		return 1;
+	}
+	case SETUP_OPT_AS_OF:
+		if (!price_is_date(arg)) {
+			err_set(e, ERR_USAGE, "--as-of: '%s' is not a date (YYYY-MM-DD)", arg);
+			return -1;
+		}
+		o->as_of = arg;
+		return 1;
+	case SETUP_OPT_PRICE:
+		return parse_price(arg, o, e);
+	case SETUP_OPT_DISCOUNT:
+		return parse_discount(arg, o, e);
+	case SETUP_OPT_CAPEX:
+		return parse_capex(arg, o, e);
+	case SETUP_OPT_CHIPS:
+		if (opt_int(arg, 1, LIM_CHIPS, &o->chips) != 0) {
+			err_set(e, ERR_USAGE, "--chips: '%s' is not a whole number from 1 to %d", arg, LIM_CHIPS);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int setup_rank_option(int code, const char *arg, setup_opts *o, setup_rank_args *a, err *e)
+{
+	if (code == SETUP_OPT_BUDGET || code == SETUP_OPT_DEADLINE) {
+		double *v = code == SETUP_OPT_BUDGET ? &a->budget : &a->deadline;
+		if (opt_number(arg, v) != 0 || !(*v > 0)) {
+			err_set(e, ERR_USAGE, "%s: '%s' is not a positive number of %s",
+				code == SETUP_OPT_BUDGET ? "--budget" : "--deadline", arg, code == SETUP_OPT_BUDGET ? "USD" : "days");
+			return -1;
+		}
+		return 1;
+	}
+	if (code == SETUP_OPT_DISAGG) {
+		snprintf(a->disagg, sizeof a->disagg, "disagg=%s", arg);
+		return setup_option(SETUP_OPT_SET, a->disagg, o, e) <= 0 ? -1 : 1;
+	}
+	if (code == SETUP_OPT_CHIPS && strchr(arg, '-')) {
+		int lo, hi;
+		if (opt_int_pair(arg, '-', 1, LIM_CHIPS, &lo, &hi) != 0 || hi < lo) {
+			err_set(e, ERR_USAGE, "--chips: '%s' is not N or MIN-MAX", arg);
+			return -1;
+		}
+		a->cmin = lo;
+		a->cmax = hi;
+		a->range = 1;
+		return 1;
+	}
+	return 0;
 }

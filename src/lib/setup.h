@@ -22,6 +22,16 @@
 
 enum { SETUP_SET_MAX = 64, SETUP_PRICE_MAX = 32 };
 
+/* The options setup_option reads, by the codes the CLI's getopt_long gives them (-s, -w, and
+ * the long ones), so that every front end takes the same values the same way. */
+enum {
+	SETUP_OPT_SYSTEM = 's', SETUP_OPT_WORKLOAD = 'w',
+	SETUP_OPT_PLAN = 1000, SETUP_OPT_SET, SETUP_OPT_FORMAT, SETUP_OPT_CHIPS, SETUP_OPT_HELP,
+	SETUP_OPT_PRICING, SETUP_OPT_AS_OF, SETUP_OPT_FRAMEWORK, SETUP_OPT_PRICE, SETUP_OPT_DISCOUNT,
+	SETUP_OPT_WIDE, SETUP_OPT_CAPEX,
+	SETUP_OPT_BUDGET = 1100, SETUP_OPT_DEADLINE, SETUP_OPT_DISAGG
+};
+
 /* Options shared by eval, roofline and compare. */
 typedef struct setup_opts {
 	const char *system;            /* -s */
@@ -44,6 +54,11 @@ typedef struct setup_opts {
 	int wide;                      /* --wide: text tables keep every column */
 } setup_opts;
 
+/* One option's value into o (code: SETUP_OPT_*; the value as a user gives it, "--pricing spot"
+ * -> "spot"). Returns 1 if taken, 0 if not one of setup_opts' options, -1 on a bad value (e set,
+ * naming the option: "--pricing: 'x' is not one of ..."). The strings must outlive o. */
+int setup_option(int code, const char *arg, setup_opts *o, err *e);
+
 /* Starts o with no options given. */
 void setup_init(setup_opts *o);
 
@@ -60,6 +75,11 @@ void setup_price_terms(const setup_opts *o, char *buf, size_t n);
  * (setup_check_prices). */
 int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
+
+/* setup_load of another system with the same options, w as setup_load loaded it (a comparison
+ * reads the workload once). */
+int setup_load_system(const home_paths *paths, const setup_opts *o, const char *system, const wl_workload *w,
+		      hw_system *sys, plan *p, err *e);
 
 /* The calibration status and interval spread of a prediction of w on s (models/intervals.ini),
  * into out; returns out, or NULL when the data folder has no intervals file. */
@@ -112,6 +132,11 @@ typedef struct setup_rank_args {
 } setup_rank_args;
 
 void setup_rank_args_init(setup_rank_args *a);
+
+/* A ranking option's value (SETUP_OPT_BUDGET, _DEADLINE, _DISAGG, or _CHIPS as MIN-MAX) into a,
+ * or into o (--disagg as --set disagg=SPLIT). Returns 1 if taken, 0 if not one of them, -1 on a
+ * bad value (e set). */
+int setup_rank_option(int code, const char *arg, setup_opts *o, setup_rank_args *a, err *e);
 
 /* Sets ro's chip bounds, budget and deadline from a and o for workload w with plan p: serving
  * --chips N is the chips the replicas fill (ro->total), MIN-MAX bounds a replica; training
