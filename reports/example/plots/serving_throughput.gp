@@ -22,19 +22,19 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [0.909091:918.852]
+	set yrange [0.909091:915.76]
 	set ytics (1, 2, 5, 10, 20, 50, 100, 200, 500)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
-	set label 100 'tp2 pp4' at first 6.262394819, first 735.0817446 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 103 'tp4 pp2' at first 22.06528573, first 554.9747782 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 105 'tp8' at first 100.3417035, first 78.3975623 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 100 'tp2 pp4' at first 6.412396375, first 732.6078553 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 103 'tp4 pp2' at first 21.65733251, first 559.3939903 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
+	set label 105 'tp8' at first 100.3416589, first 78.39785158 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 106 'tp1 pp4' at first 4.042764419, first 280.3383143 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 108 'tp2' at first 11.36654599, first 165.7128075 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 109 'tp8 pp2' at first 30.20432403, first 93.87000173 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 111 'tp16 pp2' at first 56.1112218, first 10.40413278 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 112 'tp16' at first 55.09086084, first 14.67879136 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 108 'tp2' at first 11.36663185, first 165.7113628 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp8 pp2' at first 30.20431123, first 93.87007197 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 111 'tp16 pp2' at first 56.1112189, first 10.40414171 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp16' at first 55.0908639, first 14.67878307 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
 	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
