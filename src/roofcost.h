@@ -8,7 +8,9 @@
  * values: a function returns 0 or the tool's exit code (1 data/IO/store, 2 usage) and
  * roofcost_errmsg says what went wrong, as the tool says it. Nothing here prints, exits or keeps
  * global state; one handle is not to be used by two threads at once, two handles are
- * independent. Strings given in are copied or used only during the call.
+ * independent. Strings given in are copied or used only during the call. A handle keeps the
+ * files every system shares (collectives, calibration) and the calibration intervals as it first
+ * read them: open another to see them changed on disk.
  *
  * Ownership: roofcost_open returns a handle the caller closes with roofcost_close; every
  * char ** out-parameter receives a string the caller frees with roofcost_free. */

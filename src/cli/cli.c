@@ -195,10 +195,13 @@ int main(int argc, char **argv)
 				}
 			}
 			paths.intervals = iv->read ? iv : NULL;
+			/* The systems' shared files, read once for the command (compare reads every system). */
+			paths.hw = calloc(1, sizeof *paths.hw);
 			/* getopt's messages start with argv[0]: "roofcost eval: unrecognized option". */
 			snprintf(name, sizeof name, "roofcost %s", commands[i].name);
 			argv[1] = name;
 			rc = commands[i].run(argc - 1, argv + 1, &paths);
+			free(paths.hw);
 			free(iv);
 			return rc;
 		}

@@ -42,19 +42,33 @@ typedef struct chip_k {
 	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
 	double tile_w;      /* and its half-width column */
 	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
+	int uniq_h[ROOF_TILE_HS];     /* ok_h, and no height before it the same */
 } chip_k;
 
-static void chip_k_init(const hw_chip *c, chip_k *k)
+/* The rates of chip_k (what every op reads); chip_k_init adds the tile set. */
+static void chip_k_rates(const hw_chip *c, chip_k *k)
 {
 	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
 	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
 	k->hbm = c->hbm_bw * c->hbm_eff;
+}
+
+static void chip_k_init(const hw_chip *c, chip_k *k)
+{
+	chip_k_rates(c, k);
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
 	for (int i = 1; i < ROOF_TILE_HS; i++) {
 		k->tile_h[i] = round_up((double)c->tile_m * (ROOF_TILE_HS - i) / ROOF_TILE_HS, c->pad_m);
 		k->ok_h[i] = k->tile_h[i] <= c->tile_m;
 	}
+	for (int i = 1; i < ROOF_TILE_HS; i++) {
+		k->uniq_h[i] = k->ok_h[i];
+		for (int j = 1; j < i; j++)
+			if (k->tile_h[j] == k->tile_h[i])
+				k->uniq_h[i] = 0;
+	}
+	k->uniq_h[0] = 1;
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
 }
@@ -74,6 +88,47 @@ static double tiled_cap(const hw_chip *c, double th, double tw, double kp, doubl
 		split = num_min(c->units / tiles, kq);
 	waves = ceil_pos(num_max(0, tiles * split / c->units - 1e-9));
 	return waves * c->units * th * tw * kp / split;
+}
+
+/* The tile set's search by capacity instead of efficiency: the least capacity gives the
+ * largest efficiency, and work / least = the largest of work / each (division is monotone), so
+ * *e is what the loop of work / tiled_cap gives, with one division. A tile that fills the
+ * engines (or a GEMM not split along K) has split 1 and a capacity of whole factors, waves x
+ * units x h x w x kp, exact in any order while below 2^53; one that is split keeps tiled_cap's
+ * own arithmetic. Returns 0 (e untouched) when a capacity reaches 2^53: the caller then takes
+ * the loop. */
+static int best_tile(const hw_chip *c, const chip_k *ck, const double *hs, const double *rows,
+		     const double *wds, const double *cols, double cb, double kp, double kq, int may_split,
+		     double work, double *e)
+{
+	const double exact = 9007199254740992.0, ukp = c->units * kp;
+	double best = INFINITY;
+	/* A tile equal to one before it has its capacity: the set's half width where it pads to the
+	 * GEMM's own, a height the chip's pads to twice or that is the GEMM's own. */
+	int ok_w[2] = {1, ck->ok_w && wds[1] != wds[0]}, ok_h[ROOF_TILE_HS];
+	if (!(ukp < exact))
+		return 0;
+	ok_h[0] = 1;
+	for (int i = 1; i < ROOF_TILE_HS; i++)
+		ok_h[i] = ck->uniq_h[i] && hs[i] != hs[0];
+	for (int i = 0; i < ROOF_TILE_HS; i++)
+		for (int j = 0; j < 2; j++) {
+			double tiles, cap;
+			if (!ok_h[i] || !ok_w[j])
+				continue;
+			tiles = rows[i] * cols[j] * cb;
+			if (may_split && tiles < c->units) {
+				cap = tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq, may_split);
+			} else {
+				cap = ceil_pos(num_max(0, tiles / c->units - 1e-9)) * hs[i] * wds[j] * ukp;
+				if (!(cap < exact))
+					return 0;
+			}
+			if (cap < best || isnan(best))
+				best = cap;
+		}
+	*e = work / best;
+	return 1;
 }
 
 /* roof_shape_eff with the chip's tile set from ck. */
@@ -121,11 +176,14 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 			wds[j] = j ? ck->tile_w : tw;
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
+		if (best_tile(c, ck, hs, rows, wds, cols, cb, kp, kq, split, work, &e))
+			goto floor;
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
 				if ((i || j) && ck->ok_h[i] && ok_w[j])
 					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
 									   split));
+	floor:
 		/* Unsplit, it takes at least as long as the largest GEMM of these columns below one
 		 * wave of the chip's tile, which runs that tile (the square GEMMs above): the rows of a
 		 * larger one never run in less time than fewer rows. */
@@ -272,7 +330,11 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 {
 	roof_time r;
 	chip_k ck;
-	chip_k_init(c, &ck);
+	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
+		chip_k_init(c, &ck);
+	else
+		chip_k_rates(c, &ck);
 	time_op(c, &ck, o, NULL, &r);
 	return r;
 }

@@ -221,7 +221,9 @@ int compare_run(const home_paths *paths, db **store, const setup_opts *opts, con
 		if (!o->plan_text)
 			so.chips = 0;
 		so.pricing_all = 0;
-		if (setup_load(paths, &so, names[i], &out->systems[i], out->w0, &p, e) != 0) {
+		/* The workload once: the same options load it the same for every system. */
+		if ((i == 0 ? setup_load(paths, &so, names[i], &out->systems[i], out->w0, &p, e)
+			    : setup_load_system(paths, &so, names[i], out->w0, &out->systems[i], &p, e)) != 0) {
 			rc = e->code;
 			break;
 		}

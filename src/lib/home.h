@@ -6,6 +6,7 @@
 #define ROOFCOST_HOME_H
 
 #include "base/err.h"
+#include "model/hw.h"
 #include "model/interval.h"
 #include "store/db.h"
 
@@ -20,6 +21,8 @@ typedef struct home_paths {
 	int db_default;                 /* 1: db is the XDG default, whose folder may be created */
 	const interval_table *intervals;/* models/intervals.ini, read once per command by main; NULL
 					   when the data folder has none */
+	hw_cache *hw;                   /* the systems' shared files once read (NULL: read per system);
+					   what it holds stays as it was read */
 } home_paths;
 
 /* Finds the data folders: $ROOFCOST_HOME, else the executable's folder or its ../share/roofcost,

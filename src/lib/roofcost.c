@@ -24,6 +24,7 @@
 struct roofcost {
 	home_paths paths;
 	interval_table *intervals;  /* models/intervals.ini, NULL where the data root has none */
+	hw_cache hw;                /* the systems' shared files, once read */
 	db *store;                  /* opened on first need */
 	char msg[ERR_MSG_MAX];      /* the last failure's message */
 };
@@ -47,6 +48,7 @@ roofcost *roofcost_open(const char *home, const char *store, char *errbuf, size_
 			h->intervals = NULL;
 		}
 		h->paths.intervals = h->intervals;
+		h->paths.hw = &h->hw;
 		return h;
 	}
 	if (errlen)

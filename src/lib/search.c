@@ -504,7 +504,7 @@ int search_prepare(const home_paths *paths, db **store, const setup_opts *o, con
 		return err_set(e, ERR_DATA, "out of memory");
 	}
 	for (int i = 0; i < nnames; i++)
-		if (hw_find_system(names[i], paths->models, &systems[i], e) != 0) {
+		if (hw_find_system_cached(names[i], paths->models, paths->hw, &systems[i], e) != 0) {
 			home_free_names(names, nnames);
 			return e->code;
 		}

@@ -80,8 +80,8 @@ void setup_price_terms(const setup_opts *o, char *buf, size_t n)
 				      o->discounts[i].key[0] ? " " : "all ", 100 * o->discounts[i].share);
 }
 
-int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
-	      hw_system *sys, wl_workload *w, plan *p, err *e)
+/* setup_load's checks of the options before anything is read. */
+static int check_inputs(const home_paths *paths, const setup_opts *o, const char *system, err *e)
 {
 	if (setup_check_prices(paths, o, e) != 0)
 		return ERR_USAGE;
@@ -91,6 +91,17 @@ int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 		return err_set(e, ERR_USAGE, "%s -w WORKLOAD (see 'roofcost list workloads')", o->workload ? "an empty" : "missing");
 	if (!system || !*system)
 		return err_set(e, ERR_USAGE, "%s -s SYSTEM (see 'roofcost list systems')", system ? "an empty" : "missing");
+	return 0;
+}
+
+static int system_and_plan(const home_paths *paths, const setup_opts *o, const char *system,
+			   hw_system *sys, const wl_workload *w, plan *p, err *e);
+
+int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
+	      hw_system *sys, wl_workload *w, plan *p, err *e)
+{
+	if (check_inputs(paths, o, system, e) != 0)
+		return e->code;
 	{
 		/* --framework first, so that a later --set framework=... wins. */
 		const char *sets[SETUP_SET_MAX + 1];
@@ -102,7 +113,21 @@ int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 		if (wl_load(o->workload, paths->workloads, paths->models, sets, n, w, e) != 0)
 			return e->code;
 	}
-	if (hw_find_system(system, paths->models, sys, e) != 0)
+	return system_and_plan(paths, o, system, sys, w, p, e);
+}
+
+int setup_load_system(const home_paths *paths, const setup_opts *o, const char *system, const wl_workload *w,
+		      hw_system *sys, plan *p, err *e)
+{
+	if (check_inputs(paths, o, system, e) != 0)
+		return e->code;
+	return system_and_plan(paths, o, system, sys, w, p, e);
+}
+
+static int system_and_plan(const home_paths *paths, const setup_opts *o, const char *system,
+			   hw_system *sys, const wl_workload *w, plan *p, err *e)
+{
+	if (hw_find_system_cached(system, paths->models, paths->hw, sys, e) != 0)
 		return e->code;
 	*p = w->plan;
 	if (o->plan_text) {

@@ -76,6 +76,11 @@ void setup_price_terms(const setup_opts *o, char *buf, size_t n);
 int setup_load(const home_paths *paths, const setup_opts *o, const char *system,
 	      hw_system *sys, wl_workload *w, plan *p, err *e);
 
+/* setup_load of another system with the same options, w as setup_load loaded it (a comparison
+ * reads the workload once). */
+int setup_load_system(const home_paths *paths, const setup_opts *o, const char *system, const wl_workload *w,
+		      hw_system *sys, plan *p, err *e);
+
 /* The calibration status and interval spread of a prediction of w on s (models/intervals.ini),
  * into out; returns out, or NULL when the data folder has no intervals file. */
 const interval_status *setup_calibration(const home_paths *paths, const hw_system *s, const wl_workload *w,

@@ -408,7 +408,28 @@ static int check_levels(const cfg_doc *d, sys_raw *r, err *e)
 	return 0;
 }
 
+/* hw_load_system with what every system of models_dir shares taken from (and kept in) cache, may
+ * be NULL. */
+static int load_system(const char *path, const char *models_dir, hw_cache *cache, hw_system *out, err *e);
+
 int hw_load_system(const char *path, const char *models_dir, hw_system *out, err *e)
+{
+	return load_system(path, models_dir, NULL, out, e);
+}
+
+/* The cache of models_dir (forgotten when it is another folder's). */
+static hw_cache *cache_of(hw_cache *c, const char *models_dir)
+{
+	if (!c)
+		return NULL;
+	if (strcmp(c->models_dir, models_dir) != 0) {
+		c->have_algos = c->have_calibs = 0;
+		snprintf(c->models_dir, sizeof c->models_dir, "%s", models_dir);
+	}
+	return c;
+}
+
+static int load_system(const char *path, const char *models_dir, hw_cache *cache, hw_system *out, err *e)
 {
 	cfg_doc d;
 	sys_raw *r = calloc(1, sizeof *r);
@@ -461,16 +482,23 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 		 * 0.84; (400/700)^(1/3) = 0.83. */
 		r->s.chip.clock_scale = cbrt(r->s.power_limit / r->s.chip.tdp);
 	}
-	if (rc == 0) {
+	cache = cache_of(cache, models_dir);
+	if (rc == 0 && cache && cache->have_algos) {
+		r->s.algos = cache->algos;
+	} else if (rc == 0) {
 		char algo_path[CFG_PATH_MAX + 64];
 		snprintf(algo_path, sizeof algo_path, "%s/hw/collectives.ini", models_dir);
 		rc = hw_load_algos(algo_path, &r->s.algos, e);
+		if (rc == 0 && cache) {
+			cache->algos = r->s.algos;
+			cache->have_algos = 1;
+		}
 	}
 	if (rc == 0) {
-		hw_calibs *cs = malloc(sizeof *cs);
+		hw_calibs *cs = cache && cache->have_calibs ? &cache->calibs : malloc(sizeof *cs);
 		if (!cs)
 			rc = err_set(e, ERR_DATA, "out of memory");
-		else if ((rc = hw_load_calibs(models_dir, cs, e)) == 0) {
+		else if ((cache && cs == &cache->calibs) || (rc = hw_load_calibs(models_dir, cs, e)) == 0) {
 			if (cs->read)
 				snprintf(r->s.calib_path, sizeof r->s.calib_path, "%s", cs->path);
 			for (int i = 0; i < cs->n; i++)
@@ -483,8 +511,13 @@ int hw_load_system(const char *path, const char *models_dir, hw_system *out, err
 						 cs->c[i].train == HW_CAL_KIND_PRIOR ? cs->c[i].from : "",
 						 cs->c[i].train == HW_CAL_KIND_PRIOR ? ")" : "");
 				}
+			if (cache && cs != &cache->calibs) {
+				cache->calibs = *cs;
+				cache->have_calibs = 1;
+			}
 		}
-		free(cs);
+		if (!cache || cs != &cache->calibs)
+			free(cs);
 	}
 	if (rc == 0) {
 		snprintf(r->s.path, sizeof r->s.path, "%s", path);
@@ -702,12 +735,13 @@ int hw_load_calibs(const char *models_dir, hw_calibs *out, err *e)
 	return rc;
 }
 
-int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *out, err *e)
+int hw_find_system_cached(const char *name_or_path, const char *models_dir, hw_cache *cache, hw_system *out,
+			  err *e)
 {
 	char path[CFG_PATH_MAX + 64];
 	size_t n = strlen(name_or_path);
 	if (strchr(name_or_path, '/') || (n > 4 && strcmp(name_or_path + n - 4, ".ini") == 0))
-		return hw_load_system(name_or_path, models_dir, out, e);
+		return load_system(name_or_path, models_dir, cache, out, e);
 	{
 		char dir[CFG_PATH_MAX + 32], stem[HW_NAME_MAX * 2];
 		snprintf(dir, sizeof dir, "%s/hw/systems", models_dir);
@@ -715,7 +749,12 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 			return ERR_DATA;
 		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
-	return hw_load_system(path, models_dir, out, e);
+	return load_system(path, models_dir, cache, out, e);
+}
+
+int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *out, err *e)
+{
+	return hw_find_system_cached(name_or_path, models_dir, NULL, out, e);
 }
 
 int hw_node_chips(const hw_system *s)

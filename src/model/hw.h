@@ -248,6 +248,20 @@ int hw_load_chip(const char *path, hw_chip *out, err *e);
  * contains a slash or ends in .ini). */
 int hw_load_system(const char *path, const char *models_dir, hw_system *out, err *e);
 
+/* What every system of one models folder shares (hw/collectives.ini and calibration.ini), kept
+ * by hw_find_system_cached once read: a command that loads every system (compare, list) reads
+ * them once. Zero it before first use; it holds nothing to free. */
+typedef struct hw_cache {
+	char models_dir[HW_TEXT_MAX];
+	int have_algos, have_calibs;
+	hw_algos algos;
+	hw_calibs calibs;
+} hw_cache;
+
+/* hw_find_system with the shared files from cache (may be NULL), read into it on first need. */
+int hw_find_system_cached(const char *name_or_path, const char *models_dir, hw_cache *cache, hw_system *out,
+			  err *e);
+
 /* Finds a system by name (models_dir/hw/systems/<name>.ini) or by path (contains '/' or
  * ends in .ini) and loads it. */
 int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *out, err *e);

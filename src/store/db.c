@@ -26,6 +26,8 @@ struct db {
 	int readonly;
 	dev_t dev;                 /* the file opened, to notice it removed or replaced */
 	ino_t ino;
+	sqlite3_stmt *price_find;  /* db_price_find's statement, prepared on its first call (compare
+				      prices every system with it) */
 };
 
 static int migrate_4(db *d, err *e);
@@ -585,6 +587,7 @@ void db_close(db *d)
 {
 	if (!d)
 		return;
+	sqlite3_finalize(d->price_find);
 	sqlite3_close(d->h);
 	free(d);
 }
@@ -851,12 +854,14 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 	char today[PRICE_DATE_MAX];
 	int rc;
 	*found = 0;
-	if (prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
+	if (!d->price_find &&
+	    prepare(d, "SELECT " ROW_COLS " FROM price p WHERE instance = ?1 AND pricing_model = ?3 "
 		       "AND (?4 = '' OR region = ?4) AND (?2 = '' OR as_of <= ?2) AND " NEWEST_AT
 		       " ORDER BY substr(source, 1, length(?5)) = ?5, "
 		       "usd_per_hour / (CASE unit WHEN 'instance' THEN accelerators ELSE 1 END), "
-		       "region LIMIT 1", &st, e) != 0)
+		       "region LIMIT 1", &d->price_find, e) != 0)
 		return ERR_DATA;
+	st = d->price_find;
 	/* The newest price is the newest of today: a row dated later (a store from before imports
 	 * refused them) is not yet the offer's price. */
 	price_today(0, today);
@@ -870,8 +875,15 @@ int db_price_find(db *d, const db_query *q, price_row *out, int *found, err *e)
 		read_row(st, 0, out);
 		*found = 1;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(d, e, "price lookup");
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		int r = fail(d, e, "price lookup");
+		sqlite3_reset(st);
+		return r;
+	}
+	/* Kept for the next lookup: reset, so that it holds no read transaction meanwhile. */
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return 0;
 }
 
 int db_price_models(db *d, const char *instance, const char *as_of, int *have, err *e)
