@@ -136,6 +136,15 @@ check based-on-kind 1 "kind-x.ini:5: kind: train differs from vllm's serve" -- $
 printf '[framework]\nname = nobase\ndisplay = x\nbased_on = no-such-stack\nsource = s\nas_of = 2025\n' > "$tmp/fw/nobase.ini"
 check based-on-missing 1 "nobase.ini:4: based_on: no framework file 'no-such-stack'" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nobase.ini"
 
+# A stack's gradient bucket ([overlap] bucket, Megatron's bucket_size in parameters): the last
+# bucket's reduce and the first one's gather are never hidden, so one bucket for every parameter
+# leaves the whole data-parallel sync exposed ("DP sync X of X"); the default (a layer) hides most.
+check_sh train-bucket-all-exposed "$R eval -s gb200-nvl72 -w llama3-8b-train --set overlap.bucket=1T | \
+awk '/DP sync/ { for (i = 1; i < NF; i++) if (\$i == \"sync\") { a = \$(i + 1); b = \$(i + 3) } } END { exit !(a > 0 && a == b) }'"
+check_sh train-bucket-default-hides "$R eval -s gb200-nvl72 -w llama3-8b-train | \
+awk '/DP sync/ { for (i = 1; i < NF; i++) if (\$i == \"sync\") { a = \$(i + 1); b = \$(i + 3) } } END { exit !(a > 0 && a < b) }'"
+check train-bucket-range 2 "overlap.bucket: -1 is out of range" -- $R eval -s gb200-nvl72 -w llama3-8b-train --set overlap.bucket=-1
+
 # --- intervals and calibration status (DESIGN §6 interval, calibration)
 # models/intervals.ini is what validate --intervals prints from the rows' out-of-sample errors:
 # regenerated with the calibrations, never edited.
