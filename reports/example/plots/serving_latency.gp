@@ -24,7 +24,7 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [0.0454545:2.5]
+	set yrange [0.0454545:2.52398]
 	set ytics (0.05, 0.1, 0.2, 0.5, 1, 2)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from graph 0, first 2 to graph 1, first 2 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
@@ -48,7 +48,7 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [9.09091:438.747]
+	set yrange [9.09091:452.771]
 	set ytics (10, 20, 50, 100, 200)
 	unset key
 	set arrow 1 from graph 0, first 50 to graph 1, first 50 nohead dt (5,4) lw 1.5 lc rgb '#333333' front

@@ -30,11 +30,11 @@ do for [fmt in 'svg png'] {
 	set label 100 'tp2 pp4' at first 6.262394819, first 735.0817446 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 103 'tp4 pp2' at first 22.06528573, first 554.9747782 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 105 'tp8' at first 100.3417035, first 78.3975623 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 106 'tp1 pp4' at first 4.042764419, first 280.3383143 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 108 'tp2' at first 11.36654599, first 165.7128075 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 109 'tp8 pp2' at first 30.20432403, first 93.87000173 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 111 'tp16 pp2' at first 56.1112218, first 10.40413278 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 112 'tp16' at first 55.09086084, first 14.67879136 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 106 'tp1 pp4' at first 3.892843584, first 270.3095689 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp2' at first 10.91271539, first 165.448095 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp8 pp2' at first 29.34621569, first 93.8331926 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 114 'tp16 pp2' at first 56.02749464, first 10.40151217 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 115 'tp16' at first 54.97205748, first 14.67137538 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
 	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
