@@ -134,7 +134,7 @@ static int print_curve(const hw_system *sys, const wl_workload *w, const plan *p
 	char note[1024], reason[INFER_REASON_MAX];
 	if (!o)
 		return -1;
-	infer_curve(sys, w, p, loads, n, o, reason, sizeof reason);
+	evaluate_curve(sys, w, p, loads, n, o, reason, sizeof reason);
 	curve_note(r, o, n, p->dp, note, sizeof note);
 	curve_allreduce_note(w, o, n, note, sizeof note);
 	if (f == OUT_JSON) {
@@ -239,15 +239,10 @@ static int print_frontier(const home_paths *paths, db **store, const setup_opts 
 			  const wl_workload *w, const plan *p, void *json, err *e)
 {
 	rank_frontier_set *f = malloc(sizeof *f);
-	setup_pricer pricer;
-	rank_opts ro;
 	int best, nfront = 0;
 	if (!f)
 		return err_set(e, ERR_DATA, "out of memory");
-	setup_rank_opts(&pricer, paths, store, o, w, &ro);
-	ro.fixed_plan = 0;
-	ro.total = p->chips;
-	if (rank_frontier(w, p, &ro, sys, f, e) != 0) {
+	if (evaluate_frontier(paths, store, o, sys, w, p, f, e) != 0) {
 		free(f);
 		return e->code;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/evaluate.h"
 #include "engine/ops.h"
 #include "engine/roof.h"
 
@@ -120,25 +121,8 @@ int cmd_roofline(int argc, char **argv, const home_paths *paths)
 	{
 		out_table t;
 		cJSON *root = NULL, *arr = NULL;
-		const char *s1, *s2 = NULL;
-		if (w->mode == WL_TRAIN) {
-			ops_train(w, &p, sys->chip.family, a);
-			s1 = "micro-batch";
-		} else {
-			/* The workload's requests in flight, else its operating point: the prompts one
-			 * iteration prefills and the running batch. */
-			infer_result *ir = w->concurrency > 0 ? NULL : malloc(sizeof *ir);
-			if (ir) {
-				infer_eval(sys, w, &p, ir, a, b);
-				free(ir);
-			} else {
-				int batch = w->concurrency > 0 ? w->concurrency : 1;
-				ops_prefill(w, &p, batch, a);
-				ops_decode(w, &p, batch, w->input_len + w->output_len / 2.0, b);
-			}
-			s1 = "prefill";
-			s2 = "decode";
-		}
+		const char *s1, *s2;
+		evaluate_ops(sys, w, &p, a, b, &s1, &s2);
 		if (o.format == OUT_JSON) {
 			char pl[128];
 			root = cJSON_CreateObject();

@@ -341,15 +341,21 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
 				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
-				/* Bucketed gradient sync overlaps the last micro-batch's backward except its
-				 * last layer; the parameter gather overlaps the next forward the same way. */
+				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
+				 * reduce starts when its gradients are ready, so the last bucket's (the first
+				 * layers and the embedding) is never hidden, nor is the compute before the
+				 * first bucket is ready. The parameter gather overlaps the next forward the
+				 * same way, its first bucket before the first layer. f is the bucket's share
+				 * of the chip's parameters: a layer's, or what the stack's bucket holds
+				 * ([overlap] bucket, Megatron's bucket_size in parameters). */
+				double f = w->fw.train.dp_bucket > 0 ? num_min(1, w->fw.train.dp_bucket / Pp) : 1 / L;
 				double sg = c->overlap_slowdown;
 				double e_g = w->overlap_grad_reduce
-						     ? num_max(hide(t_g, t_bwd * (L - 1) / L, sg), t_g / L + sg * t_g * (L - 1) / L)
+						     ? num_max(hide(t_g, t_bwd * (1 - f), sg), t_g * f + sg * t_g * (1 - f))
 						     : t_g;
 				double e_a = t_a > 0 ? (w->fw.train.overlap_param_gather || w->overlap_grad_reduce
-								? num_max(hide(t_a, t_fwd * (L - 1) / L, sg),
-								       t_a / L + sg * t_a * (L - 1) / L)
+								? num_max(hide(t_a, t_fwd * (1 - f), sg),
+								       t_a * f + sg * t_a * (1 - f))
 								: t_a)
 						     : 0;
 				cm->dp_total += t_g + t_a;

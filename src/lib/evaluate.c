@@ -62,6 +62,49 @@ int evaluate_run(const home_paths *paths, db **store, const setup_opts *o, const
 	return 0;
 }
 
+int evaluate_frontier(const home_paths *paths, db **store, const setup_opts *o, const hw_system *s,
+		      const wl_workload *w, const plan *p, rank_frontier_set *f, err *e)
+{
+	setup_pricer pricer;
+	rank_opts ro;
+	setup_rank_opts(&pricer, paths, store, o, w, &ro);
+	ro.fixed_plan = 0;
+	ro.total = p->chips;
+	return rank_frontier(w, p, &ro, s, f, e) != 0 ? (int)e->code : 0;
+}
+
+int evaluate_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
+		   infer_load *out, char *reason, size_t len)
+{
+	return infer_curve(s, w, p, loads, n, out, reason, len);
+}
+
+void evaluate_ops(const hw_system *s, const wl_workload *w, const plan *p, ops_list *a, ops_list *b,
+		  const char **s1, const char **s2)
+{
+	*s2 = NULL;
+	if (w->mode == WL_TRAIN) {
+		ops_train(w, p, s->chip.family, a);
+		*s1 = "micro-batch";
+		return;
+	}
+	{
+		/* The workload's requests in flight, else its operating point: the prompts one
+		 * iteration prefills and the running batch. */
+		infer_result *ir = w->concurrency > 0 ? NULL : malloc(sizeof *ir);
+		if (ir) {
+			infer_eval(s, w, p, ir, a, b);
+			free(ir);
+		} else {
+			int batch = w->concurrency > 0 ? w->concurrency : 1;
+			ops_prefill(w, p, batch, a);
+			ops_decode(w, p, batch, w->input_len + w->output_len / 2.0, b);
+		}
+		*s1 = "prefill";
+		*s2 = "decode";
+	}
+}
+
 void evaluate_release(evaluate_result *out)
 {
 	free(out->sys);

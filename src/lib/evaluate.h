@@ -42,6 +42,23 @@ int evaluate_run(const home_paths *paths, db **store, const setup_opts *o, const
 
 void evaluate_release(evaluate_result *out);
 
+/* eval --frontier: every serving layout of system s (replicas filling p->chips) at every load of
+ * w's scenario, priced with o's options, into f (rank_frontier). Returns 0 or nonzero with e set. */
+int evaluate_frontier(const home_paths *paths, db **store, const setup_opts *o, const hw_system *s,
+		      const wl_workload *w, const plan *p, rank_frontier_set *f, err *e);
+
+/* The ops `roofline` shows: training, one micro-batch (and the optimizer step) into a; serving,
+ * the prefill of one prompt group into a and the decode step into b, at the workload's requests
+ * in flight, else at its operating point. *s1 and *s2 name them ("micro-batch"; "prefill",
+ * "decode"; *s2 NULL for training). */
+void evaluate_ops(const hw_system *s, const wl_workload *w, const plan *p, ops_list *a, ops_list *b,
+		  const char **s1, const char **s2);
+
+/* eval --loads: the closed-loop load curve at loads[0..n-1] into out (infer_curve). Returns 1,
+ * or 0 with reason set when the layout cannot serve. */
+int evaluate_curve(const hw_system *s, const wl_workload *w, const plan *p, const double *loads, int n,
+		   infer_load *out, char *reason, size_t len);
+
 /* The evaluation as a new cJSON object (void * as in show.h; caller frees), NULL if out of
  * memory: show_json of it, with "disaggregated" when it has pools. */
 void *evaluate_json(const evaluate_result *r);

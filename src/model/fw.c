@@ -65,6 +65,7 @@ static const cfg_field fw_fields[] = {
 	BOOL("overlap", "dp_reduce", train.overlap_dp_reduce),
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
 	NUM("overlap", "tp", train.overlap_tp, UNITS_NONE, 0, 1),
+	OPT_NUM("overlap", "bucket", train.dp_bucket, UNITS_COUNT, 0, 1e13),
 	BOOL("overlap", "pp", train.overlap_pp),
 	BOOL("overlap", "ep", train.overlap_ep),
 	SRC("overlap", train.src_overlap),

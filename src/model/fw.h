@@ -103,6 +103,9 @@ typedef struct fw_train {
 				     micro-batches and reduce-scatters gradients once per step */
 	double overlap_tp;        /* share of the tensor-parallel collectives that overlap matmuls
 				     (1: async TP; Megatron's backward async all-reduce: a part) */
+	double dp_bucket;         /* parameters per gradient bucket (Megatron's bucket_size): the last
+				     bucket's reduce and the first one's gather are not hidden; 0: one
+				     layer's parameters (the default) */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */
 	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
 	int recompute;            /* default: index into fw_recompute_names */

@@ -9,11 +9,12 @@ else
 fi
 # Every row predicted (none skipped), within what the model reaches on the 288 rows today
 # (issue 17 asks training median <= 8 %, worst <= 30 %; serving <= 10 %, <= 45 %). Training:
-# median 5.2 %, worst 39.9 % (MLPerf v5.1 Llama 3.1 8B on 512 GB200: 1024 tokens per chip a step,
-# whose fixed costs the model does not find); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
+# median 5.1 %, worst 46.3 % (MLPerf v5.1 Llama 3.1 8B on 512 GB200: 1024 tokens per chip a step,
+# whose data-parallel sync the model hides; with the MLPerf build's bf16 gradient reduce it hides
+# more; see the issue 17 report); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
 # Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:41
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:47
 check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
 # No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM's 28
 # serving rows (-9.7 %: its MI300X/MI325X rows of 2024-25 ran vLLM V0 and AMD's MLPerf harness,
@@ -29,10 +30,10 @@ for k in (\"train_groups\", \"infer_groups\"):
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
 # the case's own source document (25 source groups), then those rows predicted. Issue 17: the
-# medians within 10 % (training) and 12 % (serving). Today: training 8.1 %, worst 40.2 %;
+# medians within 10 % (training) and 12 % (serving). Today: training 8.4 %, worst 46.6 %;
 # serving 6.6 %, 56.2 %.
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
-check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:42
+check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:47
 check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 12:57
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
@@ -138,6 +139,15 @@ printf '[framework]\nname = kind-x\ndisplay = x\nbased_on = vllm\nkind = train\n
 check based-on-kind 1 "kind-x.ini:5: kind: train differs from vllm's serve" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/kind-x.ini"
 printf '[framework]\nname = nobase\ndisplay = x\nbased_on = no-such-stack\nsource = s\nas_of = 2025\n' > "$tmp/fw/nobase.ini"
 check based-on-missing 1 "nobase.ini:4: based_on: no framework file 'no-such-stack'" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nobase.ini"
+
+# A stack's gradient bucket ([overlap] bucket, Megatron's bucket_size in parameters): the last
+# bucket's reduce and the first one's gather are never hidden, so one bucket for every parameter
+# leaves the whole data-parallel sync exposed ("DP sync X of X"); the default (a layer) hides most.
+check_sh train-bucket-all-exposed "$R eval -s gb200-nvl72 -w llama3-8b-train --set overlap.bucket=1T | \
+awk '/DP sync/ { for (i = 1; i < NF; i++) if (\$i == \"sync\") { a = \$(i + 1); b = \$(i + 3) } } END { exit !(a > 0 && a == b) }'"
+check_sh train-bucket-default-hides "$R eval -s gb200-nvl72 -w llama3-8b-train | \
+awk '/DP sync/ { for (i = 1; i < NF; i++) if (\$i == \"sync\") { a = \$(i + 1); b = \$(i + 3) } } END { exit !(a > 0 && a < b) }'"
+check train-bucket-range 2 "overlap.bucket: -1 is out of range" -- $R eval -s gb200-nvl72 -w llama3-8b-train --set overlap.bucket=-1
 
 # --- intervals and calibration status (DESIGN §6 interval, calibration)
 # models/intervals.ini is what validate --intervals prints from the rows' out-of-sample errors:

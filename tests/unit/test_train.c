@@ -126,3 +126,39 @@ Test(train, a_precision_with_no_rate_is_infeasible_not_free)
 	cr_assert_gt(r.peak, 0);
 	cr_assert_gt(r.step_time, 0);
 }
+
+Test(train, the_last_gradient_bucket_is_not_hidden)
+{
+	/* ZeRO-1, gradient reduce and parameter gather overlapped, one micro-batch (dp 8, global
+	 * batch 8), no contention (the round chip's overlap_slowdown is 0). 4 layers of h = 1024 at
+	 * s = 4096: the backward (~8 ms) and forward (~4 ms) dwarf the sync of ~52M parameters (about
+	 * 0.9 ms each way at 100 GB/s), so only the bucket whose gradients come last (and the first
+	 * bucket gathered) stays exposed: a layer's share by default (1/L = 1/4 of the sync), half
+	 * with buckets of half the parameters, all of it with one bucket for every parameter (nothing
+	 * starts before the backward ends). */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(4, 1024, 16, 1000);
+	wl_workload w = fx_train(n, 4096, 8, 1);
+	plan p = {1, 1, 1, 8, 1, 1, 0, 1, 8};
+	train_result r;
+	double P;
+	w.zero = 1;
+	w.overlap_grad_reduce = 1;
+	w.fw.has_train = 1;
+	w.fw.train.overlap_param_gather = 1;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert(r.feasible);
+	cr_assert(r.comm.dp_total > 0);
+	cr_assert_float_eq(r.comm.dp, r.comm.dp_total / 4, r.comm.dp_total * 1e-9, "%g of %g", r.comm.dp,
+			   r.comm.dp_total);
+	P = r.mem.params_local;
+	w.fw.train.dp_bucket = P / 2;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_float_eq(r.comm.dp, r.comm.dp_total / 2, r.comm.dp_total * 1e-9, "%g of %g", r.comm.dp,
+			   r.comm.dp_total);
+	w.fw.train.dp_bucket = 2 * P;
+	train_eval(&s, &w, &p, &r, NULL);
+	cr_assert_float_eq(r.comm.dp, r.comm.dp_total, r.comm.dp_total * 1e-9);
+	cr_assert_float_eq(r.step_time, r.micro_batches * r.t_micro + r.t_bubble + r.comm.dp + r.t_optimizer,
+			   1e-15);
+}

@@ -22,7 +22,7 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [1.81818:1014.32]
+	set yrange [1.81818:1014.57]
 	set ytics (2, 5, 10, 20, 50, 100, 200, 500, 1000)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
@@ -30,11 +30,11 @@ do for [fmt in 'svg png'] {
 	set label 100 'tp2 pp4' at first 6.412396375, first 2.9999375 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 103 'tp4 pp2' at first 21.65733251, first 3.928854825 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 105 'tp8' at first 100.3416589, first 28.03364803 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 106 'tp1 pp4' at first 4.042764419, first 5.323676713 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 108 'tp2' at first 11.36663185, first 9.006205308 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 109 'tp8 pp2' at first 30.20431123, first 15.89889647 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 111 'tp16 pp2' at first 56.1112189, first 143.445812 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 112 'tp16' at first 55.0908639, first 101.6726352 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 106 'tp1 pp4' at first 3.892843584, first 5.521190248 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp2' at first 10.91281114, first 9.020620632 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp8 pp2' at first 29.34620312, first 15.90513404 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 114 'tp16 pp2' at first 56.02749176, first 143.4819565 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 115 'tp16' at first 54.97206069, first 101.7240293 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
 	plot 'serving_cost_curve.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_cost_curve.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_cost_curve.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \

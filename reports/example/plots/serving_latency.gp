@@ -24,8 +24,8 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [0.0454545:4.9262]
-	set ytics (0.05, 0.1, 0.2, 0.5, 1, 2)
+	set yrange [0.0454545:5.11797]
+	set ytics (0.05, 0.1, 0.2, 0.5, 1, 2, 5)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from graph 0, first 2 to graph 1, first 2 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'limit 2000 ms (p99)' at graph 0.01, first 2 offset 0, character 0.6 left font ',9' tc rgb '#333333' front
@@ -48,7 +48,7 @@ do for [fmt in 'svg png'] {
 	set format x '%g'
 	set logscale y 10
 	set format y '%g'
-	set yrange [9.09091:432.005]
+	set yrange [9.09091:445.921]
 	set ytics (10, 20, 50, 100, 200)
 	unset key
 	set arrow 1 from graph 0, first 50 to graph 1, first 50 nohead dt (5,4) lw 1.5 lc rgb '#333333' front

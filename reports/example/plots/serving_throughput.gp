@@ -30,11 +30,11 @@ do for [fmt in 'svg png'] {
 	set label 100 'tp2 pp4' at first 6.412396375, first 732.6078553 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 103 'tp4 pp2' at first 21.65733251, first 559.3939903 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
 	set label 105 'tp8' at first 100.3416589, first 78.39785158 offset character 0.5, 0.7 left font ',8' tc rgb '#e69f00' front
-	set label 106 'tp1 pp4' at first 4.042764419, first 280.3383143 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 108 'tp2' at first 11.36663185, first 165.7113628 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 109 'tp8 pp2' at first 30.20431123, first 93.87007197 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 111 'tp16 pp2' at first 56.1112189, first 10.40414171 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
-	set label 112 'tp16' at first 55.0908639, first 14.67878307 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 106 'tp1 pp4' at first 3.892843584, first 270.3095689 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 109 'tp2' at first 10.91281114, first 165.4465492 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 112 'tp8 pp2' at first 29.34620312, first 93.83325859 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 114 'tp16 pp2' at first 56.02749176, first 10.40152081 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
+	set label 115 'tp16' at first 54.97206069, first 14.67136689 offset character 0.5, 0.7 left font ',8' tc rgb '#0072b2' front
 	plot 'serving_throughput.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
 	     'serving_throughput.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
 	     'serving_throughput.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
