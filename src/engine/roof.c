@@ -61,13 +61,16 @@ static void chip_k_init(const hw_chip *c, chip_k *k)
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
 	k->nasc = 0;
-	/* The heights fall with i (round_up is monotone), so a height equal to an earlier one equals
-	 * the one before it. */
+	/* round_up(tile_m (8 - i) / 8, pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52
+	 * is what ceil_pos(N / D) gives. The heights fall with i, so a height equal to an earlier
+	 * one equals the one before it. */
 	for (int i = ROOF_TILE_HS - 1; i >= 1; i--) {
-		k->tile_h[i] = round_up((double)c->tile_m * (ROOF_TILE_HS - i) / ROOF_TILE_HS, c->pad_m);
-		k->ok_h[i] = k->tile_h[i] <= c->tile_m;
-		if (k->ok_h[i] && (k->nasc == 0 || k->asc_h[k->nasc - 1] != k->tile_h[i]))
-			k->asc_h[k->nasc++] = k->tile_h[i];
+		long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
+		double h = (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
+		k->tile_h[i] = h;
+		k->ok_h[i] = h <= c->tile_m;
+		if (k->ok_h[i] && (k->nasc == 0 || k->asc_h[k->nasc - 1] != h))
+			k->asc_h[k->nasc++] = h;
 	}
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
@@ -388,15 +391,34 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 	return r;
 }
 
-void roof_ops(const hw_chip *c, const ops_list *l, roof_time *out)
+/* Adds one run of o, timed r, count times into s (roof_list's sum). */
+__attribute__((always_inline)) static inline void sum_op(roof_sum *s, const ops_op *o, const roof_time *r)
+{
+	double t = r->t * o->count;
+	s->t += t;
+	s->flops += o->flops * o->count;
+	s->bytes += o->bytes * o->count;
+	s->t_bound[r->bound] += t;
+	s->t_phase[o->phase] += t;
+	s->t_kind[o->kind] += t;
+}
+
+void roof_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
 {
 	shape_memo sm;
 	chip_k ck;
 	chip_k_init(c, &ck);
 	sm.valid = 0;
 	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
-	for (int i = 0; i < l->n; i++)
-		time_op(c, &ck, &l->op[i], &sm, &out[i]);
+	memset(layer, 0, sizeof *layer);
+	memset(embed, 0, sizeof *embed);
+	memset(rest, 0, sizeof *rest);
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r;
+		time_op(c, &ck, o, &sm, &r);
+		sum_op(o->per_layer ? layer : o->kind == OPS_EMBED ? embed : rest, o, &r);
+	}
 }
 
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
@@ -412,15 +434,9 @@ roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 		const ops_op *o = &l->op[i];
 		roof_time r;
 		time_op(c, &ck, o, &sm, &r);
-		double t = r.t * o->count;
 		if (per_op)
 			per_op[i] = r;
-		s.t += t;
-		s.flops += o->flops * o->count;
-		s.bytes += o->bytes * o->count;
-		s.t_bound[r.bound] += t;
-		s.t_phase[o->phase] += t;
-		s.t_kind[o->kind] += t;
+		sum_op(&s, o, &r);
 	}
 	return s;
 }
