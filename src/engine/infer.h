@@ -48,7 +48,8 @@
  * runs when it arrives (uniform over that iteration: a Poisson arrival lands at a random time in
  * it), plus the prefill and admission waits (an atom at zero with an exponential tail; the closed
  * loop's admission wait is a sum of N - cap completion gaps, taken as normal). The mean and every
- * percentile of TTFT are those of this one law, so p50 <= p90 <= p99. With the workload's `length_spread = exponential` (open loop only) the
+ * percentile of TTFT are those of this one law, so p50 <= p90 <= p99; a part of it rarer than the
+ * highest percentile resolves (under 1.5 % at p99) is carried at its mean, so mean <= p99. With the workload's `length_spread = exponential` (open loop only) the
  * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
  * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
  * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no

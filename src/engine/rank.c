@@ -774,7 +774,7 @@ int rank_key_interval(const rank_row *r, double *vp, double *lo, double *hi, con
 	switch (r->klass) {
 	case RANK_PRICED:
 		v = r->cost.result.usd_per_unit;
-		*name = r->w.cost.unit == COST_RUN ? "USD per run" : r->w.cost.unit == COST_MTOK ? "USD per Mtok" : "USD per example";
+		*name = r->w.cost.unit == COST_RUN ? "USD per run" : r->w.cost.unit == COST_MTOK ? "USD per M output tokens" : "USD per example";
 		break;
 	case RANK_OVER_BUDGET:
 		v = r->cost.result.usd_per_hour;

@@ -27,6 +27,10 @@ static const int point_types[] = {7, 5, 9, 13, 11, 15};
 static const double AREA_L = 0.09, AREA_R = 0.735, AREA_B = 0.14, AREA_T = 0.88;
 static const double GAP_X = 0.11, GAP_Y = 0.13, KEY_X = 0.755;
 
+/* gnuplot label tags: reference lines 1..PLOT_REFS_MAX, point labels from PLOT_LABEL_TAG, the
+ * footer one tag above them all. */
+enum { PLOT_LABEL_TAG = 100, PLOT_FOOTER_TAG = PLOT_LABEL_TAG + PLOT_LABELS_MAX };
+
 void plot_init(plot_spec *s, const char *name, const char *title)
 {
 	memset(s, 0, sizeof *s);
@@ -466,7 +470,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 		const plot_label *lb = &p->labels[i];
 		if (!keep[i])
 			continue;
-		fprintf(fp, "\tset label %d ", 100 + i);
+		fprintf(fp, "\tset label %d ", PLOT_LABEL_TAG + i);
 		quoted(fp, lb->text);
 		fprintf(fp, " at first %.10g, first %.10g offset character 0.5, 0.7 left font ',8' tc rgb '%s' front\n",
 			lb->x, lb->y, palette[(lb->color % PALETTE_N + PALETTE_N) % PALETTE_N]);
@@ -538,7 +542,9 @@ static int write_gp(const plot_spec *s, const char *path)
 	fputs("\tset style textbox opaque noborder\n", fp);
 	fputs("\tset multiplot title ", fp);
 	quoted(fp, s->title);
-	fputs(" font ',14'\n\tset label 100 ", fp);
+	/* The footer's tag lies above every panel's own labels (refs from 1, points from
+	 * PLOT_LABEL_TAG), which would otherwise overwrite it. */
+	fprintf(fp, " font ',14'\n\tset label %d ", PLOT_FOOTER_TAG);
 	quoted(fp, s->footer);
 	fputs(" at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'\n", fp);
 	for (int k = 0; k < s->npanels; k++) {

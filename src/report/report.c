@@ -923,7 +923,7 @@ static int error_section(rep *r)
 					  "rows", "note"};
 	plot_panel *pn;
 	out_table t;
-	char s[4096] = "", title[256], ylab[64] = "";
+	char s[4096] = "", title[256], ylab[64] = "", other[1024] = "";
 	int any = 0, rc;
 	plot_start(r, "model_error", "", 0);
 	pn = &r->ps->panel[0];
@@ -931,18 +931,23 @@ static int error_section(rep *r)
 		double v, lo, hi;
 		const char *name;
 		plot_series *sr;
-		if (i < PLOT_CATS_MAX)
-			snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
-		if (i >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
+		int k = pn->ncats;
+		if (k >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
 			continue;
 		if (!any++)
 			snprintf(ylab, sizeof ylab, "%s", name);
+		else if (strcmp(name, ylab) != 0) {
+			/* Ranked by another figure (no price: throughput): one axis holds one unit. */
+			cat(other, sizeof other, "%s%s", other[0] ? ", " : "", r->rows[i].sys->name);
+			continue;
+		}
+		snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
 		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
-			plot_point(sr, i, lo);
-			plot_point(sr, i, hi);
+			plot_point(sr, k, lo);
+			plot_point(sr, k, hi);
 		}
 		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
-			plot_point(sr, i, v);
+			plot_point(sr, k, v);
 	}
 	if (!any)
 		return 0;
@@ -984,6 +989,9 @@ static int error_section(rep *r)
 	if (rc == 0)
 		rc = say(r, HTML_P, "%s.", s[0] ? s : "The first two systems' intervals do not overlap: the ranking holds "
 						       "within the model's error");
+	if (rc == 0 && other[0])
+		rc = say(r, HTML_P, "Not drawn, as they are ranked by another figure than %s: %s (in the table).",
+			 ylab, other);
 	if (rc == 0)
 		rc = emit_plot(r, "model_error", "Each system's ranking figure (ringed) and its interval: the 10th to 90th "
 				  "percentile of the out-of-sample errors of its calibration group (chip family x framework; "

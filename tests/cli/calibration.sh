@@ -11,30 +11,32 @@ fi
 # (issue 17 asks training median <= 8 %, worst <= 30 %; serving <= 10 %, <= 45 %). Training:
 # median 5.1 %, worst 46.3 % (MLPerf v5.1 Llama 3.1 8B on 512 GB200: 1024 tokens per chip a step,
 # whose data-parallel sync the model hides; with the MLPerf build's bf16 gradient reduce it hides
-# more; see the issue 17 report); serving: 6.6 %, 56.2 % (MLPerf v5.0 MI325X Server).
+# more; see the issue 17 report); serving: 6.9 %, 54.2 % (MLPerf v5.0 MI325X Server TTFT: AMD's
+# harness, whose batcher is unpublished; 54.1 % MLPerf v4.1 H200 Server TPOT).
 # Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
 check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:47
-check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:57
-# No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM's 28
-# serving rows (-9.7 %: its MI300X/MI325X rows of 2024-25 ran vLLM V0 and AMD's MLPerf harness,
-# which no model input describes; see the issue 17 report).
+check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:55
+# No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM V0's 11
+# (vllm-v0.ini, the OCI rows of October 2024: +22.6 % on the CDNA3 fp8 curve measured from aiter's
+# kernels, what V0's per-step host work loses, which no source quantifies; see the issue 17
+# report). vLLM (V1) is held: +0.6 % on its 17 rows.
 check_sh validate-framework-bias "$R validate $V --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)[\"summary\"]
 for k in (\"train_groups\", \"infer_groups\"):
     for name, g in d[k][\"by_framework\"].items():
-        if name != \"vllm\":
+        if name != \"vllm-v0\":
             assert g[\"n\"] < 5 or abs(g[\"signed_median_error_pct\"]) <= 8, (name, g[\"signed_median_error_pct\"])
 ' || ! command -v python3 >/dev/null"
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
 # the case's own source document (25 source groups), then those rows predicted. Issue 17: the
 # medians within 10 % (training) and 12 % (serving). Today: training 8.4 %, worst 46.6 %;
-# serving 6.6 %, 56.2 %.
+# serving 6.9 %, 54.2 %.
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
 check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:47
-check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 12:57
+check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 7:55
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
 check validate-oos-case 0 '"source_group":	"megatron-sc21"' -- $R validate $V --format json
@@ -47,6 +49,10 @@ check validate-fit-levels 0 "fitted 0." -- $R validate $V --fit
 check_not validate-fit-one-stack 0 "(one stack:" -- $R validate $V --fit
 check validate-fit-stack-level 0 "nemo-mlperf@hopper" -- $R validate $V --fit
 check validate-version 0 "framework nemo-mlperf (models/frameworks/nemo-mlperf.ini)" -- $R validate $V --explain MLPT50-405B-NV-EOS-H100-512
+# vLLM by version: the OCI rows (October 2024) ran V0 (vllm-v0.ini: 256 sequences, a 512-token
+# chunked budget for Llama 3.1's 128K context, the scheduler between steps); the rest are V1's.
+check validate-version-vllm0 0 "framework vllm-v0 (models/frameworks/vllm-v0.ini)" -- $R validate $V --explain OCI-MI300X-L31-405B-TP8-128x128-BS8
+check validate-version-vllm1 0 "framework vllm (models/frameworks/vllm.ini)" -- $R validate $V --explain AMDPERF-MI300X-L31-70B-TP8-128x2048-BS2
 # The 51 serving rows of the first release (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron).
 { head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
 check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60

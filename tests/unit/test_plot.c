@@ -199,3 +199,27 @@ Test(plot, overlapping_labels_are_left_out)
 	free(gp);
 	free(s);
 }
+
+Test(plot, point_labels_keep_the_footer)
+{
+	/* A frontier names its layouts with point labels; they were tagged 100, 101, ... and
+	 * the footer 100 too, so the first layout name replaced the footer (seen on the serving
+	 * throughput and cost-curve plots). */
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a;
+	char *gp, *footer, *label;
+	plot_init(s, "t_footer", "footer");
+	snprintf(s->footer, sizeof s->footer, "as_of 2026-01-01");
+	a = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	plot_point(a, 0, 0);
+	plot_point(a, 100, 100);
+	plot_text(s, 0, 10, 10, 1, "tp8");
+	gp = script_of(s);
+	footer = strstr(gp, "'as_of 2026-01-01'");
+	label = strstr(gp, "'tp8'");
+	cr_assert(footer && label, "%s", gp);
+	cr_assert(strstr(gp, "set label 132 'as_of 2026-01-01'"), "%s", gp);
+	cr_assert(strstr(gp, "set label 100 'tp8'"), "%s", gp);
+	free(gp);
+	free(s);
+}

@@ -10,13 +10,13 @@ do for [fmt in 'svg png'] {
 	set output 'model_error.'.fmt
 	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: each system''s figure with the model''s error (10th-90th percentile)' font ',14'
-	set label 100 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
+	set label 132 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
 	set bmargin at screen 0.1400; set tmargin at screen 0.8800
 	set title '' font ',11'
 	set xlabel ''
-	set ylabel 'USD per Mtok'
+	set ylabel 'USD per M output tokens'
 	set grid xtics ytics lc rgb '#e4e4e4' lw 1
 	set border 3 lc rgb '#444444'
 	set tics nomirror out scale 0.6
