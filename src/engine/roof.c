@@ -1,6 +1,7 @@
 /* roof: roofline time of an op on a chip (see roof.h). */
 #include "engine/roof.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -42,7 +43,8 @@ typedef struct chip_k {
 	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
 	double tile_w;      /* and its half-width column */
 	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
-	int uniq_h[ROOF_TILE_HS];     /* ok_h, and no height before it the same */
+	double asc_h[ROOF_TILE_HS];   /* the set's heights that do, each once, ascending */
+	int nasc;
 } chip_k;
 
 /* The rates of chip_k (what every op reads); chip_k_init adds the tile set. */
@@ -58,17 +60,18 @@ static void chip_k_init(const hw_chip *c, chip_k *k)
 	chip_k_rates(c, k);
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
-	for (int i = 1; i < ROOF_TILE_HS; i++) {
-		k->tile_h[i] = round_up((double)c->tile_m * (ROOF_TILE_HS - i) / ROOF_TILE_HS, c->pad_m);
-		k->ok_h[i] = k->tile_h[i] <= c->tile_m;
+	k->nasc = 0;
+	/* round_up(tile_m (8 - i) / 8, pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52
+	 * is what ceil_pos(N / D) gives. The heights fall with i, so a height equal to an earlier
+	 * one equals the one before it. */
+	for (int i = ROOF_TILE_HS - 1; i >= 1; i--) {
+		long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
+		double h = (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
+		k->tile_h[i] = h;
+		k->ok_h[i] = h <= c->tile_m;
+		if (k->ok_h[i] && (k->nasc == 0 || k->asc_h[k->nasc - 1] != h))
+			k->asc_h[k->nasc++] = h;
 	}
-	for (int i = 1; i < ROOF_TILE_HS; i++) {
-		k->uniq_h[i] = k->ok_h[i];
-		for (int j = 1; j < i; j++)
-			if (k->tile_h[j] == k->tile_h[i])
-				k->uniq_h[i] = 0;
-	}
-	k->uniq_h[0] = 1;
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
 }
@@ -90,51 +93,94 @@ static double tiled_cap(const hw_chip *c, double th, double tw, double kp, doubl
 	return waves * c->units * th * tw * kp / split;
 }
 
-/* The tile set's search by capacity instead of efficiency: the least capacity gives the
- * largest efficiency, and work / least = the largest of work / each (division is monotone), so
- * *e is what the loop of work / tiled_cap gives, with one division. A tile that fills the
- * engines (or a GEMM not split along K) has split 1 and a capacity of whole factors, waves x
- * units x h x w x kp, exact in any order while below 2^53; one that is split keeps tiled_cap's
- * own arithmetic. Returns 0 (e untouched) when a capacity reaches 2^53: the caller then takes
- * the loop. */
-static int best_tile(const hw_chip *c, const chip_k *ck, const double *hs, const double *rows,
-		     const double *wds, const double *cols, double cb, double kp, double kq, int may_split,
-		     double work, double *e)
+/* Rows of tiles h high over m rows, ceil(m / h) (at least 1), for 0 < m / h < 2^52 as
+ * ceil_pos gives them. */
+static long long tile_rows(double m, double h)
 {
-	const double exact = 9007199254740992.0, ukp = c->units * kp;
-	double best = INFINITY;
-	/* A tile equal to one before it has its capacity: the set's half width where it pads to the
-	 * GEMM's own, a height the chip's pads to twice or that is the GEMM's own. */
-	int ok_w[2] = {1, ck->ok_w && wds[1] != wds[0]}, ok_h[ROOF_TILE_HS];
-	if (!(ukp < exact))
-		return 0;
-	ok_h[0] = 1;
-	for (int i = 1; i < ROOF_TILE_HS; i++)
-		ok_h[i] = ck->uniq_h[i] && hs[i] != hs[0];
-	for (int i = 0; i < ROOF_TILE_HS; i++)
-		for (int j = 0; j < 2; j++) {
-			double tiles, cap;
-			if (!ok_h[i] || !ok_w[j])
-				continue;
-			tiles = rows[i] * cols[j] * cb;
-			if (may_split && tiles < c->units) {
-				cap = tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq, may_split);
-			} else {
-				cap = ceil_pos(num_max(0, tiles / c->units - 1e-9)) * hs[i] * wds[j] * ukp;
-				if (!(cap < exact))
-					return 0;
+	double x = m / h;
+	long long r = (long long)x;
+	r += (double)r < x;
+	return r > 0 ? r : 1;
+}
+
+/* The tile set's search: the least capacity (tiled_cap) over the set's tiles gives the largest
+ * efficiency, work / least, which is what the loop of max(work / tiled_cap) gives (division is
+ * monotone), with one division. Exact, and cheap:
+ * - A tile that fills the engines (or of a GEMM not split along K) has split 1 and a capacity of
+ *   whole factors, waves x units x h x w x kp, below 2^52 where the caller checked the GEMM's
+ *   size: q = waves x h x w is compared in integers (waves a ceiling division, which
+ *   ceil(tiles / units - 1e-9) is for whole tiles below 2^52 and units below 5e8) and times
+ *   units x kp once. A tile split along K keeps tiled_cap's own arithmetic.
+ * - Two heights with the same rows (or widths with the same columns) have the same tiles, split
+ *   and waves, and the capacity is monotone in the height: the lower wins or ties. So heights
+ *   above th (the GEMM's own, which holds it in one row when it is below the chip's) are
+ *   skipped.
+ * - The heights go down from th. Once a height's tiles fill the engines, every lower one's do
+ *   (more rows): those have q >= rows x h x cols x cb x w / units >= ceil(m) x cols x cb x w /
+ *   units, and the search stops when the best q reaches that. */
+static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, double th, double tw,
+		       double kp, double cb, double kq, int may_split, double *cols0)
+{
+	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
+	/* A tile is split along K when it may be and its tiles leave engines idle. */
+	const long long split_below = may_split ? units : 0;
+	double wds[2], cols[2], best_f = INFINITY, h = th;
+	long long cw[2], lb = LLONG_MAX, best_q = LLONG_MAX;
+	int nw = 1, i = ck->nasc - 1;
+	wds[0] = tw;
+	cols[0] = num_max(1, ceil_pos(n / tw));
+	*cols0 = cols[0];
+	if (ck->ok_w && ck->tile_w != tw) {
+		wds[1] = ck->tile_w;
+		cols[1] = num_max(1, ceil_pos(n / wds[1]));
+		nw = 2;
+		if (cols[1] == cols[0]) { /* the narrower of the two widths wins or ties */
+			nw = 1;
+			if (wds[1] < wds[0]) {
+				wds[0] = wds[1];
+				cols[0] = cols[1];
 			}
-			if (cap < best || isnan(best))
-				best = cap;
 		}
-	*e = work / best;
-	return 1;
+	}
+	for (int j = 0; j < nw; j++) {
+		long long l;
+		cw[j] = (long long)cols[j] * icb;
+		l = (mc * cw[j] * (long long)wds[j] + units - 1) / units;
+		if (l < lb)
+			lb = l;
+	}
+	/* Heights above th hold the GEMM in one row as th does. */
+	while (i >= 0 && ck->asc_h[i] >= th)
+		i--;
+	for (;;) {
+		long long rows = tile_rows(m, h);
+		int filled = 1;
+		for (int j = 0; j < nw; j++) {
+			long long tiles = rows * cw[j];
+			if (tiles < split_below) {
+				double cap = tiled_cap(c, h, wds[j], kp, (double)rows, cols[j], cb, kq, may_split);
+				if (cap < best_f)
+					best_f = cap;
+				filled = 0;
+			} else {
+				long long q = (tiles + units - 1) / units * ((long long)h * (long long)wds[j]);
+				if (q < best_q)
+					best_q = q;
+			}
+		}
+		if ((filled && best_q <= lb) || i < 0)
+			break;
+		h = ck->asc_h[i--];
+	}
+	if (best_q != LLONG_MAX && (double)best_q * ((double)units * kp) < best_f)
+		best_f = (double)best_q * ((double)units * kp);
+	return best_f;
 }
 
 /* roof_shape_eff with the chip's tile set from ck. */
 static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n, double k, double batch)
 {
-	double th, tw, kp, b, cb, kq, work, e;
+	double th, tw, kp, b, cb, kq, work, e, rows_sub, cols0;
 	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
@@ -157,16 +203,23 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
 	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
 	split = m <= c->tile_m || k > m;
-	e = work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)), cb, kq,
-			     split);
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
 	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
 	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
 	 * columns). The set does not change with the rows, so neither does the rule that time never
 	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
 	 * chip's tile. */
-	if (split || ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) >= c->units) {
-		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2], rows_sub;
+	if (!split && ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) < c->units)
+		return work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)),
+					cb, kq, 0);
+	/* Every tile's capacity is below (m + tile_m)(n + tile_n) cb kp + units tile_m tile_n kp (rows
+	 * x h < m + h, waves < tiles / units + 1): below 2^52, best_cap's integers are exact. */
+	if ((m + c->tile_m) * (n + c->tile_n) * cb * kp + (double)c->units * c->tile_m * c->tile_n * kp <
+	    4503599627370496.0) {
+		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, kq, split, &cols0);
+	} else {
+		/* Beyond: the loop over the set, in floating point. */
+		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2];
 		int ok_w[2] = {1, ck->ok_w};
 		for (int i = 0; i < ROOF_TILE_HS; i++) {
 			hs[i] = i ? ck->tile_h[i] : th;
@@ -176,21 +229,20 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 			wds[j] = j ? ck->tile_w : tw;
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
-		if (best_tile(c, ck, hs, rows, wds, cols, cb, kp, kq, split, work, &e))
-			goto floor;
+		cols0 = cols[0];
+		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, kq, split);
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
 				if ((i || j) && ck->ok_h[i] && ok_w[j])
 					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
 									   split));
-	floor:
-		/* Unsplit, it takes at least as long as the largest GEMM of these columns below one
-		 * wave of the chip's tile, which runs that tile (the square GEMMs above): the rows of a
-		 * larger one never run in less time than fewer rows. */
-		rows_sub = floor_pos((c->units - 1) / (cols[0] * cb));
-		if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
-			e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols[0], cb, kq, 0));
 	}
+	/* Unsplit, it takes at least as long as the largest GEMM of these columns below one wave of
+	 * the chip's tile, which runs that tile (the square GEMMs above): the rows of a larger one
+	 * never run in less time than fewer rows. */
+	rows_sub = floor_pos((c->units - 1) / (cols0 * cb));
+	if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
+		e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, kq, 0));
 	return e;
 }
 
@@ -339,15 +391,34 @@ roof_time roof_op(const hw_chip *c, const ops_op *o)
 	return r;
 }
 
-void roof_ops(const hw_chip *c, const ops_list *l, roof_time *out)
+/* Adds one run of o, timed r, count times into s (roof_list's sum). */
+__attribute__((always_inline)) static inline void sum_op(roof_sum *s, const ops_op *o, const roof_time *r)
+{
+	double t = r->t * o->count;
+	s->t += t;
+	s->flops += o->flops * o->count;
+	s->bytes += o->bytes * o->count;
+	s->t_bound[r->bound] += t;
+	s->t_phase[o->phase] += t;
+	s->t_kind[o->kind] += t;
+}
+
+void roof_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
 {
 	shape_memo sm;
 	chip_k ck;
 	chip_k_init(c, &ck);
 	sm.valid = 0;
 	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
-	for (int i = 0; i < l->n; i++)
-		time_op(c, &ck, &l->op[i], &sm, &out[i]);
+	memset(layer, 0, sizeof *layer);
+	memset(embed, 0, sizeof *embed);
+	memset(rest, 0, sizeof *rest);
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		roof_time r;
+		time_op(c, &ck, o, &sm, &r);
+		sum_op(o->per_layer ? layer : o->kind == OPS_EMBED ? embed : rest, o, &r);
+	}
 }
 
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
@@ -363,15 +434,9 @@ roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 		const ops_op *o = &l->op[i];
 		roof_time r;
 		time_op(c, &ck, o, &sm, &r);
-		double t = r.t * o->count;
 		if (per_op)
 			per_op[i] = r;
-		s.t += t;
-		s.flops += o->flops * o->count;
-		s.bytes += o->bytes * o->count;
-		s.t_bound[r.bound] += t;
-		s.t_phase[o->phase] += t;
-		s.t_kind[o->kind] += t;
+		sum_op(&s, o, &r);
 	}
 	return s;
 }

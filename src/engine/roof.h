@@ -47,9 +47,11 @@ double roof_curve(const hw_curve *c, double x);
  * KV cache at the bandwidth such kernels reach, where the chip file gives them. */
 roof_time roof_op(const hw_chip *c, const ops_op *o);
 
-/* Times every op of l into out[0 .. l->n-1], as roof_op would (a shape repeated by the next op,
- * as a backward GEMM repeats its forward's, is not worked out twice). */
-void roof_ops(const hw_chip *c, const ops_list *l, roof_time *out);
+/* Times every op of l and sums them as roof_list does, in three parts: the ops of a transformer
+ * layer (per_layer) into *layer, the embedding (OPS_EMBED) into *embed, the rest into *rest (each
+ * from zero). A shape repeated by the next op, as a backward GEMM repeats its forward's, is not
+ * worked out twice. */
+void roof_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest);
 
 /* Times every op of l; per_op (may be NULL) receives l->n entries. */
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op);

@@ -130,7 +130,6 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, doubl
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
 {
 	ops_list ops, *l = &ops;
-	roof_time rt[OPS_MAX];
 	const nn_net *n = &w->net;
 	plan p = *key;
 	double b, ab, tokens, act, tp_act, moe;
@@ -148,22 +147,9 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 											    : w->micro_batch);
 	k->logits = mem_train_logits(w, &p);
 	ops_train_micro(w, &p, s->chip.family, l);
-	roof_ops(&s->chip, l, rt);
-	/* Split one micro-batch into its per-layer part (counts scale with the layers of a
-	 * stage), the LM head and loss, and the embedding (first stage only). */
-	for (int i = 0; i < l->n; i++) {
-		const ops_op *o = &l->op[i];
-		roof_sum *g;
-		double t;
-		g = o->per_layer ? &k->layer : o->kind == OPS_EMBED ? &k->embed : &k->head;
-		t = rt[i].t * o->count;
-		g->t += t;
-		g->flops += o->flops * o->count;
-		g->bytes += o->bytes * o->count;
-		g->t_bound[rt[i].bound] += t;
-		g->t_phase[o->phase] += t;
-		g->t_kind[o->kind] += t;
-	}
+	/* One micro-batch in its per-layer part (counts scale with the layers of a stage), the LM
+	 * head and loss, and the embedding (first stage only). */
+	roof_parts(&s->chip, l, &k->layer, &k->embed, &k->head);
 	{
 		/* Per layer: the stage above ran all n->layers layers. */
 		roof_sum *g = &k->layer;

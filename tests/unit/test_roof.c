@@ -170,3 +170,102 @@ Test(roof, a_quarter_more_rows_does_not_cost_twice)
 	cr_assert_leq(t320, 2 * t256, "320 rows %g vs 256 rows %g", t320, t256);
 	cr_assert_geq(t320, t256);
 }
+
+/* The tile set's search as roof.h defines it, the plain loop: the chip's tile shrunk to the
+ * GEMM, or one of 7/8 .. 1/8 of its height (rounded up to pad_m), by its width or half of it
+ * (rounded up to pad_n), each in whole waves over the units, K split where the tiles leave units
+ * idle and the GEMM is skinny or K > M; the best efficiency of them, then no better than the
+ * largest unsplit GEMM of these columns below one wave. roof_shape_eff's search (integers, a
+ * bound, heights that cannot win skipped) must give this figure for figure. */
+static double ref_up(double x, double g) { return g <= 1 ? ceil(x) : ceil(x / g) * g; }
+
+static double ref_cap(const hw_chip *c, double th, double tw, double kp, double rows, double cols, double cb,
+		      double kq, int split)
+{
+	double tiles = rows * cols * cb, s = 1;
+	if (split && tiles < c->units)
+		s = fmin(c->units / tiles, kq);
+	return ceil(fmax(0, tiles * s / c->units - 1e-9)) * c->units * th * tw * kp / s;
+}
+
+static double ref_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
+{
+	double th, tw, kp, b, cb, kq, work, e, cols0, rows_sub;
+	int split;
+	if (m <= 0 || n <= 0 || k <= 0)
+		return 1;
+	th = fmin(c->tile_m, ref_up(m, c->pad_m));
+	tw = fmin(c->tile_n, ref_up(n, c->pad_n));
+	kp = ref_up(k, c->pad_k);
+	b = batch > 1 ? batch : 1;
+	cb = ceil(b);
+	kq = fmax(1, floor(k / (4.0 * c->pad_k)));
+	work = m * n * k * b;
+	split = m <= c->tile_m || k > m;
+	cols0 = fmax(1, ceil(n / tw));
+	e = work / ref_cap(c, th, tw, kp, fmax(1, ceil(m / th)), cols0, cb, kq, split);
+	if (!split && ceil(m / th) * ceil(n / tw) * cb < c->units)
+		return e;
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 2; j++) {
+			double h = i ? ref_up((double)c->tile_m * (8 - i) / 8, c->pad_m) : th;
+			double w = j ? ref_up(c->tile_n / 2.0, c->pad_n) : tw;
+			if (h <= c->tile_m && w <= c->tile_n)
+				e = fmax(e, work / ref_cap(c, h, w, kp, fmax(1, ceil(m / h)), fmax(1, ceil(n / w)), cb, kq,
+							   split));
+		}
+	rows_sub = floor((c->units - 1) / (cols0 * cb));
+	if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
+		e = fmin(e, work / ref_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, kq, 0));
+	return e;
+}
+
+Test(roof, the_search_gives_the_loops_figures)
+{
+	/* The shipped chips' matrix units (units, tile_m, tile_n, pad_m, pad_n, pad_k: models/hw/chips)
+	 * and odd ones, over random shapes: whole and fractional rows, skinny (decode) and square,
+	 * near multiples of the tiles, batches. */
+	static const int chips[][6] = {{108, 128, 128, 16, 8, 16}, {132, 128, 256, 16, 8, 16}, {148, 128, 256, 16, 8, 16},
+				       {160, 128, 256, 16, 8, 16}, {304, 256, 256, 16, 8, 16}, {256, 256, 256, 16, 8, 16},
+				       {2, 512, 128, 1, 128, 128},  {8, 512, 128, 1, 128, 128},  {8, 512, 128, 8, 128, 128},
+				       {4, 512, 128, 8, 128, 128},  {2, 512, 256, 8, 256, 256},  {8, 512, 256, 8, 256, 256},
+				       {7, 100, 90, 16, 64, 3},      {5, 48, 24, 64, 64, 1},      {3, 96, 40, 1, 1, 1}};
+	unsigned long long x = 88172645463325252ULL;
+	long bad = 0;
+	for (size_t ci = 0; ci < sizeof chips / sizeof chips[0]; ci++) {
+		hw_chip c = fx_round_chip();
+		c.units = chips[ci][0];
+		c.tile_m = chips[ci][1];
+		c.tile_n = chips[ci][2];
+		c.pad_m = chips[ci][3];
+		c.pad_n = chips[ci][4];
+		c.pad_k = chips[ci][5];
+		for (int t = 0; t < 20000; t++) {
+			double r[5], m, n, k, b, got, want;
+			for (int i = 0; i < 5; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				r[i] = (double)(x >> 11) / 9007199254740992.0;
+			}
+			switch (t % 5) {
+			case 0: m = floor(exp(r[0] * log(20000))); break;                     /* whole rows */
+			case 1: m = exp(r[0] * log(30000)); break;                             /* fractional */
+			case 2: m = 1 + floor(r[0] * 256); break;                              /* decode */
+			case 3: m = c.tile_m / 8.0 * (1 + floor(r[0] * 64)) + floor(r[4] * 3) - 1; break; /* near tiles */
+			default: m = 128 * (1 + floor(r[0] * 64)); break;
+			}
+			if (m <= 0)
+				m = 1;
+			n = t % 3 ? 8 * floor(exp(r[1] * log(20000))) : floor(exp(r[1] * log(200000)));
+			k = t % 4 ? 16 * floor(exp(r[2] * log(8192))) : exp(r[2] * log(100000));
+			b = r[3] < 0.6 ? 1 : r[3] < 0.8 ? 1 + floor(r[3] * 100) : r[3] * 40;
+			got = roof_shape_eff(&c, m, n, k, b);
+			want = ref_shape_eff(&c, m, n, k, b);
+			if (memcmp(&got, &want, sizeof got) != 0 && bad++ < 5)
+				cr_log_error("chip %zu: %.17g x %.17g x %.17g (batch %.17g): %.17g, the loop %.17g", ci, m, n, k,
+					     b, got, want);
+		}
+	}
+	cr_assert_eq(bad, 0, "%ld shapes off the loop's figure", bad);
+}
