@@ -199,7 +199,7 @@ static void print_table(const wl_workload *w0, rank_row *rows, int nrows, const 
 	if (o->format != OUT_CSV) {
 		const char *b = o->format == OUT_MD ? "**" : "";
 		printf("%s%s (%s, %s): best layout per system, ranked by USD per %s%s%s\n", b, w0->name,
-		       w0->net.display, wl_mode_names[w0->mode], cost_unit_names[w0->cost.unit],
+		       w0->net.display, wl_mode_names[w0->mode], cost_unit_text[w0->cost.unit],
 		       train ? "" : " at the latency limits", b);
 		printf("%s%s\n", o->format == OUT_MD ? "\n" : "", limits);
 		if (o->format == OUT_MD)

@@ -316,7 +316,7 @@ static int print_frontier(const home_paths *paths, db **store, const setup_opts 
 				char lay[48], usd[48] = "";
 				plan_format(&q->plan, lay, sizeof lay);
 				if (isfinite(q->usd_per_unit))
-					snprintf(usd, sizeof usd, ", $%.4g per %s", q->usd_per_unit, cost_unit_names[w->cost.unit]);
+					snprintf(usd, sizeof usd, ", $%.4g per %s", q->usd_per_unit, cost_unit_text[w->cost.unit]);
 				printf("best at the latency limits: %s on %d chips, %.4g tokens/s per chip at %.4g tokens/s per "
 				       "user%s\n", lay, q->plan.chips, q->per_chip, q->per_user, usd);
 			} else {

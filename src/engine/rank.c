@@ -95,7 +95,7 @@ void rank_cost(const wl_workload *w, const train_result *tr, const infer_result 
 	if (out->have_price && !out->result.ok) {
 		size_t l = strlen(out->note);
 		snprintf(out->note + l, sizeof out->note - l, "%sno cost per %s: %s", l ? "; " : "",
-			 cost_unit_names[out->result.unit], out->result.reason);
+			 cost_unit_text[out->result.unit], out->result.reason);
 	}
 	cost_energy_eval(tr ? tr->plan.chips : ir->plan.chips, out->rated_w_per_chip, &w->cost.owned, &out->result,
 			 tr ? tr->tokens_per_s : ir->tokens_per_s, &out->energy);
@@ -718,7 +718,7 @@ void rank_verdicts(rank_row *rows, int n, double budget)
 	for (int i = 0; i < n; i++) {
 		rank_row *r = &rows[i];
 		const wl_workload *w = &r->w;
-		const char *unit = cost_unit_names[w->cost.unit];
+		const char *unit = cost_unit_text[w->cost.unit];
 		const cost_result *cr = &r->cost.result;
 		switch (r->klass) {
 		case RANK_PRICED:

@@ -11,6 +11,9 @@ typedef enum cost_unit { COST_RUN, COST_MTOK, COST_EXAMPLE, COST_UNIT_N } cost_u
 /* "run", "mtok", "example", NULL-terminated. */
 extern const char *const cost_unit_names[];
 
+/* The same units as prose says them: "run", "M output tokens", "example". */
+extern const char *const cost_unit_text[];
+
 /* Seconds in the month that serving and monthly charges use: 8760 h / 12 = 730 h. */
 #define COST_MONTH_S (730.0 * 3600.0)
 

@@ -470,7 +470,7 @@ static const char *sep(int i, int n)
 /* The unit as a reader says it: "M output tokens" for mtok, else its name. */
 static const char *unit_name(const wl_workload *w)
 {
-	return w->cost.unit == COST_MTOK ? "M output tokens" : cost_unit_names[w->cost.unit];
+	return cost_unit_text[w->cost.unit];
 }
 
 /* A cost as "$3.890", "$227,635" or "$231.2M". */

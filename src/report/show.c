@@ -696,7 +696,7 @@ static void cost_text(const rank_view *r, FILE *fp)
 			     usd(f, sizeof f, x->usd_per_hour), p->chips, p->chips == 1 ? "" : "s");
 	} else if (c->have_price) {
 		line(fp, "cost", "%s/h for %d chip%s; no cost per %s", usd(a, sizeof a, x->usd_per_hour), p->chips,
-		     p->chips == 1 ? "" : "s", cost_unit_names[x->unit]);
+		     p->chips == 1 ? "" : "s", cost_unit_text[x->unit]);
 	}
 	if (c->energy.known)
 		line(fp, "power", "%s W for %d chip%s (%.0f%% of %s W rated, host share included); %s %s at PUE %.3g; "

@@ -217,7 +217,7 @@ check import-private 0 "1 prices (1 new" -- $R import $C/good/private-trn2u.csv
 check private-price 0 '"usd_per_hour":	64' -- $R eval -s trn2-ultraserver -w llama3-70b-serve --pricing reserved-1y --format json
 
 # --- compare and sweep (issue 5)
-check compare-all 0 "cheapest per mtok at the SLO" -- $R compare -w llama3-70b-serve -s all
+check compare-all 0 "cheapest per M output tokens at the SLO" -- $R compare -w llama3-70b-serve -s all
 check compare-reasons 0 "+" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,p5en.48xlarge,tpu-v6e
 check compare-md 0 "| rank | system |" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --format md
 check compare-csv 0 "rank,system,chip" -- $R compare -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge --format csv
