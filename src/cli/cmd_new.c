@@ -122,6 +122,10 @@ static const key_doc wl_docs[] = {
 	{"infer", "slo_percentile", "99", "optional: the percentile the limits hold at; default 99", ACTIVE},
 	{"infer", "length_spread", "exponential", "optional: server, interactive: fixed | exponential (output lengths "
 	 "geometric about output_len); default fixed", COMMENTED},
+	{"infer", "input_spread", "0:48 50:152 90:519 99:791 100:1021", "optional: server, interactive: fixed | "
+	 "PERCENTILE:TOKENS ... (prompt lengths: a dataset's percentiles from 0 to 100, their shape scaled about "
+	 "input_len; a prompt's prefill time spreads with them, so the wait for a prefill slot and the TTFT "
+	 "percentiles widen); default fixed", COMMENTED},
 	{"infer", "scheduler", "inflight", "optional: inflight | batched_prefill; default: the framework's", COMMENTED},
 	{"infer", "kv_mem_fraction", "0.9", "optional: share of the memory after weights for the KV cache; "
 	 "default 0.9", COMMENTED},

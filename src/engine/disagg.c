@@ -25,8 +25,6 @@ typedef struct split {
 	double dec_most;          /* decode: requests/s per rank with every slot busy */
 	double pre_most;          /* prefill: requests/s per rank it completes */
 	double link_most;         /* requests/s the link carries */
-	double ca2;               /* arrivals at one prefill replica: squared coefficient of variation */
-	double t0, t0_tail;       /* s: a prompt's TTFT in the prefill pool with no queue */
 	int ok;
 	char reason[DISAGG_REASON_MAX];
 } split;
@@ -81,20 +79,14 @@ static int decode_at(const split *x, double lam, dstate *o)
 	return 1;
 }
 
-/* The prefill pool's latency at λ per replica: the open loop at that share of what it completes.
- * infer's queue takes Poisson arrivals; a router that spreads them in turn over np replicas gives
- * each one arrivals with a squared coefficient of variation 1/np, and the wait of a queue with
- * deterministic service scales with it (Kingman: W ≈ ρ/(1-ρ) · (c_a² + c_s²)/2 · S, c_s² = 0). */
+/* The prefill pool's latency at λ per replica: the open loop at that share of what it completes,
+ * its arrivals those the router gives one replica (split_init: the pool's workload's arrival_ca2). */
 static int prefill_at(const split *x, double lam, infer_load *o)
 {
 	double share = x->pre_most > 0 ? lam / x->pdp / x->pre_most : 1;
 	if (share >= 1)
 		return 0;
 	infer_open_curve(x->s, x->wp, &x->pre, &share, 1, o, NULL, 0);
-	if (x->ca2 < 1) {
-		o->ttft.mean = x->t0 + (o->ttft.mean - x->t0) * x->ca2;
-		o->ttft.slo = x->t0_tail + (o->ttft.slo - x->t0_tail) * x->ca2;
-	}
 	return o->stable;
 }
 
@@ -133,15 +125,11 @@ static int split_init(split *x, const hw_system *s, const wl_workload *w, wl_wor
 		snprintf(x->reason, sizeof x->reason, "decode: %s", why);
 		return 0;
 	}
-	/* The router (the framework's [deploy] router) and a prompt's TTFT without a queue. */
-	x->ca2 = w->fw.serve.router == FW_ROUTER_ROUND_ROBIN ? 1.0 / np : 1.0;
-	if (x->ca2 < 1) {
-		infer_load o;
-		double light = 1e-4;
-		infer_open_curve(s, wp, pre, &light, 1, &o, NULL, 0);
-		x->t0 = o.ttft.mean;
-		x->t0_tail = o.ttft.slo;
-	}
+	/* The router (the framework's [deploy] router): one that spreads the Poisson arrivals in turn
+	 * over np replicas gives each the sum of np gaps, a squared coefficient of variation 1/np
+	 * (Erlang-np); one that picks a replica by its share leaves each Poisson. infer's queues wait
+	 * in proportion to c_a² + c_s² (Kingman 1961; Whitt 1993 for k servers). */
+	wp->arrival_ca2 = w->fw.serve.router == FW_ROUTER_ROUND_ROBIN ? 1.0 / np : 1.0;
 	/* Decode-only iterations: with every slot busy a rank completes slots / ((out - 1) t_D). */
 	x->dec_most = x->slots / (x->n * dec_step(x, x->slots));
 	/* The KV cache of the prompt, every layer, from prefill chips to decode chips: the shards of

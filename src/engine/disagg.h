@@ -4,7 +4,9 @@
  * and queue.
  *
  * A request is prefilled by a prefill replica: infer's server for the workload with one output
- * token (its own prompt batches and prefill-slot queue, Poisson arrivals). Its KV cache (the
+ * token (its own prompt batches and prefill-slot queue, the prompts' lengths spread with the
+ * workload's input_spread; arrivals Poisson, or, from a router that takes turns, the sum of np
+ * gaps, c_a² = 1/np, the wait in proportion to c_a² + c_s²: Kingman 1961). Its KV cache (the
  * prompt's tokens, every layer) then moves to a decode replica over the level that connects the
  * pools: the node or the scale-up domain when both pools fit in one, else the scale-out network
  * (comm's send/recv: the shards of min(prefill, decode) replica chips move in parallel). The

@@ -219,6 +219,9 @@ void infer_step_eval(const hw_system *s, const wl_workload *w, const plan *p, do
 	step_eval(s, w, p, NULL, batch, ctx, prefill_tokens, out);
 }
 
+/* Bins of the prompt-length law: each piece between two percentile points in LEN_SUB. */
+enum { LEN_SUB = 3, LEN_BINS = (WL_LENGTH_POINTS - 1) * LEN_SUB };
+
 /* What a layout's server shares across loads. */
 typedef struct srv {
 	const hw_system *s;
@@ -233,6 +236,14 @@ typedef struct srv {
 	double z, q;             /* the SLO percentile: quantile, fraction */
 	double evals;            /* iterations evaluated (for the cost of a search) */
 	step_plans plans;        /* the layout's collectives */
+	/* Prompt lengths about input_len ([infer] input_spread, the open loop; nlen 0: all at
+	 * input_len): bins of weight lw and length lx (of input_len). A prompt x input_len long
+	 * takes g(x) = (1 - fatt) x + fatt x² of a mean prompt's prefill work (fatt: the attention
+	 * share of a prefill pass, quadratic in the length); gmean = E[g], cs2 = Var g / E[g]². */
+	int nlen;
+	double lw[LEN_BINS], lx[LEN_BINS];
+	double fatt, gmean, cs2;
+	double ca2;              /* open loop: arrivals at a replica, squared coefficient of variation */
 } srv;
 
 /* The steady state at one load, with what the percentiles need. */
@@ -253,6 +264,8 @@ typedef struct state {
 	double lag_p, lag_shift, lag_u;
 	double ttft_s, tpot;     /* s: in-server means */
 	double slope;            /* s per sequence: decode iteration against its batch */
+	double cs2;              /* the prefill station's service time: squared coefficient of variation */
+	double hold;             /* s: its mean (a prompt's hold of its prefill slot) */
 	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
 	double groups;           /* prompt groups a cycle (locked phases) */
 	infer_step dstep;
@@ -331,8 +344,13 @@ static void prefill_station(const srv *v, const state *st, double *k, double *s_
  * probability that an iteration runs when it arrives. */
 static void latencies(const srv *v, state *st, double X, double others, double busy, int open)
 {
-	double k, s_p, a, share, C, tbar;
+	double k, s_p, a, share, C, tbar, work = open && v->nlen ? v->gmean : 1;
 	prefill_station(v, st, &k, &s_p);
+	/* Prompts of spread lengths (open loop): a prompt's mean work is gmean of the mean one's, and
+	 * its service time spreads by cs2 (a pass of k whole prompts by cs2 / k: the sum of its k). */
+	s_p *= work;
+	st->cs2 = open && v->nlen ? (v->chunked ? v->cs2 : v->cs2 / k) : 0;
+	st->hold = s_p;
 	a = X * s_p;
 	/* The open loop's searches may try a rate beyond the prefill slots (held just below them,
 	 * where the wait is long enough to fail any limit); a closed loop's solver stays below its
@@ -342,14 +360,17 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 	st->X = X;
 	/* Prompt-carrying iterations per second, and the share of time they take. */
 	st->Rp = X * v->in / st->ptok;
-	share = st->Rp * st->tP;
+	share = st->Rp * st->tP * work;
 	if (share > (open ? 0.999 : 1))
 		share = open ? 0.999 : 1;
 	st->rho = share;
 	st->Rd = (1 - share) / st->tD;
 	st->tpot = v->mixed ? 1 / (st->Rp + st->Rd) : 1 / st->Rd;
 	tbar = 1 / (st->Rp + st->Rd);
-	/* Waiting for a prefill slot: k slots, each held s_p (prefill_station), as M/D/k (Erlang C, half the M/M/k wait for deterministic service). In a closed loop only
+	/* Waiting for a prefill slot: k slots, each held s_p (prefill_station), as G/G/k: Erlang C
+	 * for the chance to wait and the M/M/k wait times (c_a² + c_s²) / 2 (Allen-Cunneen; Kingman
+	 * 1961 for one server, Whitt 1993 for k), c_a² that of the arrivals (1: Poisson; a closed
+	 * loop's 1) and c_s² = st->cs2 (0: prompts of one length, half the M/M/k wait). In a closed loop only
 	 * the N - 1 others can be ahead, and the one whose prompt runs in the iteration under way is
 	 * waited for already (the lag below, which waits that iteration whole): N - 2 can queue
 	 * beyond it. */
@@ -357,7 +378,7 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 	if (!isinf(others))
 		C *= others > 1 ? (others - 1) / others : 0;
 	st->pq = C;
-	st->wq = C > 0 ? (a < k ? C * s_p / (k - a) * 0.5 : INFINITY) : 0;
+	st->wq = C > 0 ? (a < k ? C * s_p / (k - a) * 0.5 * ((open ? v->ca2 : 1) + st->cs2) : INFINITY) : 0;
 	/* A new request waits for the iteration that runs (its rest, half of one on average, in an
 	 * open loop; all of it in a closed loop, where requests arrive as one ends), one more with an
 	 * overlap scheduler, which has planned the next iteration already. */
@@ -597,7 +618,7 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 		if (fabs(bd - last) <= 1e-3 * (bd > 1 ? bd : 1))
 			break;
 	}
-	if (lambda * st->tP * v->in / st->ptok >= 1)
+	if (lambda * st->tP * v->in / st->ptok * (v->nlen ? v->gmean : 1) >= 1)
 		return 0; /* prompt-carrying iterations would take all the time */
 	st->Ns = lambda * (st->ttft_s + (v->out - 1) * st->tpot);
 	iterations(v, st, st->bd, lambda, 1, 0);
@@ -772,6 +793,72 @@ static void ttft_dist(const srv *v, const state *st, double mu, double sd, doubl
 	d->p90 = law_quantile(&l, 0.9);
 	d->p99 = law_quantile(&l, 0.99);
 	d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : v->q == 0.5 ? d->p50 : law_quantile(&l, v->q);
+}
+
+/* A prompt x input_len long, from its first pass to its last (kown tP at x = 1). Chunked and
+ * longer than a pass's room, it spans ceil(x in / room) passes of the room (their time in
+ * proportion to their tokens), each slower by its attention over a longer context
+ * (1 - fatt + fatt x); else it rides one pass, longer by its work beyond a mean prompt's
+ * ((g(x) - 1) in / ptok of the pass). */
+static double own_time(const srv *v, const state *st, double x)
+{
+	double room = room_of(v, st->bd), g = (1 - v->fatt) * x + v->fatt * x * x;
+	if (v->chunked && x * v->in > room) {
+		double n = ceil(x * v->in / room - 1e-9);
+		return n * st->tP * room / st->ptok * (1 - v->fatt + v->fatt * x);
+	}
+	return st->tP * (1 + (g - 1) * v->in / st->ptok);
+}
+
+/* P(T > t) of the mixture of laws l (weights w, n of them). */
+static double mix_law_survival(const ttft_law *l, const double *w, int n, double t)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += w[i] * law_survival(&l[i], t);
+	return s;
+}
+
+static double mix_law_quantile(const ttft_law *l, const double *w, int n, double q)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		double a = l[i].mu - 8 * l[i].sd;
+		double b = l[i].mu + 8 * l[i].sd + l[i].c + l[i].tau + (l[i].p > 0 ? 50 / l[i].theta : 0) + 1e-12;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	for (int i = 0; i < 80; i++) {
+		double mid = 0.5 * (lo + hi), lo0 = lo, hi0 = hi;
+		if (mix_law_survival(l, w, n, mid) > 1 - q)
+			lo = mid;
+		else
+			hi = mid;
+		if (lo == lo0 && hi == hi0)
+			break;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* The open loop's TTFT when prompt lengths spread (v->nlen bins): each bin's law (ttft_law_of)
+ * at its own prefill time (own_time), the lag and the waits (P(wait) p, mean W) shared, since a
+ * FIFO queue's wait does not depend on the prompt that waits; the mean and every percentile are
+ * those of the mixture. */
+static void ttft_mix(const srv *v, const state *st, double p, double W, infer_dist *d)
+{
+	ttft_law l[LEN_BINS];
+	double mean = 0;
+	for (int i = 0; i < v->nlen; i++) {
+		double mu = own_time(v, st, v->lx[i]);
+		mean += v->lw[i] * mu;
+		ttft_law_of(st, mu, 0, p, W, ttft_rare(v), &l[i]);
+	}
+	d->mean = mean + st->lag + W;
+	d->p50 = mix_law_quantile(l, v->lw, v->nlen, 0.5);
+	d->p90 = mix_law_quantile(l, v->lw, v->nlen, 0.9);
+	d->p99 = mix_law_quantile(l, v->lw, v->nlen, 0.99);
+	d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : v->q == 0.5 ? d->p50
+		 : mix_law_quantile(l, v->lw, v->nlen, v->q);
 }
 
 /* The q-quantile of a Poisson count of mean m: the least k whose distribution function
@@ -964,6 +1051,8 @@ static void fill_load(const srv *v, const state *st, double N, int open, infer_l
 	o->synchronized = st->sync;
 	o->groups = st->sync ? (st->groups > 0 ? st->groups : 1) : 0;
 	o->stable = 1;
+	o->prefill_cs2 = st->cs2;
+	o->prefill_hold = st->hold;
 	if (!open && N > st->Ns + 1e-9) {
 		/* FIFO for a free slot: the (N - cap) completions ahead, each gap 1/X. */
 		double k = N - st->Ns;
@@ -1023,7 +1112,8 @@ static void closed_load(srv *v, double N, int queued, infer_load *o, state *st)
 }
 
 /* The open loop at λ per replica: admission over cap slots (Erlang C, deterministic service:
- * half the M/M/c wait), then the server. Returns 0 if unstable. */
+ * the M/M/c wait times c_a² / 2, half for Poisson arrivals), then the server. Returns 0 if
+ * unstable. */
 static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0)
 {
 	double R, a, C, W2;
@@ -1040,15 +1130,25 @@ static int open_load(srv *v, double lambda, infer_load *o, state *st, double bd0
 		return 0;
 	}
 	C = erlang_c(v->cap, a);
-	W2 = C * R / (floor(v->cap) - a) * 0.5;
+	W2 = C * R / (floor(v->cap) - a) * 0.5 * v->ca2;
 	fill_load(v, st, 0, 1, o);
 	{
 		/* Both waits as one atom-and-exponential with their total mean. */
 		double p = 1 - (1 - st->pq) * (1 - C), W = st->wq + W2;
-		ttft_dist(v, st, st->kown * st->tP, 0, p, W, &o->ttft);
-		o->ttft_unqueued = o->ttft.slo;
-		if (W2 > 0)
-			o->ttft_unqueued = ttft_slo(v, st, st->kown * st->tP, 0, st->pq, st->wq);
+		if (v->nlen) {
+			infer_dist u;
+			ttft_mix(v, st, p, W, &o->ttft);
+			o->ttft_unqueued = o->ttft.slo;
+			if (W2 > 0) {
+				ttft_mix(v, st, st->pq, st->wq, &u);
+				o->ttft_unqueued = u.slo;
+			}
+		} else {
+			ttft_dist(v, st, st->kown * st->tP, 0, p, W, &o->ttft);
+			o->ttft_unqueued = o->ttft.slo;
+			if (W2 > 0)
+				o->ttft_unqueued = ttft_slo(v, st, st->kown * st->tP, 0, st->pq, st->wq);
+		}
 	}
 	o->wait = W2;
 	o->waiting = lambda * W2;
@@ -1141,6 +1241,62 @@ static int server_cap(srv *v, infer_result *r)
 	return 1;
 }
 
+/* E[x^k] of a law uniform on [a, b]. */
+static double uniform_moment(double a, double b, int k)
+{
+	return b > a ? (pow(b, k + 1) - pow(a, k + 1)) / ((k + 1) * (b - a)) : pow(a, k);
+}
+
+int infer_length_moments(const wl_lengths *l, double f, double *gmean, double *cs2)
+{
+	double m[5] = {0}, g2;
+	if (l->n < 2)
+		return 0;
+	for (int j = 0; j + 1 < l->n; j++) {
+		double w = (l->pct[j + 1] - l->pct[j]) / 100;
+		for (int k = 1; k <= 4; k++)
+			m[k] += w * uniform_moment(l->len[j], l->len[j + 1], k);
+	}
+	/* Moments of x = L / E[L]. */
+	for (int k = 2; k <= 4; k++)
+		m[k] /= pow(m[1], k);
+	*gmean = (1 - f) + f * m[2];
+	g2 = (1 - f) * (1 - f) * m[2] + 2 * f * (1 - f) * m[3] + f * f * m[4];
+	*cs2 = g2 / (*gmean * *gmean) - 1;
+	if (*cs2 < 0)
+		*cs2 = 0;
+	return 1;
+}
+
+/* The prompt-length bins of w's input_spread (none: fixed lengths): LEN_SUB equal parts of each
+ * piece between two points, each at its middle, lengths over the table's mean; and the attention
+ * share of a prefill pass (its ops' attention time over the stage's), which makes a prompt's work
+ * quadratic in its length. */
+static void lengths_init(srv *v)
+{
+	const wl_lengths *l = &v->w->input_spread;
+	double mean = 0;
+	infer_step st;
+	v->nlen = 0;
+	if (l->n < 2)
+		return;
+	for (int j = 0; j + 1 < l->n; j++)
+		mean += (l->pct[j + 1] - l->pct[j]) / 100 * 0.5 * (l->len[j] + l->len[j + 1]);
+	for (int j = 0; j + 1 < l->n; j++) {
+		double w = (l->pct[j + 1] - l->pct[j]) / 100, a = l->len[j], b = l->len[j + 1];
+		for (int i = 0; i < LEN_SUB && w > 0; i++) {
+			v->lw[v->nlen] = w / LEN_SUB;
+			v->lx[v->nlen++] = (a + (b - a) * (i + 0.5) / LEN_SUB) / mean;
+		}
+	}
+	step_eval(v->s, v->w, v->p, &v->plans, 0, v->ctx, v->in < v->budget ? v->in : v->budget, &st);
+	{
+		double stage = st.t_ops + st.t_comm + st.t_overhead;
+		v->fatt = stage > 0 && st.t > 0 ? st.ops.t_kind[OPS_ATTN] / stage * (st.t - st.t_host) / st.t : 0;
+	}
+	infer_length_moments(l, v->fatt, &v->gmean, &v->cs2);
+}
+
 static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const plan *p)
 {
 	memset(v, 0, sizeof *v);
@@ -1166,7 +1322,9 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->spread = w->length_spread == WL_SPREAD_EXPONENTIAL;
 	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
 	v->z = infer_normal_quantile(v->q);
+	v->ca2 = w->arrival_ca2 > 0 ? w->arrival_ca2 : 1;
 	plans_init(&v->plans, s, p);
+	lengths_init(v);
 }
 
 /* A load point's margin to the limits: max of SLO-percentile latency over its limit. */

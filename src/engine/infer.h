@@ -52,8 +52,23 @@
  * highest percentile resolves (under 1.5 % at p99) is carried at its mean, so mean <= p99. With the workload's `length_spread = exponential` (open loop only) the
  * output lengths are geometric about output_len, the maximum-entropy law of a positive count with
  * a given mean: a request's TPOT averages its own m iterations, so the TPOT percentiles are those
- * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were. Pure: no
- * I/O, no globals, no allocation. */
+ * of a mixture over m (infer_tpot_spread); the means, and the prompts, stay as they were.
+ *
+ * With the workload's `input_spread` (open loop only: server, interactive, and disagg's prefill
+ * pool) the prompt lengths follow a dataset's percentiles about input_len (uniform between the
+ * points, scaled to input_len's mean). A prompt x times the mean long takes g(x) = (1 - f) x +
+ * f x² of a mean prompt's prefill, f the attention share of a prefill pass (linear work per token
+ * plus attention over its context): the prefill station's mean hold is E[g] of the mean prompt's
+ * and its squared coefficient of variation c_s² = Var g / E[g]² (a pass of k whole prompts: c_s²
+ * / k). The wait for a slot is G/G/k: Erlang C for the chance to wait, the M/M/k wait times
+ * (c_a² + c_s²) / 2 (Allen-Cunneen; Kingman 1961, "The single server queue in heavy traffic",
+ * Proc. Cambridge Phil. Soc. 57; Whitt 1993, "Approximations for the GI/G/m queue", Production
+ * and Operations Management 2(2)), c_a² of the arrivals at a replica (1 for Poisson; the
+ * workload's arrival_ca2, which disagg sets for a router that takes turns). The TTFT law is the
+ * mixture over the lengths of the fixed law at each prompt's own prefill time (its passes, each
+ * slower by its attention), the lag and the waits shared (a FIFO wait does not depend on the
+ * prompt that waits), so its mean and percentiles widen together. Pure: no I/O, no globals, no
+ * allocation. */
 #ifndef ROOFCOST_INFER_H
 #define ROOFCOST_INFER_H
 
@@ -111,6 +126,9 @@ typedef struct infer_load {
 	int saturated;            /* 1: the running batch is at its cap, the rest wait */
 	int stable;               /* 0: an arrival rate beyond what the server completes */
 	double prefill_wait;      /* s: mean wait of a prompt for a prefill slot (spread phases) */
+	double prefill_hold;      /* s: a prompt's mean hold of its prefill slot */
+	double prefill_cs2;       /* that hold's squared coefficient of variation (0: prompts of one
+				     length; input_spread in an open loop) */
 	int allreduce_library;    /* the iterations whose tensor-parallel all-reduce is past the
 				     stack's peer-to-peer kernels (allreduce_max) and runs the
 				     library's, slower: 1 the prompt-carrying, 2 the decode ones */
@@ -188,6 +206,12 @@ int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, co
  * M) and its TPOT is normal about the mean with variance a / m + b · 2(x - 1 + e^-x) / x²,
  * x = m / M (a: s² of one iteration's prefill share; b: s² of the running batch). */
 double infer_tpot_spread(double M, double a, double b, double q);
+
+/* Prompt lengths drawn from l ([infer] input_spread: uniform between its points, about their
+ * mean): a prompt x times the mean long takes g(x) = (1 - f) x + f x² of a mean prompt's prefill
+ * (f: the attention share, quadratic in the length); *gmean = E[g] and *cs2 = Var g / E[g]², the
+ * squared coefficient of variation of its service time. Returns 0 when l is fixed (n < 2). */
+int infer_length_moments(const wl_lengths *l, double f, double *gmean, double *cs2);
 
 /* z such that P(N(0,1) <= z) = q (0 < q < 1). */
 double infer_normal_quantile(double q);

@@ -24,6 +24,7 @@ typedef struct wl_raw {
 	char kv_prec[8];
 	char disagg[PLAN_DISAGG_TEXT_MAX];
 	char draft[WL_TEXT_MAX];
+	char input_spread[WL_TEXT_MAX];
 	/* Keys that override the framework's behaviour (-1: not given). */
 	int host, elementwise, attention, offload_remat;
 	double overlap_tp;
@@ -75,6 +76,8 @@ static const cfg_field wl_fields[] = {
 	NUM("infer", "tpot_slo", tpot_slo, UNITS_TIME, 0, 1e-6, 1e5),
 	NUM("infer", "slo_percentile", slo_percentile, UNITS_NONE, 0, 50, 99.99),
 	ENUM("infer", "length_spread", length_spread, 0, wl_spread_names),
+	{"infer", "input_spread", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_raw, input_spread),
+	 sizeof(((wl_raw *)0)->input_spread), NULL},
 	ENUM("infer", "scheduler", scheduler, 0, fw_scheduler_names),
 	NUM("infer", "kv_mem_fraction", kv_mem_fraction, UNITS_NONE, 0, 0.05, 1),
 	CNT("infer", "max_num_tokens", max_num_tokens, 0, 16, 10000000),
@@ -329,6 +332,68 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 	return validate_cost(d, w, e);
 }
 
+int wl_lengths_parse(const char *s, wl_lengths *out, char *why, size_t len)
+{
+	wl_lengths l;
+	const char *p = s;
+	memset(&l, 0, sizeof l);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strcmp(p, "fixed")) {
+		*out = l;
+		return 0;
+	}
+	while (*p) {
+		char *end;
+		double pc, tok;
+		if (*p == ' ' || *p == '\t' || *p == ',') {
+			p++;
+			continue;
+		}
+		if (l.n == WL_LENGTH_POINTS) {
+			snprintf(why, len, "more than %d points", WL_LENGTH_POINTS);
+			return -1;
+		}
+		pc = strtod(p, &end);
+		if (end == p || *end != ':') {
+			snprintf(why, len, "'%.40s' is not fixed or PERCENTILE:TOKENS (0:476 50:10112 100:19988)", p);
+			return -1;
+		}
+		p = end + 1;
+		tok = strtod(p, &end);
+		if (end == p || (*end && *end != ' ' && *end != '\t' && *end != ',')) {
+			snprintf(why, len, "point %d: '%.40s' is not a length in tokens", l.n + 1, p);
+			return -1;
+		}
+		p = end;
+		if (!(pc >= 0 && pc <= 100) || (l.n > 0 && !(pc > l.pct[l.n - 1]))) {
+			snprintf(why, len, "point %d: percentile %g is not above the one before it, within 0-100", l.n + 1, pc);
+			return -1;
+		}
+		if (!(tok >= 1 && tok <= LIM_TOKENS)) {
+			snprintf(why, len, "point %d: %g tokens is outside 1-%d", l.n + 1, tok, LIM_TOKENS);
+			return -1;
+		}
+		if (l.n > 0 && tok < l.len[l.n - 1]) {
+			snprintf(why, len, "point %d: %g tokens is below the point before it (%g): lengths rise with the percentile",
+				 l.n + 1, tok, l.len[l.n - 1]);
+			return -1;
+		}
+		l.pct[l.n] = pc;
+		l.len[l.n++] = tok;
+	}
+	if (l.n < 2 || l.pct[0] != 0 || l.pct[l.n - 1] != 100) {
+		snprintf(why, len, "the percentiles run from 0 to 100 (the shortest and the longest prompt)");
+		return -1;
+	}
+	if (l.len[l.n - 1] == l.len[0]) {
+		snprintf(why, len, "every point has the same length: that is fixed");
+		return -1;
+	}
+	*out = l;
+	return 0;
+}
+
 /* The acceptance of one token proposed by DeepSeek-V3's multi-token-prediction module: "the
  * acceptance rate of the second token prediction ranges between 85% and 90%" (DeepSeek-AI 2024,
  * DeepSeek-V3 Technical Report, arXiv 2412.19437, §5.4.3), the low end taken. */
@@ -339,6 +404,11 @@ static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *mod
 {
 	int tokens_given = cfg_find(d, "infer", "draft_tokens") != NULL;
 	int acc_given = cfg_find(d, "infer", "acceptance") != NULL;
+	if (r->input_spread[0]) {
+		char why[ERR_MSG_MAX];
+		if (wl_lengths_parse(r->input_spread, &w->input_spread, why, sizeof why) != 0)
+			return key_err(e, d, "infer", "input_spread", why);
+	}
 	if (r->disagg[0]) {
 		err inner = {0};
 		if (plan_disagg_parse(r->disagg, &w->disagg, &inner) != 0)
@@ -393,7 +463,7 @@ static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *mod
  * describes: the behaviour of the run its columns do not give. */
 static const char *const row_keys[] = {"kv_precision", "tokens", "optimizer", "flash_attention", "dropout",
 	"overlap_grad_reduce", "host", "elementwise", "attention", "overlap_tp", "offload_remat",
-	"slo_percentile", "length_spread", "scheduler", "kv_mem_fraction", "max_num_tokens", "max_num_seqs",
+	"slo_percentile", "length_spread", "input_spread", "scheduler", "kv_mem_fraction", "max_num_tokens", "max_num_seqs",
 	"disagg", "iter_overhead", NULL};
 
 int wl_set(wl_workload *w, const char *assign, const char *from, err *e)
@@ -422,6 +492,10 @@ int wl_set(wl_workload *w, const char *assign, const char *from, err *e)
 	if (cfg_parse_value(f, eq + 1, r, why, sizeof why) != 0) {
 		free(r);
 		return err_set(e, ERR_DATA, "%s: %s: %s", from, f->key, why);
+	}
+	if (r->input_spread[0] && wl_lengths_parse(r->input_spread, &r->w.input_spread, why, sizeof why) != 0) {
+		free(r);
+		return err_set(e, ERR_DATA, "%s: input_spread: %s", from, why);
 	}
 	if (r->disagg[0]) {
 		err inner = {0};

@@ -25,6 +25,21 @@ typedef enum wl_optimizer { WL_ADAM, WL_SGD } wl_optimizer;
 /* Request lengths of an open loop (server, interactive) about input_len and output_len. */
 typedef enum wl_spread { WL_SPREAD_FIXED, WL_SPREAD_EXPONENTIAL } wl_spread;
 
+/* [infer] input_spread: prompt lengths drawn from a dataset's percentiles (P:TOKENS, from 0 to
+ * 100), its shape about input_len: uniform between the points, every length scaled by input_len
+ * over the table's mean. n = 0: every prompt at input_len (fixed, the default). */
+enum { WL_LENGTH_POINTS = 32 };
+typedef struct wl_lengths {
+	int n;
+	double pct[WL_LENGTH_POINTS];  /* 0 .. 100, rising */
+	double len[WL_LENGTH_POINTS];  /* tokens, not falling, > 0 */
+} wl_lengths;
+
+/* Parses an input_spread value, "fixed" or "P:TOKENS P:TOKENS ..." (space or comma apart): the
+ * first percentile 0 and the last 100, percentiles rising, lengths positive and not falling.
+ * Returns 0, or -1 with why set. */
+int wl_lengths_parse(const char *s, wl_lengths *out, char *why, size_t len);
+
 extern const char *const wl_mode_names[];
 extern const char *const wl_scenario_names[];
 extern const char *const wl_recompute_names[];
@@ -78,6 +93,9 @@ typedef struct wl_workload {
 	double ttft_slo, tpot_slo; /* s; 0 = none */
 	double slo_percentile;
 	wl_spread length_spread;  /* open loop: every request at the means, or lengths spread about them */
+	wl_lengths input_spread;  /* open loop: prompt lengths about input_len (n 0: all at input_len) */
+	double arrival_ca2;       /* open loop: arrivals at one replica, squared coefficient of variation;
+				     0: Poisson (1). Not a key: disagg sets it for a router that takes turns */
 	fw_scheduler scheduler;   /* framework default, or [infer] scheduler */
 	double kv_mem_fraction;   /* share of the memory left after weights that the KV cache gets */
 	int max_num_tokens;       /* tokens one serving iteration may process (decode + prefill chunk) */
@@ -118,7 +136,7 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 /* Applies one workload key, "KEY=VALUE" or "SECTION.KEY=VALUE" as --set takes it, to a
  * workload built without a file (a validation row, w->mode set): the keys of a run's behaviour
  * that a row's columns do not give (kv_precision, the [train] kernel and overlap keys, the
- * [infer] scheduler, limits, percentile, length spread and disagg), with the file's checks.
+ * [infer] scheduler, limits, percentile, length and input spread and disagg), with the file's checks.
  * Returns 0, or ERR_DATA with e set ("FROM: KEY: why"), w untouched. */
 int wl_set(wl_workload *w, const char *assign, const char *from, err *e);
 

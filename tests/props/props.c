@@ -463,27 +463,36 @@ static void sample(suite *s, const names *systems, const names *wls, int per, un
 			if (!rng_state)
 				rng_state = 1;
 			for (int i = 0; i < per; i++) {
-				char buf[SETS_MAX][48];
+				char buf[SETS_MAX][64];
 				const char *sets[SETS_MAX];
 				int nsets = 0, tp = 0, dp = 0, chips = 0;
 				if (pick(3) == 0)
-					snprintf(buf[nsets++], 48, "precision=%s", precs[pick(5)]);
+					snprintf(buf[nsets++], 64, "precision=%s", precs[pick(5)]);
 				if (train) {
 					if (pick(2))
 						chips = 1 << (3 + pick(10));
 					if (pick(3) == 0)
-						snprintf(buf[nsets++], 48, "seq_len=%d", 512 << pick(5));
+						snprintf(buf[nsets++], 64, "seq_len=%d", 512 << pick(5));
 				} else {
 					if (pick(2))
-						snprintf(buf[nsets++], 48, "concurrency=%d", log_uniform(1, 1024));
+						snprintf(buf[nsets++], 64, "concurrency=%d", log_uniform(1, 1024));
 					if (pick(2))
-						snprintf(buf[nsets++], 48, "input_len=%d", log_uniform(16, 8192));
+						snprintf(buf[nsets++], 64, "input_len=%d", log_uniform(16, 8192));
 					if (pick(2))
-						snprintf(buf[nsets++], 48, "output_len=%d", log_uniform(2, 2048));
+						snprintf(buf[nsets++], 64, "output_len=%d", log_uniform(2, 2048));
 					if (pick(4) == 0)
 						tp = 1 << pick(4);
 					if (pick(4) == 0)
 						dp = 1 + pick(2);
+					/* A third of the variations draw their prompts from a dataset's lengths (the
+					 * OpenOrca and the 405B MLPerf sets' sourced percentiles, workloads/README.md:
+					 * one skewed right, one left), without a draw of its own, so the others'
+					 * draws stay as they were. */
+					unsigned long long pair = ((fnv(sys) ^ fnv(wl)) >> 8) + (unsigned long long)i;
+					if (pair % 3 == 0)
+						snprintf(buf[nsets++], 64, "input_spread=%s",
+							 pair / 3 % 2 ? "0:48,50:152,90:519,99:791,100:1021"
+								      : "0:476,50:10112,90:14157,99:18958,100:19988");
 				}
 				for (int k = 0; k < nsets; k++)
 					sets[k] = buf[k];

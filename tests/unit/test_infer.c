@@ -424,3 +424,147 @@ Test(infer, fewer_requests_than_replicas_is_infeasible_not_a_negative_wait)
 	cr_assert_not(r.feasible);
 	cr_assert(strstr(r.reason, "less than one sequence"), "%s", r.reason);
 }
+
+/* --- prompt lengths spread about input_len ([infer] input_spread) */
+
+/* The llama3.1-405b MLPerf dataset's prompt lengths, nearest-rank percentiles of the 8,313
+ * samples of openshift-psap/performance-dashboard@67033bae mlperf-data/summaries/llama3-1-405b.csv
+ * (p50, p90, p99 and the ends as shared/data/mlperf-rules.md §2 lists them). */
+static const char *const spread_405b = "input_spread=0:476 1:1597 5:2782 10:3677 20:5122 30:6998 40:8804 50:10112 "
+				       "60:11038 70:11731 80:12758 90:14157 95:15836 99:18958 100:19988";
+
+Test(infer, length_moments_of_a_uniform_table)
+{
+	/* Lengths uniform on [1, 3] tokens: x = L / 2 is uniform on [0.5, 1.5], so E[x²] = 1 + 1/12,
+	 * E[x³] = (1.5⁴ - 0.5⁴) / 4 = 1.25, E[x⁴] = (1.5⁵ - 0.5⁵) / 5 = 1.5125. Work linear in the
+	 * length (f = 0): E[g] = 1, c_s² = 1/12. All attention (f = 1, g = x²): E[g] = 13/12,
+	 * c_s² = 1.5125 / (13/12)² - 1 = 0.288757. Half and half: E[g] = 1.0416667, E[g²] =
+	 * (E[x²] + 2 E[x³] + E[x⁴]) / 4 = 1.2739583, c_s² = 0.174080. */
+	wl_lengths l;
+	char why[128];
+	double g, c;
+	cr_assert_eq(wl_lengths_parse("0:1 100:3", &l, why, sizeof why), 0, "%s", why);
+	cr_assert(infer_length_moments(&l, 0, &g, &c));
+	cr_assert_float_eq(g, 1, 1e-12);
+	cr_assert_float_eq(c, 1.0 / 12, 1e-12);
+	infer_length_moments(&l, 1, &g, &c);
+	cr_assert_float_eq(g, 13.0 / 12, 1e-12);
+	cr_assert_float_eq(c, 0.288757, 1e-6);
+	infer_length_moments(&l, 0.5, &g, &c);
+	cr_assert_float_eq(g, 1.0416667, 1e-7);
+	cr_assert_float_eq(c, 0.174080, 1e-6);
+	/* Two pieces with a point in common: the same law split at its middle. */
+	cr_assert_eq(wl_lengths_parse("0:1, 50:2, 100:3", &l, why, sizeof why), 0, "%s", why);
+	infer_length_moments(&l, 0, &g, &c);
+	cr_assert_float_eq(c, 1.0 / 12, 1e-12);
+	/* fixed: no spread. */
+	cr_assert_eq(wl_lengths_parse("fixed", &l, why, sizeof why), 0);
+	cr_assert_eq(l.n, 0);
+	cr_assert_not(infer_length_moments(&l, 0, &g, &c));
+}
+
+Test(infer, input_spread_bad_values)
+{
+	wl_lengths l;
+	char why[160];
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p;
+	const char *bad[] = {"input_spread=0:100 50:50 100:200"};
+	static const char *const cases[][2] = {
+		{"10:100 100:200", "from 0 to 100"},
+		{"0:100 50:90 100:200", "point 2: 90 tokens is below the point before it (100)"},
+		{"0:100 0:200 100:300", "point 2: percentile 0 is not above"},
+		{"0:100 100:x", "not a length in tokens"},
+		{"exponential", "is not fixed or PERCENTILE:TOKENS"},
+		{"0:100 100:100", "that is fixed"},
+		{"0:0.5 100:100", "point 1: 0.5 tokens is outside 1-"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cr_assert_eq(wl_lengths_parse(cases[i][0], &l, why, sizeof why), -1, "%s", cases[i][0]);
+		cr_assert(strstr(why, cases[i][1]), "%s: %s", cases[i][0], why);
+	}
+	cr_assert_neq(fx_shipped("dgx-h100", "llama3-70b-serve", bad, 1, &s, &w, &p, &e), 0);
+	cr_assert(strstr(e.msg, "input_spread: point 2: 50 tokens is below"), "%s", e.msg);
+}
+
+/* The prefill pool of the MLPerf v5.1 GB200 run (tests/validation/disagg.csv): one TP4 context
+ * server, 4096 tokens a pass, prompts of one output token, in an open loop at `share` of what it
+ * completes, with lengths fixed or spread (the dataset's), arrivals Poisson or with c_a² ca2. */
+static void prefill_pool(int spread, double ca2, double share, infer_load *o, wl_workload *w)
+{
+	hw_system s;
+	err e = {0};
+	plan p = {4, 1, 1, 1, 1, 1, 0, 0, 4};
+	const char *sets[] = {"output_len=1", "max_num_tokens=4096", spread ? spread_405b : "input_spread=fixed"};
+	cr_assert_eq(hw_find_system("gb200-nvl72", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("tests/cli/good/mlperf/mlperf51-405b-interactive.ini", "workloads", "models", sets, 3, w, &e),
+		     0, "%s", e.msg);
+	cr_assert_eq(w->input_spread.n, spread ? 15 : 0);
+	w->arrival_ca2 = ca2;
+	plan_fill(&p);
+	cr_assert(infer_open_curve(&s, w, &p, &share, 1, o, NULL, 0));
+	cr_assert(o->stable);
+}
+
+Test(infer, the_prefill_wait_is_pollaczek_khinchine)
+{
+	/* A chunked prefill station is one server (each prompt holds it for its share of the passes)
+	 * with Poisson arrivals: M/G/1, whose mean wait is exact (Pollaczek-Khinchine): W = λ E[S²] /
+	 * (2 (1 - ρ)), ρ = λ E[S], E[S²] = E[S]² (1 + c_s²). Fixed lengths: c_s² = 0 (M/D/1). The
+	 * dataset's lengths: c_s² about the lengths' own 0.1885 (their table; 0.186 over the samples),
+	 * a little more for the attention that grows with the square of the length. */
+	wl_workload w;
+	for (int spread = 0; spread <= 1; spread++) {
+		infer_load o;
+		double lam, S, rho, pk;
+		prefill_pool(spread, 0, 0.8, &o, &w);
+		lam = o.requests_per_s;
+		S = o.prefill_hold;
+		rho = lam * S;
+		pk = lam * S * S * (1 + o.prefill_cs2) / (2 * (1 - rho));
+		cr_assert_float_eq(o.prefill_wait, pk, 1e-9 * pk, "spread %d: wait %g, P-K %g", spread, o.prefill_wait, pk);
+		if (spread) {
+			cr_assert_gt(o.prefill_cs2, 0.1885);
+			cr_assert_lt(o.prefill_cs2, 0.1885 * 1.1);
+		} else {
+			cr_assert_eq(o.prefill_cs2, 0);
+		}
+	}
+}
+
+Test(infer, arrivals_in_turn_wait_by_kingman)
+{
+	/* A router that hands np replicas the arrivals in turn gives each one the sum of np Poisson
+	 * gaps (c_a² = 1/np); at the same load the wait scales by (c_a² + c_s²) / (1 + c_s²)
+	 * (Kingman 1961: W ≈ ρ/(1-ρ) (c_a² + c_s²)/2 E[S]). */
+	wl_workload w;
+	for (int spread = 0; spread <= 1; spread++) {
+		infer_load a, b;
+		prefill_pool(spread, 0, 0.8, &a, &w);
+		prefill_pool(spread, 1.0 / 14, 0.8, &b, &w);
+		cr_assert_float_eq(b.requests_per_s, a.requests_per_s, 1e-12 * a.requests_per_s);
+		cr_assert_float_eq(b.prefill_wait / a.prefill_wait, (1.0 / 14 + a.prefill_cs2) / (1 + a.prefill_cs2), 1e-9);
+	}
+}
+
+Test(infer, a_spread_of_prompts_widens_the_ttft_tail)
+{
+	/* With no queue a prompt's TTFT is its own passes of 4096 tokens: the mean prompt (9429)
+	 * ceil(9429 / 4096) = 3 of them; the dataset's longest 1 % (18958-19988 tokens, 2.0-2.1 times
+	 * its mean 9448) ceil(4.6-4.9) = 5, each slower by its attention over twice the context
+	 * (1 + f (x - 1), f a few %). So the p99 rises by 5/3 (to 5/3 × 1.05), while the median
+	 * (10112 tokens: 3 passes) stays at the fixed one's 3 passes. */
+	wl_workload w;
+	infer_load a, b;
+	prefill_pool(0, 0, 1e-4, &a, &w);
+	prefill_pool(1, 0, 1e-4, &b, &w);
+	cr_assert_float_eq(a.ttft.p99, 3 * a.iter_prefill, 1e-3 * a.ttft.p99);
+	cr_assert_geq(b.ttft.p99 / a.ttft.p99, 5.0 / 3, "p99 %g against %g", b.ttft.p99, a.ttft.p99);
+	cr_assert_leq(b.ttft.p99 / a.ttft.p99, 5.0 / 3 * 1.05, "p99 %g against %g", b.ttft.p99, a.ttft.p99);
+	cr_assert_float_eq(b.ttft.p50, a.ttft.p50, 0.03 * a.ttft.p50, "p50 %g against %g", b.ttft.p50, a.ttft.p50);
+	cr_assert_leq(b.ttft.p50, b.ttft.p90);
+	cr_assert_leq(b.ttft.p90, b.ttft.p99);
+	cr_assert_leq(b.ttft.mean, b.ttft.p99);
+}
