@@ -86,28 +86,16 @@ static double torus_nm1(const hw_level *l, int n)
 	return sum > 0 ? sum : n - 1;
 }
 
-/* Stride of the group inside level li: chips between consecutive members there. */
-static int level_stride(const hw_system *s, int li, int stride, const int ranks[])
-{
-	int inner = 1;
-	for (int l = 0; l < li; l++)
-		inner *= ranks[l];
-	(void)s;
-	return stride * inner;
-}
-
 /* One level, one collective: the algorithms the topology allows, into c with their latency
  * terms and bandwidth factors (the cheapest at a size is chosen: cands_time), and after them,
  * in c[count], the ring that is always possible, taken when none of them gives a finite time.
- * p2p: the serving stacks' own peer-to-peer kernels instead, with no ring after them. Returns
- * the count. */
-static int level_cands(const hw_system *s, int li, hw_coll op, int n, int stride, int p2p, comm_cand *c)
+ * n ranks on the level getting group_bw, torus_steps latency steps on a torus. p2p: the serving
+ * stacks' own peer-to-peer kernels instead, with no ring after them. Returns the count. */
+static int level_cands(const hw_system *s, int li, hw_coll op, int n, double group_bw, double torus_steps, int p2p,
+		       comm_cand *c)
 {
 	const hw_level *l = &s->levels[li];
-	double group_bw = comm_group_bw(l, n, stride), torus_steps = 0;
 	int torus = l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D, nc = 0;
-	if (torus)
-		torus_steps = torus_nm1(l, n);
 	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
 		int ai = s->algos.topo[l->topo][k];
 		const hw_algo *a = &s->algos.algo[ai];
@@ -152,14 +140,40 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 	return best;
 }
 
-void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride)
+void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 {
+	int inner = 1;
+	g->s = s;
+	g->n = n;
+	g->stride = stride;
+	g->outer = -1;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		g->ranks[l] = 0;
+	if (n <= 1 || s->nlevels == 0)
+		return;
+	g->outer = comm_place(s, n, stride, g->ranks);
+	for (int l = 0; l <= g->outer; l++) {
+		const hw_level *lv = &s->levels[l];
+		g->lstride[l] = stride * inner;
+		inner *= g->ranks[l];
+		if (g->ranks[l] <= 1)
+			continue;
+		g->bw[l] = comm_group_bw(lv, g->ranks[l], g->lstride[l]);
+		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D
+					    ? torus_nm1(lv, g->ranks[l])
+					    : 0;
+	}
+}
+
+void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op)
+{
+	const hw_system *s = g->s;
 	memset(cp->nc, 0, sizeof cp->nc);
 	memset(cp->two, 0, sizeof cp->two);
 	cp->s = s;
 	cp->op = op;
-	cp->n = n;
-	cp->stride = stride;
+	cp->n = g->n;
+	cp->stride = g->stride;
 	cp->outer = -1;
 	cp->floor = 0;
 	cp->np2p = 0;
@@ -167,10 +181,10 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 	cp->p2p[0].algo = -1;
 	cp->p2p_floor = 0;
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		cp->ranks[l] = 0;
-	if (n <= 1 || s->nlevels == 0)
+		cp->ranks[l] = g->ranks[l];
+	if (g->n <= 1 || s->nlevels == 0)
 		return;
-	cp->outer = comm_place(s, n, stride, cp->ranks);
+	cp->outer = g->outer;
 	if (cp->outer < 0)
 		return;
 	cp->floor = s->levels[cp->outer].call_floor;
@@ -180,31 +194,49 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 		comm_cand *c = &cp->c[cp->outer][0][0];
 		c->a = l->latency;
 		c->f = 1;
-		c->bw = comm_group_bw(l, 2, stride) * l->bw_eff;
+		c->bw = comm_group_bw(l, 2, g->stride) * l->bw_eff;
 		c->algo = -1;
 		cp->nc[cp->outer][0] = 1;
 		return;
 	}
 	for (int l = 0; l <= cp->outer; l++) {
-		int st = level_stride(s, l, stride, cp->ranks);
-		if (cp->ranks[l] <= 1)
+		int r = cp->ranks[l];
+		double bw = g->bw[l], ts = g->torus_steps[l];
+		if (r <= 1)
 			continue;
 		if (op == COMM_ALL_TO_ALL) {
-			cp->nc[l][0] = level_cands(s, l, HW_ALL_TO_ALL, cp->ranks[l], st, 0, cp->c[l][0]);
+			cp->nc[l][0] = level_cands(s, l, HW_ALL_TO_ALL, r, bw, ts, 0, cp->c[l][0]);
 		} else if (l < cp->outer && op == COMM_ALL_REDUCE) {
 			/* Hierarchical: reduce-scatter in, all-gather out, the all-reduce outermost. */
-			cp->nc[l][0] = level_cands(s, l, HW_REDUCE_SCATTER, cp->ranks[l], st, 0, cp->c[l][0]);
-			cp->nc[l][1] = level_cands(s, l, HW_ALL_GATHER, cp->ranks[l], st, 0, cp->c[l][1]);
+			cp->nc[l][0] = level_cands(s, l, HW_REDUCE_SCATTER, r, bw, ts, 0, cp->c[l][0]);
+			cp->nc[l][1] = level_cands(s, l, HW_ALL_GATHER, r, bw, ts, 0, cp->c[l][1]);
 			cp->two[l] = 1;
 		} else {
-			cp->nc[l][0] = level_cands(s, l, (hw_coll)op, cp->ranks[l], st, 0, cp->c[l][0]);
+			cp->nc[l][0] = level_cands(s, l, (hw_coll)op, r, bw, ts, 0, cp->c[l][0]);
 		}
 	}
 	if (op == COMM_ALL_REDUCE && cp->outer == 0) {
-		/* One node: the serving stacks' own kernels over the whole group (comm_allreduce_p2p). */
-		cp->np2p = level_cands(s, 0, HW_ALL_REDUCE, n, stride, 1, cp->p2p);
+		/* One node: the serving stacks' own kernels over the whole group (comm_allreduce_p2p):
+		 * level 0 holds it all, its ranks n at the group's stride. */
+		cp->np2p = level_cands(s, 0, HW_ALL_REDUCE, g->n, g->bw[0], g->torus_steps[0], 1, cp->p2p);
 		cp->p2p_floor = s->levels[0].p2p_floor;
 	}
+}
+
+void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride)
+{
+	comm_group g;
+	comm_group_init(&g, s, n, stride);
+	comm_plan_group(cp, &g, op);
+}
+
+comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
+{
+	comm_plan cp;
+	if (g->n <= 1 || bytes <= 0 || g->s->nlevels == 0)
+		return comm_time(g->s, op, bytes, g->n, g->stride);
+	comm_plan_group(&cp, g, op);
+	return comm_plan_time(&cp, bytes);
 }
 
 comm_cost comm_plan_time(const comm_plan *cp, double bytes)

@@ -61,6 +61,28 @@ typedef struct comm_plan {
 	double p2p_floor;                  /* s: level 0's p2p_floor */
 } comm_plan;
 
+/* A group of n ranks stride apart placed on s's levels (comm_place), with what every collective
+ * in it shares on each level it spans: its ranks and stride there, the bandwidth it gets and a
+ * torus's latency steps. Collectives of one group (a reduce-scatter and its all-gather) work it
+ * out once. s must outlive it. */
+typedef struct comm_group {
+	const hw_system *s;
+	int n, stride;
+	int outer;                         /* comm_place's; -1 when the group is one rank */
+	int ranks[HW_LEVELS_MAX];
+	int lstride[HW_LEVELS_MAX];        /* chips between members inside each level */
+	double bw[HW_LEVELS_MAX];          /* comm_group_bw of each spanned level */
+	double torus_steps[HW_LEVELS_MAX]; /* a torus level's latency steps, one ring per dimension */
+} comm_group;
+
+void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
+
+/* comm_plan_init of op in group g. */
+void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);
+
+/* comm_time(g->s, op, bytes, g->n, g->stride), figure for figure. */
+comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes);
+
 /* Works out op in a group of n ranks stride apart on s (see comm_time). s must outlive it. */
 void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride);
 

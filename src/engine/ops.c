@@ -32,6 +32,7 @@ typedef struct lower {
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 	int cast_weights;  /* fp8 training: 1 when the weights are cast in every micro-batch */
 	double sustain;    /* training: the stack's share of the chip family's train_sustained */
+	double op_train;   /* ops_op.train of the ops added: sustain when training or recomputing, else 0 */
 	double kernel_overhead; /* s of host time per kernel */
 	double host[OPS_KIND_N]; /* s of host time per op of each kind (host_of, set by init) */
 	/* Recompute: the layer's forward lowered as a forward pass (train 0), written as phase
@@ -74,10 +75,23 @@ __attribute__((always_inline)) static inline ops_op *add(lower *c, const char *n
 	o->per_layer = c->in_layer;
 	o->attn = c->attn;
 	o->eager = c->eager;
-	o->train = c->train || c->rc ? c->sustain : 0;
+	o->train = c->op_train;
 	o->host = c->host[kind];
 	o->serve = c->serve;
 	return o;
+}
+
+/* The next op as a copy of o (its backward or recomputed kernel) in another phase; NULL when
+ * the list is full. */
+__attribute__((always_inline)) static inline ops_op *add_like(lower *c, const ops_op *o, ops_phase phase)
+{
+	ops_op *b;
+	if (c->l->n >= OPS_MAX)
+		return NULL;
+	b = &c->l->op[c->l->n++];
+	*b = *o;
+	b->phase = phase;
+	return b;
 }
 
 /* The share of a GEMM that a recompute re-runs (0: none). Per-op checkpointing re-runs the
@@ -120,11 +134,9 @@ static void gemm(lower *c, gemm_role role, const char *name, double m, double n,
 		o->bytes *= keep;
 	}
 	if (c->train) {
-		ops_op *b = add(c, name, OPS_GEMM, OPS_BWD, count);
+		ops_op *b = add_like(c, o, OPS_BWD);
 		if (!b)
 			return;
-		*b = *o;
-		b->phase = OPS_BWD;
 		b->flops = 2 * o->flops;
 		/* dX = dY·Wᵀ reads dY, W, writes dX; dW = Xᵀ·dY reads dY, X and accumulates into the
 		 * fp32 main gradient (read + write, Megatron's default). */
@@ -168,11 +180,9 @@ static void elem(lower *c, const char *name, ops_kind kind, double elems, double
 	o->bytes = elems * fwd_bpe;
 	o->flops = elems * flops_pe;
 	if (c->train && bwd_bpe > 0) {
-		ops_op *b = add(c, name, kind, OPS_BWD, count);
+		ops_op *b = add_like(c, o, OPS_BWD);
 		if (!b)
 			return;
-		*b = *o;
-		b->phase = OPS_BWD;
 		b->bytes = elems * bwd_bpe;
 		b->flops = 2 * o->flops;
 	}
@@ -244,20 +254,13 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		o->bytes += scores * (4 * c->ab + drop);
 	}
 	if (c->train) {
-		ops_op *b = add(c, "attention", OPS_ATTN, OPS_BWD, count);
+		ops_op *b = add_like(c, o, OPS_BWD);
 		if (!b)
 			return;
-		*b = *o;
-		b->phase = OPS_BWD;
 		b->flops = o->flops * (w->flash_attention ? 2.5 : 2.0);
 		b->bytes = o->bytes * 2.5;
-		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE) {
-			ops_op *r = add(c, "attention", OPS_ATTN, OPS_RECOMP, count);
-			if (r) {
-				*r = *o;
-				r->phase = OPS_RECOMP;
-			}
-		}
+		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE)
+			add_like(c, o, OPS_RECOMP);
 	}
 }
 
@@ -408,6 +411,7 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->cast_bytes = train ? w->fw.train.fp8_cast_bytes : 0;
 	c->cast_weights = w->fw.train.fp8_weights == FW_FP8W_MICRO;
 	c->sustain = 1;
+	c->op_train = train ? c->sustain : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
 	for (int k = 0; k < OPS_KIND_N; k++)
 		c->host[k] = host_of(c, (ops_kind)k);
@@ -433,6 +437,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		int k = fw_attention_kernel(&w->fw.train, family);
 		c.attn = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
 		c.sustain = fw_sustain(&w->fw.train, family);
+		c.op_train = c.sustain;
 	}
 	out->layers_stage = L;
 	if (!w->flash_attention)
@@ -466,6 +471,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		r.rc = w->recompute == WL_RC_FULL ? RC_FULL
 			: w->fw.train.selective == FW_SEL_OPS ? RC_PER_OP : RC_MATMUL;
 		r.kept_qkv = k_l / (a_l + 2 * k_l);
+		r.op_train = r.sustain;
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
 	}
 	if (optimizer) {

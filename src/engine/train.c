@@ -98,15 +98,16 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 	a->t_kind[6] += k * b->t_kind[6];
 }
 
-/* comm_time through the memo when there is one. */
-static comm_cost memo_comm(train_memo *mm, const hw_system *s, comm_op op, double bytes, int n,
-			   int stride)
+/* comm_time through the memo when there is one, else in group g of the same n and stride when
+ * given (collectives of one group share its placement). */
+static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group *g, comm_op op, double bytes,
+			   int n, int stride)
 {
 	unsigned long long h;
 	train_memo_entry *e;
 	unsigned gen;
 	if (!mm)
-		return comm_time(s, op, bytes, n, stride);
+		return g ? comm_group_time(g, op, bytes) : comm_time(s, op, bytes, n, stride);
 	gen = mm->gen ? mm->gen : 1;
 	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
 	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
@@ -186,26 +187,27 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
 		 * GEMMs cannot cover stays, plus the contention. */
 		double frac = 1, share = w->fw.train.overlap_tp;
+		/* With sequence parallelism an all-gather and a reduce-scatter of one group. */
+		comm_group g;
+		comm_cost ag, rs, ar;
+		comm_group_init(&g, s, p.tp, 1);
+		if (p.sp) {
+			ag = comm_group_time(&g, COMM_ALL_GATHER, tp_act);
+			rs = comm_group_time(&g, COMM_REDUCE_SCATTER, tp_act);
+		} else {
+			ar = comm_group_time(&g, COMM_ALL_REDUCE, tp_act);
+		}
 		if (share > 0) {
-			double raw = 0;
-			if (p.sp)
-				raw = per_layer * (comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1).t +
-						   comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1).t);
-			else
-				raw = per_layer * comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1).t;
+			double raw = per_layer * (p.sp ? ag.t + rs.t : ar.t);
 			/* The overlapped share hides behind the layer's compute-bound time. */
 			frac = raw > 0 ? (1 - share) +
 					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
 				       : 1;
 		}
-		if (p.sp) {
-			comm_cost ag = comm_time(s, COMM_ALL_GATHER, tp_act, p.tp, 1);
-			comm_cost rs = comm_time(s, COMM_REDUCE_SCATTER, tp_act, p.tp, 1);
+		if (p.sp)
 			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
-		} else {
-			comm_cost ar = comm_time(s, COMM_ALL_REDUCE, tp_act, p.tp, 1);
+		else
 			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
-		}
 	}
 	if (p.ep > 1 && moe > 0) {
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
@@ -298,7 +300,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	if (p->pp > 1) {
 		/* One activation forward and one gradient backward per micro-batch and model chunk;
 		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
-		comm_cost cc = memo_comm(mm, s, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
+		comm_cost cc = memo_comm(mm, s, NULL, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
 		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
 		double frac = w->fw.train.overlap_pp && cc.t > 0
 				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
@@ -318,14 +320,19 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			int ndp = (int)shard_zero(p, ex);
 			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
 			double Pp = part[ex];
+			comm_group grp, *gp = NULL;
 			if (ndp <= 1 || Pp <= 0)
 				continue;
+			if (!mm) {
+				comm_group_init(&grp, s, ndp, stride);
+				gp = &grp;
+			}
 			if (w->zero < 3) {
-				comm_cost g = memo_comm(mm, s, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
+				comm_cost g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
 							Pp * gb, ndp, stride);
 				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
 				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
 				 * reduce starts when its gradients are ready, so the last bucket's (the first
@@ -352,8 +359,8 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * again before its backward, its gradients reduce-scattered after; prefetched
 				 * behind the previous layer's compute. */
 				double Pl = Pp / L;
-				comm_cost a = memo_comm(mm, s, COMM_ALL_GATHER, Pl * ab, ndp, stride);
-				comm_cost g = memo_comm(mm, s, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride);
+				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
 				double sg = c->overlap_slowdown;
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the
