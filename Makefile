@@ -234,9 +234,13 @@ example: roofcost
 		-o reports/example
 	rm -f build/example.db build/example.db-wal build/example.db-shm
 
+# rank_cost takes exactly one of a training or a serving result and branches on which;
+# cppcheck reads each NULL argument as reaching the other branch, so those two checks are off
+# for that one file.
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
-		--suppress=missingIncludeSystem --inline-suppr -Isrc src
+		--suppress=missingIncludeSystem --suppress=nullPointer:src/engine/rank.c \
+		--suppress=ctunullpointer:src/engine/rank.c --inline-suppr -Isrc src
 
 # The man page and the bash completion, from the same usage texts as --help.
 build/roofcost.1: roofcost | build

@@ -144,7 +144,7 @@ static void print_fit(const cases_set *cs, int wide)
 	printf("chip level, %s: %d values; stack level, the frameworks' [calibration]: %d values\n",
 	       fw_shown_path(ks->path), ks->n, fs->nfw);
 	for (int i = 0; i < nv; i++) {
-		const char *groups[FIT_GROUPS_MAX];
+		const char *groups[FIT_GROUPS_MAX] = {0};
 		int n, ng = 0, stacks;
 		double v;
 		if (i < ks->n) {
