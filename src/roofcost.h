@@ -141,6 +141,24 @@ ROOFCOST_API int roofcost_sweep_merge(roofcost *h, const char *const *files, int
  * workloads, frameworks or prices. Returns 0 or the exit code. */
 ROOFCOST_API int roofcost_list_json(roofcost *h, const char *what, char **json);
 
+/* Predictions against published measurements (roofcost validate CASES --format json): every row
+ * of the case file `cases` (a path; DESIGN §7 columns) predicted in sample, out of sample (every
+ * calibrated value refitted without the rows of the row's own source) and with each framework
+ * left out, with the summaries. JSON into *json. Returns 0 or the exit code. */
+ROOFCOST_API int roofcost_validate_json(roofcost *h, const char *cases, char **json);
+
+/* A release record checked again (roofcost baseline check NAME --format json): the record `name`
+ * in h's store (NULL: every record, as --all), evaluated again with today's tool and data, or
+ * from its frozen inputs and price (frozen 1), prices as at as_of (YYYY-MM-DD; NULL: as
+ * recorded), every figure judged against the record's tolerance and criteria (fail_any 1: a
+ * figure beyond its tolerance fails either way, as --fail-on any). Each check is logged in the
+ * store; a keyed store needs ROOFCOST_RECORD_KEY in the environment, as the tool does. JSON into
+ * *json, also when a figure fell short. Returns 0 (every figure passes), 3 (a figure fell short,
+ * or there are no records), 1 (a record or the store cannot be read or was changed) or 2; then
+ * roofcost_errmsg says what, each problem the tool would print, "; " between them. */
+ROOFCOST_API int roofcost_baseline_check_json(roofcost *h, const char *name, int frozen, const char *as_of,
+					      int fail_any, char **json);
+
 /* Frees a string the library returned (NULL is fine). */
 ROOFCOST_API void roofcost_free(void *p);
 

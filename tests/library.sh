@@ -59,6 +59,28 @@ else
 	bad face-figures
 fi
 
+# validate and a release record's check: the tool's JSON, and a check that falls short is exit 3
+# with its JSON all the same
+$F validate tests/validation/public.csv >"$tmp/a" 2>"$tmp/why"
+$R validate tests/validation/public.csv --format json >"$tmp/b" 2>&1
+same face-validate "$tmp/a" "$tmp/b"
+$F validate tests/validation/disagg.csv >"$tmp/a" 2>"$tmp/why"
+$R validate tests/validation/disagg.csv --format json >"$tmp/b" 2>&1
+same face-validate-disagg "$tmp/a" "$tmp/b"
+$R baseline record lib-r1 -s trn2.48xlarge -w llama3-8b-train >/dev/null 2>&1
+$R baseline record lib-r2 -s p5.48xlarge -w llama3-70b-serve >/dev/null 2>&1
+$F check lib-r1 >"$tmp/a" 2>"$tmp/why"
+$R baseline check lib-r1 --format json >"$tmp/b" 2>&1
+same face-check "$tmp/a" "$tmp/b"
+$F check all frozen >"$tmp/a" 2>"$tmp/why"
+$R baseline check --all --frozen --format json >"$tmp/b" 2>&1
+same face-check-all-frozen "$tmp/a" "$tmp/b"
+# p5's price before 2025-06-01 is the capacity block's: the serving record's cost figures regress.
+$F check lib-r2 2025-01-01 >"$tmp/a" 2>"$tmp/why"; frc=$?
+$R baseline check lib-r2 --as-of 2025-01-01 --format json >"$tmp/b" 2>/dev/null; crc=$?
+if [ "$frc" = 3 ] && [ "$crc" = 3 ] && grep -q '"fell_short":	1' "$tmp/a"; then same face-check-fell-short "$tmp/a" "$tmp/b"; else
+	echo "face exit $frc, tool exit $crc" >"$tmp/why"; bad face-check-fell-short; fi
+
 # --- the Python binding, Debian's python3 and the standard library alone
 if PYTHONPATH=src/python ROOFCOST_LIB=build/libroofcost.so ROOFCOST_BIN=$R python3 -m unittest -q \
 	tests/python/test_roofcost.py >"$tmp/why" 2>&1; then

@@ -1,9 +1,8 @@
 /* cmd_baseline: `roofcost baseline record|check|list|show|diff|export|import|verify` - frozen
  * release records (DESIGN §6 "Release records", §8): the options of each verb and the tables
- * that show what it did. What a record is, how it is frozen, checked, explained and verified
- * lives in store/record.c; this file gives it the evaluation (evaluate: the options replayed
- * through cli_eval_option and setup_load, so an option eval gains reaches baseline too, then
- * eval's JSON) and prints. Each check is logged in the store's baseline_check table, which is
+ * that show what it did. What each verb does (the evaluation a record replays, a record made,
+ * checked and logged, verified) and its JSON are lib/release.c's, over store/record.c; this
+ * file parses and prints. Each check is logged in the store's baseline_check table, which is
  * where `list` finds a record's last check. */
 #include <cJSON.h>
 #include <getopt.h>
@@ -17,6 +16,7 @@
 #include "base/os.h"
 #include "base/text.h"
 #include "cli/cli.h"
+#include "lib/release.h"
 #include "store/baseline.h"
 #include "store/record.h"
 
@@ -99,8 +99,9 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-/* ---- the evaluation a record replays, and the tool that gives it */
+/* ---- the tool */
 
+/* The options a record keeps: eval's, as `baseline record` takes them. */
 static const struct option eval_longopts[] = {CLI_EVAL_LONGOPTS, CLI_COST_LONGOPTS, {NULL, 0, NULL, 0}};
 
 static const struct option *eval_option(int code)
@@ -111,99 +112,13 @@ static const struct option *eval_option(int code)
 	return NULL;
 }
 
-static void to_cli_paths(const record_paths *r, home_paths *p)
-{
-	memset(p, 0, sizeof *p);
-	snprintf(p->home, sizeof p->home, "%s", r->home);
-	snprintf(p->models, sizeof p->models, "%s", r->models);
-	snprintf(p->workloads, sizeof p->workloads, "%s", r->workloads);
-	snprintf(p->catalogs, sizeof p->catalogs, "%s", r->catalogs);
-	snprintf(p->db, sizeof p->db, "%s", r->db);
-	p->db_default = r->db_default;
-}
-
-static void to_record_paths(const home_paths *p, record_paths *r)
-{
-	memset(r, 0, sizeof *r);
-	snprintf(r->home, sizeof r->home, "%s", p->home);
-	snprintf(r->models, sizeof r->models, "%s", p->models);
-	snprintf(r->workloads, sizeof r->workloads, "%s", p->workloads);
-	snprintf(r->catalogs, sizeof r->catalogs, "%s", p->catalogs);
-	snprintf(r->db, sizeof r->db, "%s", p->db);
-	r->db_default = p->db_default;
-}
-
-/* record_eval_fn: the options as `roofcost eval` takes them, evaluated as it does. */
-static int evaluate(void *ctx, const record_paths *rp, int argc, char **argv, db **store, record_eval *ev,
-		    err *e)
-{
-	home_paths *paths = malloc(sizeof *paths);
-	setup_opts o;
-	rank_view rep;
-	int c, rc = 0, old_opterr = opterr;
-	(void)ctx;
-	if (!paths)
-		return err_set(e, ERR_DATA, "out of memory");
-	to_cli_paths(rp, paths);
-	setup_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", eval_longopts, NULL)) != -1) {
-		int h = c == '?' || c == 'h' ? 0 : cli_eval_option(c, optarg, &o, e);
-		if (h != 1) {
-			if (h == 0)
-				err_set(e, ERR_DATA, "the record's option '%s' is not one this roofcost knows",
-					argv[optind > 1 ? optind - 1 : 1]);
-			else
-				err_prefix(e, "the record's options");
-			rc = ERR_DATA;
-			break;
-		}
-	}
-	opterr = old_opterr;
-	if (rc == 0)
-		rc = setup_load(paths, &o, o.system, &ev->sys, &ev->w, &ev->p, e);
-	if (rc == 0) {
-		memset(&rep, 0, sizeof rep);
-		rep.sys = &ev->sys;
-		rep.w = &ev->w;
-		if (ev->w.mode == WL_TRAIN) {
-			train_eval(&ev->sys, &ev->w, &ev->p, &ev->tr, NULL);
-			rep.train = &ev->tr;
-		} else {
-			infer_eval(&ev->sys, &ev->w, &ev->p, &ev->ir, NULL, NULL);
-			rep.infer = &ev->ir;
-		}
-		if (setup_cost(paths, store, &o, &ev->sys, &ev->w, rep.train, rep.infer, &ev->cost, e) != 0)
-			rc = ERR_DATA;
-	}
-	if (rc == 0) {
-		rep.cost = &ev->cost;
-		if (!(ev->results = show_json(&rep)))
-			rc = err_set(e, ERR_DATA, "out of memory");
-	}
-	free(paths);
-	return rc;
-}
-
 /* The tool: this evaluation, version and build, and ROOFCOST_RECORD_KEY. Returns 0, or 2 with
  * the usage error printed for a key shorter than BASELINE_KEY_MIN. */
 static int tool_init(record_tool *t)
 {
-	const char *key = getenv("ROOFCOST_RECORD_KEY");
-	memset(t, 0, sizeof *t);
-	t->fn = evaluate;
-	t->version = cli_version;
-	t->build = cli_build;
-	if (key && *key) {
-		if (strlen(key) < BASELINE_KEY_MIN) {
-			fprintf(stderr, "roofcost: ROOFCOST_RECORD_KEY: %zu bytes; a key has at least %d (32 random "
-				"characters, kept as a CI secret)\n", strlen(key), BASELINE_KEY_MIN);
-			return 2;
-		}
-		t->key.bytes = key;
-		t->key.len = strlen(key);
-	}
+	err e = {0};
+	if (release_tool(t, cli_version, cli_build, getenv("ROOFCOST_RECORD_KEY"), &e) != 0)
+		return cli_fail(&e);
 	return 0;
 }
 
@@ -452,36 +367,25 @@ static int get_record(const record_audit *a, const home_paths *paths, const char
 	return i;
 }
 
-/* The figures of a record or an evaluation against its criteria; fp NULL only counts. Returns
- * the figures that fall short. */
-static int print_figure_table(const char *mode, const baseline_rules *rules, const cJSON *results,
-			      out_format fmt, FILE *fp)
+/* The figures of a record or an evaluation against its criteria. */
+static void print_figure_table(const release_figure *fig, int n, out_format fmt, FILE *fp)
 {
 	static const char *const hdr[] = {"figure", "value", "limit", "verdict"};
-	const char *names[RECORD_FIGURES_MAX];
-	int n = baseline_figures(mode, rules, names, RECORD_FIGURES_MAX), failed = 0;
 	out_table t;
 	out_init(&t, 4, hdr);
 	out_right(&t, 1);
 	for (int f = 0; f < n; f++) {
-		baseline_value v;
-		baseline_judgement j;
 		char val[BASELINE_TEXT_MAX];
 		const char *cells[4];
-		baseline_value_of(results, names[f], &v);
-		baseline_judge(rules, names[f], &v, &v, &j);
-		baseline_value_text(&v, val, sizeof val);
-		failed += j.fell_short;
-		cells[0] = names[f];
+		baseline_value_text(&fig[f].v, val, sizeof val);
+		cells[0] = fig[f].name;
 		cells[1] = val;
-		cells[2] = j.limit;
-		cells[3] = j.verdict;
+		cells[2] = fig[f].j.limit;
+		cells[3] = fig[f].j.verdict;
 		out_row(&t, cells);
 	}
-	if (fp)
-		out_print(&t, fmt, fp);
+	out_print(&t, fmt, fp);
 	out_release(&t);
-	return failed;
 }
 
 static int verb_record(int argc, char **argv, const home_paths *paths)
@@ -491,24 +395,16 @@ static int verb_record(int argc, char **argv, const home_paths *paths)
 						 {"tolerance", required_argument, NULL, OPT_TOLERANCE},
 						 {NULL, 0, NULL, 0}};
 	setup_opts o;
-	baseline_rules rules;
-	record_paths rp;
 	record_tool t;
+	release_made m;
 	const char *criteria = "", *tolerance = "", *name = NULL;
 	cJSON *options = cJSON_CreateArray();
-	record_eval *ev = NULL;
 	db *store = NULL;
-	char stale[RANK_NOTE_MAX] = "";
-	double age = NAN;
-	db_baseline row;
 	char clipped[400];
 	err e = {0};
-	int c, rc = 0;
+	int c, rc = 0, made = 0;
 
 	setup_init(&o);
-	memset(&rules, 0, sizeof rules);
-	memset(&row, 0, sizeof row);
-	to_record_paths(paths, &rp);
 	if (!options) {
 		err_set(&e, ERR_DATA, "out of memory");
 		rc = cli_fail(&e);
@@ -551,114 +447,83 @@ static int verb_record(int argc, char **argv, const home_paths *paths)
 	}
 	if ((rc = tool_init(&t)) != 0)
 		goto done;
-	if (baseline_parse_criteria(criteria, &rules, &e) != 0 || baseline_parse_tolerance(tolerance, &rules, &e) != 0 ||
-	    home_open_db(paths, &store, &e) != 0 || record_name_free(store, name, &e) != 0 ||
-	    record_evaluate(&rp, options, &t, &store, &ev, &e) != 0 || record_rules_known(ev, &rules, &e) != 0) {
-		rc = cli_fail(&e);
-		goto done;
-	}
-	if (print_figure_table(wl_mode_names[ev->w.mode], &rules, ev->results, o.format, NULL) > 0) {
-		if (o.format != OUT_JSON)
-			print_figure_table(wl_mode_names[ev->w.mode], &rules, ev->results, o.format, stdout);
-		fprintf(stderr, "roofcost: baseline record: %s: a figure fails the criteria: nothing recorded\n", name);
-		rc = 3;
-		goto done;
-	}
-	rc = record_freeze(store, &t, name, ev, options, &rules, &row, &e);
+	made = 1;
+	rc = release_record(paths, &t, &store, name, options, criteria, tolerance, &m, &e);
 	options = NULL;
 	if (rc != 0) {
 		rc = cli_fail(&e);
 		goto done;
 	}
-	{
-		/* The price frozen against the record's day: a price older than [cost] price_age_days
-		 * may predate a price change (the record keeps it as it is). */
-		char day[11];
-		snprintf(day, sizeof day, "%.10s", row.created_at);
-		age = ev->cost.have_price && !ev->cost.user_price ? rank_price_age_days(&ev->cost.price, day) : NAN;
-		if (isfinite(age) && age > ev->w.cost.owned.price_age_days)
-			snprintf(stale, sizeof stale, "the price frozen is %.0f days older than the record: %s %s as_of %s, "
-				 "recorded %s, more than %.0f days ([cost] price_age_days); a price change since does not show "
-				 "(import newer rows, or --price)", age, ev->cost.price.instance,
-				 price_model_names[ev->cost.price.model], ev->cost.price.as_of, day, ev->w.cost.owned.price_age_days);
+	if (m.fell_short) {
+		if (o.format != OUT_JSON)
+			print_figure_table(m.fig, m.nfig, o.format, stdout);
+		fprintf(stderr, "roofcost: baseline record: %s: a figure fails the criteria: nothing recorded\n", name);
+		rc = 3;
+		goto done;
 	}
 	if (o.format == OUT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "name", name);
-		cJSON_AddNumberToObject(j, "id", row.id);
-		cJSON_AddStringToObject(j, "created_at", row.created_at);
-		if (isfinite(age))
-			cJSON_AddNumberToObject(j, "price_age_days", age);
-		else
-			cJSON_AddNullToObject(j, "price_age_days");
-		if (stale[0])
-			cJSON_AddStringToObject(j, "price_warning", stale);
-		else
-			cJSON_AddNullToObject(j, "price_warning");
-		cJSON_AddStringToObject(j, "sha256", row.sha256);
-		cJSON_AddStringToObject(j, "prev_sha256", row.prev_sha256);
-		cJSON_AddStringToObject(j, "chain_sha256", row.chain_sha256);
-		cJSON_AddItemToObject(j, "results", cJSON_Duplicate(ev->results, 1));
+		cJSON *j = release_made_json(name, &m);
 		json_print(j, stdout);
 		cJSON_Delete(j);
 	} else {
-		print_figure_table(wl_mode_names[ev->w.mode], &rules, ev->results, o.format, stdout);
+		print_figure_table(m.fig, m.nfig, o.format, stdout);
 		if (o.format == OUT_TABLE)
 			printf("recorded %s in %s as record %d: %d inputs, sha256 %.12s, chained to %.12s%s\n", name,
-			       paths->db, row.id, ev->nin, row.sha256, row.prev_sha256, t.key.len ? " (keyed)" : "");
-		if (stale[0])
-			printf("%swarning: %s\n", o.format == OUT_MD ? "\n" : "", stale);
+			       paths->db, m.row.id, m.ev->nin, m.row.sha256, m.row.prev_sha256, t.key.len ? " (keyed)" : "");
+		if (m.stale[0])
+			printf("%swarning: %s\n", o.format == OUT_MD ? "\n" : "", m.stale);
 	}
 done:
 	cJSON_Delete(options);
-	db_baseline_release(&row);
-	record_eval_free(ev);
+	if (made)
+		release_made_release(&m);
 	db_close(store);
 	return rc;
 }
 
-/* Logs one check in the store, opened for writing on first use; a store this user cannot
- * write is left as it is, with a warning. */
-static void log_check(const home_paths *paths, const record_tool *t, db **w, int *tried, const db_baseline *row,
-		      const record_check *c)
+/* check's sink: each record's table as it is checked, the errors and warnings on stderr. */
+typedef struct check_out {
+	out_format format;
+	out_table *flat;
+} check_out;
+
+static void check_checked(void *ctx, int k, const db_baseline *row, const record_check *c)
 {
-	db_check_row k;
-	err e = {0};
-	if (!*w && !*tried) {
-		*tried = 1;
-		if (home_open_db(paths, w, &e) != 0) {
-			err_prefix(&e, "warning: the checks were not logged");
-			fprintf(stderr, "roofcost: %s\n", e.msg);
-			return;
-		}
-	}
-	if (!*w)
+	const check_out *x = ctx;
+	if (x->format == OUT_JSON)
 		return;
-	memset(&k, 0, sizeof k);
-	k.baseline_id = row->id;
-	k.frozen = c->frozen;
-	k.passed = c->failed == 0;
-	k.failed = c->failed;
-	snprintf(k.tool, sizeof k.tool, "%s", c->tool_now);
-	if (db_baseline_check_add(*w, &k, &t->key, &e) != 0) {
-		err_prefix(&e, "warning: the check was not logged");
-		fprintf(stderr, "roofcost: %s\n", e.msg);
+	if (x->format == OUT_TABLE) {
+		if (k)
+			printf("\n");
+		check_print(row, c, stdout);
+	} else {
+		check_rows(row, c, x->flat, 1);
 	}
+}
+
+static void check_fail(void *ctx, const err *e)
+{
+	(void)ctx;
+	cli_fail(e);
+}
+
+static void check_say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "roofcost: %s\n", msg);
 }
 
 static int verb_check(int argc, char **argv, const home_paths *paths)
 {
 	verb_opts v;
-	db *store = NULL, *w = NULL;
-	record_audit a;
 	record_tool t;
-	record_check *c = NULL;
-	record_check_opts co;
-	record_paths rp;
-	cJSON *all = NULL;
+	release_check_opts co;
+	release_tally n;
 	out_table flat;
-	char note[RECORD_PATH_MAX + 128];
-	int idx[1], *which = idx, n = 0, rc, unreadable = 0, short_ = 0, tried = 0, missing = 0;
+	check_out x;
+	release_sink sink = {check_checked, check_fail, check_say, &x};
+	cJSON *all = NULL;
+	int rc;
 	int parsed = verb_parse(argc, argv, "check", "all frozen fail-on as-of expect", &v);
 	if (parsed != 0)
 		return parsed < 0 ? 0 : parsed;
@@ -666,92 +531,29 @@ static int verb_check(int argc, char **argv, const home_paths *paths)
 		return want_args("check", &v, v.all ? 0 : 1, "NAME or --all");
 	if (v.expect >= 0 && !v.all)
 		return usage_error("%s", "check: --expect N counts the records of --all");
-	if ((rc = tool_init(&t)) != 0 || (rc = open_audit(paths, &t, &store, &a, note, sizeof note)) >= 0)
+	if ((rc = tool_init(&t)) != 0)
 		return rc;
-	to_record_paths(paths, &rp);
-	if (!(c = calloc(1, sizeof *c))) {
-		verb_end(store, &a);
-		return 1;
-	}
-	co.frozen = v.frozen;
-	co.fail_any = v.fail_any;
-	co.as_of = v.as_of;
-	if (v.all) {
-		if (!a.counts_ok || (a.head_state == 1)) {
-			/* Records lost, added or rewritten, or a head rewritten: no pass can stand on it. */
-			fprintf(stderr, "roofcost: %s: %s (see 'roofcost baseline verify')\n", paths->db,
-				!a.counts_ok ? a.counts_why : a.head_why);
-			unreadable++;
-		}
-		if (a.n == 0) {
-			fprintf(stderr, "roofcost: baseline check --all: no records in %s%s%s: nothing was checked, which "
-				"is no pass\n", paths->db, note[0] ? ": " : "", note);
-			missing = 1;
-		}
-		if (v.expect >= 0 && a.n != v.expect) {
-			fprintf(stderr, "roofcost: baseline check --all --expect %d: the store holds %d record%s: records "
-				"were %s\n", v.expect, a.n, a.n == 1 ? "" : "s", a.n < v.expect ? "lost (a store replaced, "
-				"truncated or cut)" : "added that the expectation does not know");
-			missing = 1;
-		}
-		n = a.n;
-		which = NULL;
-	} else {
-		if ((idx[0] = get_record(&a, paths, v.args[0], note)) < 0) {
-			free(c);
-			verb_end(store, &a);
-			return 1;
-		}
-		n = 1;
-	}
-	if (v.format == OUT_JSON)
-		all = cJSON_CreateArray();
+	memset(&co, 0, sizeof co);
+	co.name = v.all ? NULL : v.args[0];
+	co.all = v.all;
+	co.expect = v.expect;
+	co.how.frozen = v.frozen;
+	co.how.fail_any = v.fail_any;
+	co.how.as_of = v.as_of;
 	check_table(&flat, 1);
-	for (int k = 0; k < n; k++) {
-		int i = which ? which[k] : k;
-		err e = {0};
-		if (record_check_one(&a, i, &rp, &t, &store, &co, c, &e) != 0) {
-			unreadable++;
-			cli_fail(&e);
-			continue;
-		}
-		short_ += c->failed > 0;
-		if (all) {
-			cJSON_AddItemToArray(all, record_check_json(&a.rows[i], c));
-		} else if (v.format == OUT_TABLE) {
-			if (k)
-				printf("\n");
-			check_print(&a.rows[i], c, stdout);
-		} else {
-			check_rows(&a.rows[i], c, &flat, 1);
-		}
-		log_check(paths, &t, &w, &tried, &a.rows[i], c);
-	}
+	x.format = v.format;
+	x.flat = &flat;
+	rc = release_check(paths, &t, &co, &sink, &n, v.format == OUT_JSON ? &all : NULL);
 	if (all) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "records", all);
-		cJSON_AddNumberToObject(o, "passed", n - short_ - unreadable > 0 ? n - short_ - unreadable : 0);
-		cJSON_AddNumberToObject(o, "fell_short", short_);
-		cJSON_AddNumberToObject(o, "unreadable", unreadable);
-		if (v.all)
-			cJSON_AddNumberToObject(o, "records_in_store", a.n);
-		if (v.expect >= 0)
-			cJSON_AddNumberToObject(o, "expected", v.expect);
-		json_print(o, stdout);
-		cJSON_Delete(o);
-	} else if (v.format != OUT_TABLE) {
+		json_print(all, stdout);
+		cJSON_Delete(all);
+	} else if (n.ran && v.format != OUT_TABLE && v.format != OUT_JSON) {
 		out_print(&flat, v.format, stdout);
-	} else if (v.all) {
-		printf("%s%d records: %d pass, %d fell short, %d unreadable\n", n ? "\n" : "", n,
-		       n - short_ - unreadable > 0 ? n - short_ - unreadable : 0, short_, unreadable);
+	} else if (n.ran && v.all && v.format == OUT_TABLE) {
+		printf("%s%d records: %d pass, %d fell short, %d unreadable\n", n.n ? "\n" : "", n.n, n.passed,
+		       n.fell_short, n.unreadable);
 	}
 	out_release(&flat);
-	/* Records that are not there (--all found none, or not the --expect N) fall short first:
-	 * the question was whether they are there; then unreadable records; then figures. */
-	rc = missing ? 3 : unreadable ? 1 : short_ ? 3 : 0;
-	free(c);
-	verb_end(store, &a);
-	db_close(w);   /* last: the writer's close folds the log into the store file */
 	return rc;
 }
 
@@ -781,32 +583,7 @@ static int verb_list(int argc, char **argv, const home_paths *paths)
 	if (rc >= 0)
 		return rc;
 	if (v.format == OUT_JSON) {
-		cJSON *arr = cJSON_CreateArray();
-		for (int i = 0; i < n; i++) {
-			cJSON *o = cJSON_CreateObject(), *k;
-			cJSON_AddStringToObject(o, "name", rows[i].name);
-			cJSON_AddStringToObject(o, "workload", rows[i].workload);
-			cJSON_AddStringToObject(o, "system", rows[i].system);
-			cJSON_AddStringToObject(o, "created_at", rows[i].created_at);
-			cJSON_AddStringToObject(o, "criteria", rows[i].criteria);
-			cJSON_AddStringToObject(o, "tolerance", rows[i].tolerance);
-			cJSON_AddStringToObject(o, "sha256", rows[i].sha256);
-			cJSON_AddNumberToObject(o, "checks", rows[i].checks);
-			cJSON_AddBoolToObject(o, "verified", !a.why[i][0]);
-			if (a.why[i][0])
-				cJSON_AddStringToObject(o, "problem", a.why[i]);
-			if (rows[i].checks) {
-				k = cJSON_CreateObject();
-				cJSON_AddStringToObject(k, "checked_at", rows[i].checked_at);
-				cJSON_AddBoolToObject(k, "passed", rows[i].check_passed);
-				cJSON_AddBoolToObject(k, "frozen", rows[i].check_frozen);
-				cJSON_AddNumberToObject(k, "failed", rows[i].check_failed);
-				cJSON_AddItemToObject(o, "last_check", k);
-			} else {
-				cJSON_AddNullToObject(o, "last_check");
-			}
-			cJSON_AddItemToArray(arr, o);
-		}
+		cJSON *arr = release_list_json(&a);
 		json_print(arr, stdout);
 		cJSON_Delete(arr);
 	} else {
@@ -897,12 +674,7 @@ static int verb_show(int argc, char **argv, const home_paths *paths)
 		goto done;
 	}
 	if (v.format == OUT_JSON) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "record", cJSON_Duplicate(rec, 1));
-		cJSON_AddStringToObject(o, "sha256", row.sha256);
-		cJSON_AddStringToObject(o, "prev_sha256", row.prev_sha256);
-		cJSON_AddStringToObject(o, "chain_sha256", row.chain_sha256);
-		cJSON_AddNumberToObject(o, "checks", row.checks);
+		cJSON *o = release_show_json(&row, rec);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else {
@@ -977,15 +749,14 @@ static int verb_diff(int argc, char **argv, const home_paths *paths)
 	record_audit au;
 	record_tool tl;
 	db_baseline a, b;
-	cJSON *ra = NULL, *rb = NULL, *lines = NULL;
+	cJSON *ra = NULL, *rb = NULL;
 	const cJSON *it;
-	baseline_rules rules;
-	const char *names[RECORD_FIGURES_MAX];
+	release_diff d;
 	out_table t;
 	err e = {0};
 	char note[RECORD_PATH_MAX + 128];
-	int ia, ib, n, rc = verb_begin(argc, argv, "diff", "", 2, "two NAMEs", paths, &v, &tl, &store, &au, note,
-				      sizeof note);
+	int ia, ib, rc = verb_begin(argc, argv, "diff", "", 2, "two NAMEs", paths, &v, &tl, &store, &au, note,
+				   sizeof note);
 	if (rc >= 0)
 		return rc;
 	rc = 0;
@@ -997,38 +768,13 @@ static int verb_diff(int argc, char **argv, const home_paths *paths)
 	b = au.rows[ib];
 	ra = cJSON_Parse(a.record);
 	rb = cJSON_Parse(b.record);
-	if (!ra || !rb || record_rules(ra, &rules, &e) != 0) {
-		fprintf(stderr, "roofcost: baseline diff: a record cannot be read (see 'roofcost baseline verify')\n");
-		rc = 1;
-		goto done;
-	}
-	n = record_diff_figures(ra, rb, names, RECORD_FIGURES_MAX);
-	cJSON_Delete(lines);
-	if (!(lines = record_diff_lines(ra, rb))) {
-		fprintf(stderr, "roofcost: baseline diff: out of memory\n");
+	if (release_diff_run(ra, rb, &d, &e) != 0) {
+		fprintf(stderr, "roofcost: %s\n", e.msg);
 		rc = 1;
 		goto done;
 	}
 	if (v.format == OUT_JSON) {
-		cJSON *o = cJSON_CreateObject(), *figs = cJSON_CreateArray();
-		cJSON_AddStringToObject(o, "a", a.name);
-		cJSON_AddStringToObject(o, "b", b.name);
-		for (int f = 0; f < n; f++) {
-			baseline_value x, y;
-			baseline_judgement j;
-			cJSON *r = cJSON_CreateObject();
-			baseline_value_of(cJSON_GetObjectItemCaseSensitive(ra, "results"), names[f], &x);
-			baseline_value_of(cJSON_GetObjectItemCaseSensitive(rb, "results"), names[f], &y);
-			baseline_judge(&rules, names[f], &x, &y, &j);
-			cJSON_AddStringToObject(r, "figure", names[f]);
-			cJSON_AddItemToObject(r, "a", record_value_json(&x));
-			cJSON_AddItemToObject(r, "b", record_value_json(&y));
-			cJSON_AddItemToObject(r, "change", json_num_or_null(j.moved ? j.change : 0));
-			cJSON_AddItemToArray(figs, r);
-		}
-		cJSON_AddItemToObject(o, "figures", figs);
-		cJSON_AddItemToObject(o, "differences", lines);
-		lines = NULL;
+		cJSON *o = release_diff_json(a.name, b.name, &d);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 		goto done;
@@ -1037,18 +783,13 @@ static int verb_diff(int argc, char **argv, const home_paths *paths)
 	out_right(&t, 1);
 	out_right(&t, 2);
 	out_right(&t, 3);
-	for (int f = 0; f < n; f++) {
-		baseline_value x, y;
-		baseline_judgement j;
+	for (int f = 0; f < d.n; f++) {
 		char sx[64], sy[64], ch[32];
 		const char *cells[4];
-		baseline_value_of(cJSON_GetObjectItemCaseSensitive(ra, "results"), names[f], &x);
-		baseline_value_of(cJSON_GetObjectItemCaseSensitive(rb, "results"), names[f], &y);
-		baseline_judge(&rules, names[f], &x, &y, &j);
-		baseline_value_text(&x, sx, sizeof sx);
-		baseline_value_text(&y, sy, sizeof sy);
-		record_change_text(&j, ch, sizeof ch);
-		cells[0] = names[f];
+		baseline_value_text(&d.a[f].v, sx, sizeof sx);
+		baseline_value_text(&d.b[f].v, sy, sizeof sy);
+		record_change_text(&d.b[f].j, ch, sizeof ch);
+		cells[0] = d.a[f].name;
 		cells[1] = sx;
 		cells[2] = sy;
 		cells[3] = ch;
@@ -1060,13 +801,13 @@ static int verb_diff(int argc, char **argv, const home_paths *paths)
 	out_print(&t, v.format, stdout);
 	out_release(&t);
 	if (v.format == OUT_TABLE) {
-		printf("%s\n", cJSON_GetArraySize(lines) ? "differences:" : "same inputs, options, price and tool");
-		cJSON_ArrayForEach(it, lines) {
+		printf("%s\n", cJSON_GetArraySize(d.lines) ? "differences:" : "same inputs, options, price and tool");
+		cJSON_ArrayForEach(it, d.lines) {
 			printf("  %s\n", it->valuestring);
 		}
 	}
 done:
-	cJSON_Delete(lines);
+	release_diff_release(&d);
 	cJSON_Delete(ra);
 	cJSON_Delete(rb);
 	verb_end(store, &au);
@@ -1105,10 +846,7 @@ static int verb_export(int argc, char **argv, const home_paths *paths)
 		/* Written whole beside the target, then renamed: never half a document. */
 		rc = cli_fail(&e);
 	} else if (v.format == OUT_JSON) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", row->name);
-		cJSON_AddStringToObject(o, "file", v.out);
-		cJSON_AddStringToObject(o, "sha256", row->sha256);
+		cJSON *o = release_exported_json(row, v.out);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else {
@@ -1137,11 +875,7 @@ static int verb_import(int argc, char **argv, const home_paths *paths)
 		return cli_fail(&e);
 	}
 	if (v.format == OUT_JSON) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", row.name);
-		cJSON_AddNumberToObject(o, "id", row.id);
-		cJSON_AddStringToObject(o, "sha256", row.sha256);
-		cJSON_AddStringToObject(o, "chain_sha256", row.chain_sha256);
+		cJSON *o = release_imported_json(&row);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else {
@@ -1160,108 +894,58 @@ static int verb_verify(int argc, char **argv, const home_paths *paths)
 	db *store;
 	record_audit a;
 	record_tool t;
-	record_log_audit log;
-	record_price_audit pr;
-	cJSON *recs = NULL, *problems = NULL;
+	release_verified vf;
+	const cJSON *it;
 	out_table tb;
 	err e = {0};
-	char note[RECORD_PATH_MAX + 128], mode[160], line[1024];
-	int bad, rc = verb_begin(argc, argv, "verify", "expect-head", 0, "no arguments", paths, &v, &t, &store, &a, note,
-				 sizeof note);
+	char note[RECORD_PATH_MAX + 128];
+	int rc = verb_begin(argc, argv, "verify", "expect-head", 0, "no arguments", paths, &v, &t, &store, &a, note,
+			    sizeof note);
 	if (rc >= 0)
 		return rc;
-	if (record_audit_log(store, &t, &a, &log, &e) != 0 || record_audit_prices(store, &pr, &e) != 0) {
+	if (release_verify(store, &t, &a, v.expect_head, &vf, &e) != 0) {
 		verb_end(store, &a);
 		return cli_fail(&e);
 	}
-	if (!strcmp(a.head.mode, db_seal_modes[1]))
-		snprintf(mode, sizeof mode, "keyed: HMAC-SHA256 under ROOFCOST_RECORD_KEY, key id %s", a.head.key_id);
-	else
-		snprintf(mode, sizeof mode, "unkeyed: SHA-256, which anyone who can write the store can recompute; pin "
-			 "the head with --expect-head, or key a new store with ROOFCOST_RECORD_KEY");
-	problems = cJSON_CreateArray();
-	if (a.head_state == 1)
-		cJSON_AddItemToArray(problems, cJSON_CreateString(a.head_why));
-	if (!a.counts_ok)
-		cJSON_AddItemToArray(problems, cJSON_CreateString(a.counts_why));
-	if (log.bad)
-		cJSON_AddItemToArray(problems, cJSON_CreateString(log.why));
-	for (int i = 0; i < pr.nwhy; i++)
-		cJSON_AddItemToArray(problems, cJSON_CreateString(pr.why[i]));
-	if (v.expect_head && strcmp(v.expect_head, a.chain_head) != 0) {
-		snprintf(line, sizeof line, "the chain head is %s (%d records), not the expected %s: records were "
-			 "rewritten, added or lost", a.chain_head, a.n, v.expect_head);
-		cJSON_AddItemToArray(problems, cJSON_CreateString(line));
-	}
-	bad = a.bad + cJSON_GetArraySize(problems);
 	for (int i = 0; i < a.n; i++)
 		if (a.why[i][0])
 			fprintf(stderr, "roofcost: baseline verify: %s: %s\n", a.rows[i].name, a.why[i]);
-	cJSON_ArrayForEach(recs, problems) {
-		fprintf(stderr, "roofcost: baseline verify: %s\n", recs->valuestring);
+	cJSON_ArrayForEach(it, vf.problems) {
+		fprintf(stderr, "roofcost: baseline verify: %s\n", it->valuestring);
 	}
-	recs = NULL;
-	out_init(&tb, 4, hdr);
-	if (v.format == OUT_JSON)
-		recs = cJSON_CreateArray();
-	for (int i = 0; i < a.n; i++) {
-		char sha[16];
-		const char *cells[4];
-		snprintf(sha, sizeof sha, "%.12s", a.rows[i].sha256);
-		cells[0] = a.rows[i].name;
-		cells[1] = a.rows[i].created_at;
-		cells[2] = sha;
-		cells[3] = a.why[i][0] ? a.why[i] : "ok";
-		out_row(&tb, cells);
-		if (recs) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", a.rows[i].name);
-			cJSON_AddStringToObject(o, "sha256", a.rows[i].sha256);
-			cJSON_AddBoolToObject(o, "ok", !a.why[i][0]);
-			if (a.why[i][0])
-				cJSON_AddStringToObject(o, "problem", a.why[i]);
-			cJSON_AddItemToArray(recs, o);
-		}
-	}
-	if (recs) {
-		cJSON *o = cJSON_CreateObject(), *h = cJSON_CreateObject(), *l = cJSON_CreateObject();
-		cJSON *p = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "records", recs);
-		cJSON_AddNumberToObject(o, "changed", a.bad);
-		cJSON_AddNumberToObject(h, "records", a.n);
-		cJSON_AddStringToObject(h, "sha256", a.chain_head);
-		cJSON_AddStringToObject(h, "mode", a.head.mode);
-		cJSON_AddStringToObject(h, "key_id", a.head.key_id);
-		cJSON_AddItemToObject(o, "head", h);
-		cJSON_AddNumberToObject(l, "checks", log.checks);
-		cJSON_AddStringToObject(l, "head", log.head);
-		cJSON_AddBoolToObject(l, "ok", !log.bad);
-		cJSON_AddItemToObject(o, "check_log", l);
-		cJSON_AddNumberToObject(p, "catalogs", pr.catalogs);
-		cJSON_AddNumberToObject(p, "rows", pr.rows);
-		cJSON_AddBoolToObject(p, "ok", !pr.bad);
-		cJSON_AddItemToObject(o, "prices", p);
-		cJSON_AddItemToObject(o, "problems", problems);
-		problems = NULL;
-		cJSON_AddBoolToObject(o, "ok", bad == 0);
+	if (v.format == OUT_JSON) {
+		cJSON *o = release_verified_json(&a, &vf);
 		json_print(o, stdout);
 		cJSON_Delete(o);
 	} else {
+		out_init(&tb, 4, hdr);
+		for (int i = 0; i < a.n; i++) {
+			char sha[16];
+			const char *cells[4];
+			snprintf(sha, sizeof sha, "%.12s", a.rows[i].sha256);
+			cells[0] = a.rows[i].name;
+			cells[1] = a.rows[i].created_at;
+			cells[2] = sha;
+			cells[3] = a.why[i][0] ? a.why[i] : "ok";
+			out_row(&tb, cells);
+		}
 		out_print(&tb, v.format, stdout);
+		out_release(&tb);
 		if (v.format == OUT_TABLE) {
-			printf("%d records: %s\n", a.n, bad ? "some changed behind the tool's back" :
+			printf("%d records: %s\n", a.n, vf.bad ? "some changed behind the tool's back" :
 			       "every hash and the chain hold");
-			printf("chain head: %s (%d records; %s)\n", a.chain_head, a.n, mode);
-			printf("check log: %d checks, head %.12s: %s\n", log.checks, log.head, log.bad ? "broken" : "holds");
-			printf("prices: %d catalogs, %d rows: %s\n", pr.catalogs, pr.rows, pr.bad ? "changed" : "hold");
+			printf("chain head: %s (%d records; %s)\n", a.chain_head, a.n, vf.mode);
+			printf("check log: %d checks, head %.12s: %s\n", vf.log.checks, vf.log.head, vf.log.bad ? "broken" : "holds");
+			printf("prices: %d catalogs, %d rows: %s\n", vf.prices.catalogs, vf.prices.rows,
+			       vf.prices.bad ? "changed" : "hold");
 			if (note[0])
 				printf("(%s)\n", note);
 		}
 	}
-	out_release(&tb);
-	cJSON_Delete(problems);
+	rc = vf.bad ? 3 : 0;
+	release_verified_release(&vf);
 	verb_end(store, &a);
-	return bad ? 3 : 0;
+	return rc;
 }
 
 int cmd_baseline(int argc, char **argv, const home_paths *paths)

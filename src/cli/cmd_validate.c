@@ -16,6 +16,7 @@
 #include "store/cases.h"
 #include "engine/train.h"
 #include "engine/validate.h"
+#include "lib/validation.h"
 
 enum { INTERVALS_MAX = 128 };
 
@@ -52,78 +53,26 @@ const char validate_usage[] =
 	"                         out-of-sample errors, which every prediction's interval is made of\n"
 	"  -h, --help             this text\n";
 
-/* "predicted" and "error_pct" into o, or nulls when there is no prediction. */
-static void add_prediction(cJSON *o, int ok, double pred, double err_pct)
+/* The eval breakdown of one explained row, for --explain: text to stdout, or its JSON flattened
+ * into t (csv, md: rows "LINE.field"). */
+static void explain_print(const validation_explained *x, out_format f, out_table *t)
 {
-	if (ok) {
-		cJSON_AddNumberToObject(o, "predicted", pred);
-		cJSON_AddNumberToObject(o, "error_pct", err_pct);
-	} else {
-		cJSON_AddNullToObject(o, "predicted");
-		cJSON_AddNullToObject(o, "error_pct");
-	}
-}
-
-/* The eval breakdown of one case, for --explain: text to stdout, or added to arr (JSON) or
- * to t (csv, md: rows "LINE.field"). */
-static void explain_case(const hw_system *s, const fw_framework *fw, const fit_row *r, out_format f, cJSON *arr,
-			 out_table *t)
-{
-	wl_workload *w = malloc(sizeof *w);
-	plan p;
-	char picked[512];
-	rank_view rep;
-	train_result tr;
-	infer_result ir;
-	disagg_result *dis = NULL;
-	if (!w)
-		return;
-	val_build(&r->c, fw, w, &p, picked, sizeof picked);
-	memset(&rep, 0, sizeof rep);
-	rep.sys = s;
-	rep.w = w;
-	if (r->c.train) {
-		train_eval(s, w, &p, &tr, NULL);
-		rep.train = &tr;
-	} else {
-		infer_eval(s, w, &p, &ir, NULL, NULL);
-		rep.infer = &ir;
-		/* A disaggregated row is predicted by its pools (val_predict): shown after the
-		 * aggregated layout its chips give. */
-		if (w->disagg.on && (dis = malloc(sizeof *dis)) != NULL)
-			disagg_search(s, w, p.chips, dis);
-	}
+	const fit_row *r = x->row;
 	if (f == OUT_TABLE) {
 		printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
-		       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, picked);
-		show_text(&rep, stdout);
-		if (dis) {
+		       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, x->picked);
+		show_text(&x->rep, stdout);
+		if (x->dis) {
 			printf("\n");
-			show_disagg_text(w, dis, NULL, &ir, stdout);
+			show_disagg_text(x->w, x->dis, NULL, &x->ir, stdout);
 		}
 	} else {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "case_id", r->c.id);
-		cJSON_AddNumberToObject(o, "line", r->c.line);
-		cJSON_AddStringToObject(o, "metric", val_metric_names[r->c.metric]);
-		cJSON_AddNumberToObject(o, "measured", r->c.value);
-		add_prediction(o, r->ok, r->pred, r->err_pct);
-		cJSON_AddStringToObject(o, "reason", r->reason);
-		cJSON_AddStringToObject(o, "picked", picked);
-		cJSON_AddItemToObject(o, "evaluation", show_json(&rep));
-		if (dis)
-			cJSON_AddItemToObject(o, "disaggregated", show_disagg_json(w, dis, NULL));
-		if (f == OUT_JSON) {
-			cJSON_AddItemToArray(arr, o);
-		} else {
-			char pre[32];
-			snprintf(pre, sizeof pre, "%d.", r->c.line);
-			show_flat(o, pre, t);
-			cJSON_Delete(o);
-		}
+		cJSON *o = validation_explained_json(x);
+		char pre[32];
+		snprintf(pre, sizeof pre, "%d.", r->c.line);
+		show_flat(o, pre, t);
+		cJSON_Delete(o);
 	}
-	free(dis);
-	free(w);
 }
 
 /* A percentage "12.3 %" right-aligned to width (a sign when sign is set), or "-" in its place
@@ -140,26 +89,6 @@ static const char *pct_w(char *buf, size_t n, double v, int width, int sign)
 static const char *pct(char *buf, size_t n, double v)
 {
 	return isnan(v) ? pct_w(buf, n, v, -1, 0) : pct_w(buf, n, v, 0, 0);
-}
-
-static cJSON *stats_json(fit_stats s)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "n", s.n);
-	cJSON_AddNumberToObject(o, "skipped", s.skipped);
-	cJSON_AddNumberToObject(o, "memory_misses", s.mem_misses);
-	if (s.n > 0) {
-		cJSON_AddNumberToObject(o, "median_abs_error_pct", s.median);
-		cJSON_AddNumberToObject(o, "mean_abs_error_pct", s.mean);
-		cJSON_AddNumberToObject(o, "max_abs_error_pct", s.max);
-		cJSON_AddNumberToObject(o, "signed_median_error_pct", s.signed_median);
-	} else {
-		cJSON_AddNullToObject(o, "median_abs_error_pct");
-		cJSON_AddNullToObject(o, "mean_abs_error_pct");
-		cJSON_AddNullToObject(o, "max_abs_error_pct");
-		cJSON_AddNullToObject(o, "signed_median_error_pct");
-	}
-	return o;
 }
 
 /* One group's line: in sample, then out of sample (each source left out). */
@@ -194,23 +123,6 @@ static void group_table(const fit_row *r, int n, int kind, fit_field by, FILE *f
 	}
 }
 
-/* The same as JSON objects: name -> {in-sample stats, "out_of_sample": stats}. */
-static cJSON *group_json(const fit_row *r, int n, int kind, fit_field by)
-{
-	const char *names[FIT_GROUPS_MAX];
-	int k = fit_distinct(r, n, kind, by, names, FIT_GROUPS_MAX);
-	cJSON *o = cJSON_CreateObject();
-	for (int i = 0; i < k; i++) {
-		fit_filter f = {kind, by == FIT_BY_FRAMEWORK ? names[i] : NULL, by == FIT_BY_FAMILY ? names[i] : NULL,
-				by == FIT_BY_GROUP ? names[i] : NULL, 0};
-		cJSON *g = stats_json(fit_summarize(r, n, &f));
-		f.oos = 1;
-		cJSON_AddItemToObject(g, "out_of_sample", stats_json(fit_summarize(r, n, &f)));
-		cJSON_AddItemToObject(o, names[i], g);
-	}
-	return o;
-}
-
 /* "MEDIAN:MAX", two finite percentages >= 0 (nan would pass every comparison). */
 static int parse_check(const char *arg, double *med, double *max)
 {
@@ -232,7 +144,7 @@ static void print_fit(const cases_set *cs, int wide)
 	printf("chip level, %s: %d values; stack level, the frameworks' [calibration]: %d values\n",
 	       fw_shown_path(ks->path), ks->n, fs->nfw);
 	for (int i = 0; i < nv; i++) {
-		const char *groups[FIT_GROUPS_MAX];
+		const char *groups[FIT_GROUPS_MAX] = {0};
 		int n, ng = 0, stacks;
 		double v;
 		if (i < ks->n) {
@@ -283,33 +195,6 @@ static void print_fit(const cases_set *cs, int wide)
 		}
 	}
 	free(vals);
-}
-
-static cJSON *case_json(const fit_row *r, const interval_table *iv)
-{
-	cJSON *o = cJSON_CreateObject(), *x;
-	cJSON_AddStringToObject(o, "case_id", r->c.id);
-	cJSON_AddStringToObject(o, "kind", r->c.train ? "train" : "infer");
-	cJSON_AddStringToObject(o, "system", r->c.system);
-	cJSON_AddStringToObject(o, "framework", r->c.framework);
-	cJSON_AddStringToObject(o, "source_group", r->c.group);
-	cJSON_AddStringToObject(o, "metric", val_metric_names[r->c.metric]);
-	cJSON_AddNumberToObject(o, "measured", r->c.value);
-	add_prediction(o, r->ok, r->pred, r->err_pct);
-	x = cJSON_AddObjectToObject(o, "out_of_sample");
-	add_prediction(x, r->oos_ok, r->oos_pred, r->oos_err_pct);
-	cJSON_AddStringToObject(x, "refitted", r->oos_refits);
-	if (iv && r->ok) {
-		/* DESIGN §6: the case's prediction with its calibration group's interval. */
-		interval_status st;
-		interval_lookup(iv, r->c.train, r->family, r->c.framework, &st);
-		show_interval_add(cJSON_AddObjectToObject(o, "interval"), val_metric_names[r->c.metric], &st, r->pred,
-				  fit_metric_is_time(r->c.metric),
-				  r->c.metric == VAL_MFU || r->c.metric == VAL_HFU ? 1 : 0);
-		show_calibration_fill(cJSON_AddObjectToObject(o, "calibration"), &st);
-	}
-	cJSON_AddStringToObject(o, "reason", r->reason);
-	return o;
 }
 
 /* A value of models/intervals.ini, wrapped on indented lines below 190 characters at ", ". */
@@ -424,67 +309,23 @@ static int print_reproduce(const cases_set *cs, const home_paths *paths, out_for
 }
 
 /* The threshold checks (exit 3 when one falls short). */
-static int run_checks(const fit_row *rows, int n, double chk[2][2][2])
+static int run_checks(const validation_result *v, double chk[2][2][2])
 {
-	int rc = 0;
-	for (int oos = 0; oos < 2; oos++)
-		for (int kind = 0; kind < 2; kind++) {
-			fit_filter f = {kind, NULL, NULL, NULL, oos};
-			fit_stats s = fit_summarize(rows, n, &f);
-			const double *c = chk[oos][kind];
-			if (c[0] < 0)
-				continue;
-			if (s.skipped > 0 || s.n == 0 || s.median > c[0] || s.max > c[1]) {
-				char a[32], m[32];
-				fprintf(stderr,
-					"roofcost: validate: %s rows%s miss the check: median %s (limit %g), max %s (limit %g), "
-					"skipped %d%s\n",
-					kind ? "training" : "inference", oos ? " out of sample" : "", pct(a, sizeof a, s.median),
-					c[0], pct(m, sizeof m, s.max), c[1], s.skipped, s.n == 0 ? ", none predicted" : "");
-				rc = 3;
-			}
-		}
-	return rc;
+	char msg[4][256];
+	int n = validation_check(v, chk, msg);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "roofcost: %s\n", msg[i]);
+	return n ? 3 : 0;
 }
 
-static void print_json(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups,
-		       const interval_table *iv)
+/* A JSON document to stdout, then freed. */
+static void print_doc(void *obj)
 {
-	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "cases"), *sum, *oos;
-	fit_filter all = {-1, NULL, NULL, NULL, 0}, tr = {1, NULL, NULL, NULL, 0}, in = {0, NULL, NULL, NULL, 0};
-	char *s;
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, case_json(&rows[i], iv));
-	sum = stats_json(fit_summarize(rows, n, &all));
-	cJSON_AddItemToObject(sum, "train", stats_json(fit_summarize(rows, n, &tr)));
-	cJSON_AddItemToObject(sum, "infer", stats_json(fit_summarize(rows, n, &in)));
-	for (int kind = 1; kind >= 0; kind--) {
-		cJSON *g = cJSON_CreateObject(), *lo = cJSON_CreateObject();
-		cJSON_AddItemToObject(g, "by_framework", group_json(rows, n, kind, FIT_BY_FRAMEWORK));
-		cJSON_AddItemToObject(g, "by_family", group_json(rows, n, kind, FIT_BY_FAMILY));
-		cJSON_AddItemToObject(g, "by_source", group_json(rows, n, kind, FIT_BY_GROUP));
-		for (int i = 0; i < nlf; i++)
-			if (lf[i].kind == kind) {
-				cJSON *o = stats_json(lf[i].s);
-				cJSON_AddStringToObject(o, "refitted", lf[i].refits);
-				cJSON_AddItemToObject(lo, lf[i].framework, o);
-			}
-		cJSON_AddItemToObject(g, "leave_one_framework_out", lo);
-		cJSON_AddItemToObject(sum, kind ? "train_groups" : "infer_groups", g);
-	}
-	cJSON_AddItemToObject(root, "summary", sum);
-	/* DESIGN §6: each row predicted with every calibrated value refitted without its source. */
-	oos = cJSON_AddObjectToObject(root, "out_of_sample");
-	cJSON_AddStringToObject(oos, "by", "source");
-	cJSON_AddNumberToObject(oos, "groups", ngroups);
-	tr.oos = in.oos = all.oos = 1;
-	cJSON_AddItemToObject(oos, "train", stats_json(fit_summarize(rows, n, &tr)));
-	cJSON_AddItemToObject(oos, "infer", stats_json(fit_summarize(rows, n, &in)));
-	cJSON_AddItemToObject(oos, "all", stats_json(fit_summarize(rows, n, &all)));
-	s = cJSON_Print(root);
-	puts(s);
+	char *s = obj ? cJSON_Print((cJSON *)obj) : NULL;
+	if (s)
+		puts(s);
 	free(s);
-	cJSON_Delete(root);
+	cJSON_Delete((cJSON *)obj);
 }
 
 static void print_table(const fit_row *rows, int n, const fit_lofo *lf, int nlf, int ngroups, out_format f,
@@ -555,48 +396,31 @@ static void print_table(const fit_row *rows, int n, const fit_lofo *lf, int nlf,
 }
 
 /* --explain ID: every row with that id, or an error with the ids near it. */
-static int explain(const cases_set *cs, const char *id, out_format f, int wide, err *e)
+static int explain(const validation_result *v, const char *id, out_format f, int wide, err *e)
 {
 	out_table et;
-	cJSON *earr = NULL;
-	int explained = 0;
-	for (int i = 0; i < cs->n; i++) {
-		const fit_row *r = &cs->rows[i];
-		if (strcmp(id, r->c.id) != 0 || !r->sys || !r->fw)
-			continue;
-		if (!explained++) {
-			static const char *const hdr[] = {"field", "value"};
-			out_init(&et, 2, hdr);
-			out_wide(&et, wide);
-			earr = cJSON_CreateArray();
-		}
-		explain_case(r->sys, r->fw, r, f, earr, &et);
-	}
-	if (!explained) {
-		const char **ids = calloc((size_t)cs->n + 1, sizeof *ids);
-		char sugg[512] = "";
-		for (int i = 0; ids && i < cs->n; i++)
-			ids[i] = cs->rows[i].c.id;
-		if (ids)
-			names_suggest(id, ids, cs->n, sugg, sizeof sugg);
-		free(ids);
-		return err_at(e, cs->path, 0, "--explain: no case '%s'%s%s%s", id, sugg[0] ? "; did you mean " : "", sugg,
-			      sugg[0] ? "?" : "");
-	}
+	static const char *const hdr[] = {"field", "value"};
+	int idx[VALIDATION_EXPLAIN_MAX], n = validation_explain_rows(v, id, idx, VALIDATION_EXPLAIN_MAX, e);
+	if (n < 0)
+		return -1;
 	if (f == OUT_JSON) {
-		cJSON *root = cJSON_CreateObject();
-		char *js;
-		cJSON_AddItemToObject(root, "cases", earr);
-		earr = NULL;
-		js = cJSON_Print(root);
-		puts(js);
-		free(js);
-		cJSON_Delete(root);
-	} else if (f != OUT_TABLE) {
-		out_print(&et, f, stdout);
+		void *doc = validation_explain_json(v, id, e);
+		if (!doc)
+			return -1;
+		print_doc(doc);
+		return 0;
 	}
+	out_init(&et, 2, hdr);
+	out_wide(&et, wide);
+	for (int i = 0; i < n && i < VALIDATION_EXPLAIN_MAX; i++) {
+		validation_explained x;
+		if (validation_explain(&v->cs.rows[idx[i]], &x) == 0)
+			explain_print(&x, f, &et);
+		validation_explained_release(&x);
+	}
+	if (f != OUT_TABLE)
+		out_print(&et, f, stdout);
 	out_release(&et);
-	cJSON_Delete(earr);
 	return 0;
 }
 
@@ -618,11 +442,10 @@ int cmd_validate(int argc, char **argv, const home_paths *paths)
 		{NULL, 0, NULL, 0}};
 	out_format f = OUT_TABLE;
 	double chk[2][2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}}; /* [in, oos][infer, train][median, max] */
-	cases_set cs;
+	validation_result v;
 	err e = {0};
 	const char *explain_id = NULL;
-	int fit = 0, intervals = 0, reproduce = 0, wide = 0, c, rc = 0, nlf = 0, ngroups;
-	fit_lofo *lf;
+	int fit = 0, intervals = 0, reproduce = 0, wide = 0, c, rc = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -672,30 +495,25 @@ int cmd_validate(int argc, char **argv, const home_paths *paths)
 		fputs(validate_usage, stderr);
 		return 2;
 	}
-	if (cases_load(argv[optind], paths->models, &cs, &e) != 0)
+	if (validation_run(argv[optind], paths->models,
+			   explain_id || fit || reproduce ? 0 : intervals ? VALIDATION_OOS : VALIDATION_LOFO, &v, &e) != 0)
 		return cli_fail(&e);
 	if (explain_id) {
-		if (explain(&cs, explain_id, f, wide, &e) != 0)
+		if (explain(&v, explain_id, f, wide, &e) != 0)
 			rc = cli_fail(&e);
 	} else if (fit) {
-		print_fit(&cs, wide);
+		print_fit(&v.cs, wide);
 	} else if (reproduce) {
-		rc = print_reproduce(&cs, paths, f, wide);
+		rc = print_reproduce(&v.cs, paths, f, wide);
 	} else if (intervals) {
-		fit_loso(cs.rows, cs.n, cs.fs);
-		print_intervals(&cs);
+		print_intervals(&v.cs);
 	} else {
-		ngroups = fit_loso(cs.rows, cs.n, cs.fs);
-		lf = calloc(2 * FIT_GROUPS_MAX, sizeof *lf);
-		if (lf)
-			nlf = fit_lofo_all(cs.rows, cs.n, cs.fs, lf, 2 * FIT_GROUPS_MAX);
 		if (f == OUT_JSON)
-			print_json(cs.rows, cs.n, lf, nlf, ngroups, paths->intervals);
+			print_doc(validation_json(&v, paths->intervals));
 		else
-			print_table(cs.rows, cs.n, lf, nlf, ngroups, f, wide);
-		free(lf);
-		rc = run_checks(cs.rows, cs.n, chk);
+			print_table(v.cs.rows, v.cs.n, v.lf, v.nlf, v.ngroups, f, wide);
+		rc = run_checks(&v, chk);
 	}
-	cases_release(&cs);
+	validation_release(&v);
 	return rc;
 }

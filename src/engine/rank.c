@@ -540,7 +540,7 @@ static int best_training(const plan *given, const rank_opts *o, rank_row *r, err
 	wl_workload *w = &r->w;
 	plan p = *given;
 	int late = 0, priced = 0;
-	rank_quote pc;
+	rank_quote pc = {0};
 	r->deadline = o->deadline;
 	if (!o->fixed_plan) {
 		sweep_space sp;

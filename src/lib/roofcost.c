@@ -14,11 +14,19 @@
 #include "lib/evaluate.h"
 #include "lib/home.h"
 #include "lib/listing.h"
+#include "lib/release.h"
 #include "lib/search.h"
 #include "lib/setup.h"
+#include "lib/validation.h"
+#include "model/price.h"
 
 #ifndef ROOFCOST_VERSION
 #define ROOFCOST_VERSION "0.1.0"
+#endif
+/* The commit the library was built from (the Makefile's, as the tool's): what a release record's
+ * check compares its tool with. */
+#ifndef ROOFCOST_BUILD
+#define ROOFCOST_BUILD "unknown"
 #endif
 
 struct roofcost {
@@ -400,4 +408,83 @@ int roofcost_list_json(roofcost *h, const char *what, char **json)
 		rc = to_string(listing_json(&t), json, &e);
 	out_release(&t);
 	return done(h, rc, &e);
+}
+
+int roofcost_validate_json(roofcost *h, const char *cases, char **json)
+{
+	validation_result *v = calloc(1, sizeof *v);
+	err e = {0};
+	int rc = 0;
+	if (json)
+		*json = NULL;
+	if (!v)
+		rc = err_set(&e, ERR_DATA, "out of memory");
+	else if (!cases || !*cases)
+		rc = err_set(&e, ERR_USAGE, "validate needs a case file (CASES.csv)");
+	else if (validation_run(cases, h->paths.models, VALIDATION_LOFO, v, &e) != 0)
+		rc = e.code ? (int)e.code : ERR_DATA;
+	else
+		rc = to_string(validation_json(v, h->paths.intervals), json, &e);
+	if (v)
+		validation_release(v);
+	free(v);
+	return done(h, rc, &e);
+}
+
+/* What a check says, kept for roofcost_errmsg: each message, "; " between them. */
+static void keep(roofcost *h, const char *msg)
+{
+	size_t n = strlen(h->msg);
+	if (n + 3 < sizeof h->msg)
+		snprintf(h->msg + n, sizeof h->msg - n, "%s%s", n ? "; " : "", msg);
+}
+
+static void check_fail(void *ctx, const err *e)
+{
+	keep(ctx, e->msg);
+}
+
+static void check_say(void *ctx, const char *msg)
+{
+	keep(ctx, msg);
+}
+
+int roofcost_baseline_check_json(roofcost *h, const char *name, int frozen, const char *as_of, int fail_any,
+				 char **json)
+{
+	record_tool t;
+	release_check_opts co;
+	release_sink sink = {NULL, check_fail, check_say, h};
+	release_tally n;
+	cJSON *out = NULL;
+	err e = {0};
+	int rc;
+	if (json)
+		*json = NULL;
+	h->msg[0] = '\0';
+	if (as_of && !price_is_date(as_of))
+		return done(h, err_set(&e, ERR_USAGE, "baseline check: --as-of: '%s' is not a date (YYYY-MM-DD)", as_of), &e);
+	if (frozen && as_of)
+		return done(h, err_set(&e, ERR_USAGE, "baseline check: --frozen pins prices already (to the record's); "
+				       "--as-of goes without it"), &e);
+	if (name && !*name)
+		return done(h, err_set(&e, ERR_USAGE, "baseline check: an empty record name"), &e);
+	if (release_tool(&t, ROOFCOST_VERSION, ROOFCOST_BUILD, getenv("ROOFCOST_RECORD_KEY"), &e) != 0)
+		return done(h, ERR_USAGE, &e);
+	memset(&co, 0, sizeof co);
+	co.name = name;
+	co.all = name == NULL;
+	co.expect = -1;
+	co.how.frozen = frozen;
+	co.how.fail_any = fail_any;
+	co.how.as_of = as_of;
+	rc = release_check(&h->paths, &t, &co, &sink, &n, &out);
+	if (out && to_string(out, json, &e) != 0)
+		return done(h, ERR_DATA, &e);
+	if (rc == 3 && !h->msg[0])
+		snprintf(h->msg, sizeof h->msg, "baseline check: %d of %d record%s fell short", n.fell_short, n.n,
+			 n.n == 1 ? "" : "s");
+	if (rc == 0)
+		h->msg[0] = '\0';
+	return rc;
 }

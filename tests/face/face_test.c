@@ -7,6 +7,9 @@
  *                                                   with on stderr, one a line
  *   face_test merge TOP FILE...                     roofcost_sweep_merge
  *   face_test list WHAT                             roofcost_list_json
+ *   face_test validate CASES                        roofcost_validate_json
+ *   face_test check NAME|all [frozen|AS_OF]         roofcost_baseline_check_json; the JSON also when
+ *                                                   a figure fell short (exit 3)
  *   face_test errors                                the refusals: exit 0 when each is as expected
  * The data root is $ROOFCOST_HOME (or the working directory), the store $ROOFCOST_DB. */
 #include <math.h>
@@ -95,6 +98,15 @@ static int errors(void)
 	bad += expect(rc == 2 && strstr(roofcost_errmsg(h), "'planets' is not one of"), "an unknown list", h);
 	rc = roofcost_sweep_merge(h, NULL, 0, 10, &json);
 	bad += expect(rc == 2, "a merge of no files", h);
+	rc = roofcost_validate_json(h, NULL, &json);
+	bad += expect(rc == 2 && strstr(roofcost_errmsg(h), "needs a case file"), "validate without a case file", h);
+	rc = roofcost_validate_json(h, "/nonexistent/cases.csv", &json);
+	bad += expect(rc == 1 && json == NULL && strstr(roofcost_errmsg(h), "/nonexistent/cases.csv"),
+		      "validate of a file that is not there: exit 1, the tool's message", h);
+	rc = roofcost_baseline_check_json(h, "r", 0, "yesterday", 0, &json);
+	bad += expect(rc == 2 && strstr(roofcost_errmsg(h), "'yesterday' is not a date"), "check --as-of not a date", h);
+	rc = roofcost_baseline_check_json(h, "r", 1, "2026-01-01", 0, &json);
+	bad += expect(rc == 2 && strstr(roofcost_errmsg(h), "--frozen pins prices"), "check --frozen with --as-of", h);
 	bad += expect(strcmp(roofcost_version(), "0.1.0") >= 0 && strlen(roofcost_version()) > 0, "a version", h);
 	roofcost_close(h);
 	roofcost_close(NULL);
@@ -156,6 +168,17 @@ int main(int argc, char **argv)
 		rc = roofcost_sweep_merge(h, (const char *const *)argv + 3, argc - 3, atoi(argv[2]), &json);
 	} else if (!strcmp(argv[1], "list") && argc == 3) {
 		rc = roofcost_list_json(h, argv[2], &json);
+	} else if (!strcmp(argv[1], "validate") && argc == 3) {
+		rc = roofcost_validate_json(h, argv[2], &json);
+	} else if (!strcmp(argv[1], "check") && (argc == 3 || argc == 4)) {
+		int frozen = argc == 4 && !strcmp(argv[3], "frozen");
+		rc = roofcost_baseline_check_json(h, strcmp(argv[2], "all") ? argv[2] : NULL, frozen,
+						  argc == 4 && !frozen ? argv[3] : NULL, 0, &json);
+		if (rc == 3 && json) {
+			puts(json);
+			roofcost_free(json);
+			json = NULL;
+		}
 	} else {
 		fprintf(stderr, "usage: see the file's header\n");
 		rc = 2;

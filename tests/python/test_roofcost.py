@@ -15,6 +15,8 @@ import unittest
 
 import roofcost
 
+builtins_open = open
+
 BIN = os.environ.get("ROOFCOST_BIN", "./roofcost")
 
 
@@ -185,6 +187,60 @@ class Lists(unittest.TestCase):
         for what in ("chips", "networks", "workloads", "frameworks"):
             with self.subTest(what=what):
                 self.assertEqual(roofcost.list(what), tool("list", what))
+
+
+class Validate(unittest.TestCase):
+    def test_same_json_as_the_tool(self):
+        for cases in ("tests/validation/public.csv", "tests/validation/disagg.csv"):
+            with self.subTest(cases=cases):
+                got = roofcost.validate(cases=cases)
+                self.assertEqual(got, tool("validate", cases))
+                with builtins_open(cases) as f:
+                    self.assertEqual(len(got["cases"]), sum(1 for _ in f) - 1)
+
+    def test_a_file_that_is_not_there(self):
+        with self.assertRaises(roofcost.RoofcostError) as c:
+            roofcost.validate(cases="/nonexistent/cases.csv")
+        self.assertEqual(c.exception.code, 1)
+        self.assertIn("/nonexistent/cases.csv", str(c.exception))
+
+
+class Baseline(unittest.TestCase):
+    """A release record made by the tool, checked by the binding, in a store of its own."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.env = dict(os.environ, ROOFCOST_DB=os.path.join(self.dir.name, "records.db"))
+        for name, system, workload in (("r1", "trn2.48xlarge", "llama3-8b-train"),
+                                       ("r2", "p5.48xlarge", "llama3-70b-serve")):
+            subprocess.run([BIN, "baseline", "record", name, "-s", system, "-w", workload], env=self.env,
+                           capture_output=True, check=True)
+        self.h = roofcost.open(store=self.env["ROOFCOST_DB"])
+
+    def tearDown(self):
+        self.h.close()
+        self.dir.cleanup()
+
+    def test_same_json_as_the_tool(self):
+        got = self.h.baseline_check("r1")
+        self.assertEqual(got, tool("baseline", "check", "r1", env=self.env))
+        self.assertEqual(got["passed"], 1)
+        self.assertEqual(self.h.baseline_check(frozen=True), tool("baseline", "check", "--all", "--frozen", env=self.env))
+
+    def test_fell_short_is_a_result(self):
+        # p5's price before 2025-06-01 is the capacity block's: the serving record's costs regress.
+        got = self.h.baseline_check("r2", as_of="2025-01-01")
+        out = subprocess.run([BIN, "baseline", "check", "r2", "--as-of", "2025-01-01", "--format", "json"],
+                             env=self.env, capture_output=True, text=True)
+        self.assertEqual(out.returncode, 3)
+        self.assertEqual(got, json.loads(out.stdout))
+        self.assertEqual(got["fell_short"], 1)
+
+    def test_no_such_record(self):
+        with self.assertRaises(roofcost.RoofcostError) as c:
+            self.h.baseline_check("nosuch")
+        self.assertEqual(c.exception.code, 1)
+        self.assertIn("no record 'nosuch'", str(c.exception))
 
 
 class Handles(unittest.TestCase):

@@ -141,6 +141,8 @@ def _load():
     lib.roofcost_sweep.argtypes = [vp, ctypes.POINTER(_Opts), _POINT_FN, vp, ctypes.POINTER(vp)]
     lib.roofcost_sweep_merge.argtypes = [vp, ctypes.POINTER(_c), _int, _int, ctypes.POINTER(vp)]
     lib.roofcost_list_json.argtypes = [vp, _c, ctypes.POINTER(vp)]
+    lib.roofcost_validate_json.argtypes = [vp, _c, ctypes.POINTER(vp)]
+    lib.roofcost_baseline_check_json.argtypes = [vp, _c, _int, _c, _int, ctypes.POINTER(vp)]
     lib.roofcost_free.argtypes = [vp]
     _lib = lib
     return lib
@@ -345,6 +347,30 @@ class Roofcost:
         """What the data root holds (roofcost list WHAT): a list of dicts."""
         return self._json(_load().roofcost_list_json, _b(what))
 
+    def validate(self, cases):
+        """Predictions against published measurements (roofcost validate CASES): the dict of
+        ``validate --format json``, "cases" and "summary" (in sample, per framework, chip family
+        and source, each framework left out) and "out_of_sample" (each source left out)."""
+        if not cases:
+            raise RoofcostError("validate needs a case file (CASES.csv)", 2)
+        return self._json(_load().roofcost_validate_json, _b(str(cases)))
+
+    def baseline_check(self, name=None, frozen=False, as_of=None, fail_any=False):
+        """A release record (None: every one) checked again (roofcost baseline check): the dict of
+        ``check --format json``, "records" with every figure judged, and "passed", "fell_short"
+        and "unreadable". A figure that fell short is in the result ("fell_short" > 0), not an
+        exception; a record or store that cannot be read raises."""
+        out = ctypes.c_void_p()
+        rc = _load().roofcost_baseline_check_json(self._h, _b(name), 1 if frozen else 0, _b(as_of),
+                                                   1 if fail_any else 0, ctypes.byref(out))
+        try:
+            if rc not in (0, 3) or not out.value:
+                self._fail(rc)
+            return json.loads(ctypes.string_at(out.value).decode())
+        finally:
+            if out.value:
+                _load().roofcost_free(out)
+
 
 _default = None
 
@@ -390,6 +416,18 @@ def sweep_merge(files, top=10):
 def list(what):
     """systems, chips, networks, workloads, frameworks or prices, as a list of dicts."""
     return _h().list(what)
+
+
+def validate(cases):
+    """Every row of a case file predicted: ``roofcost.validate(cases="tests/validation/public.csv")``
+    -> the dict of ``validate --format json``."""
+    return _h().validate(cases)
+
+
+def baseline_check(name=None, frozen=False, as_of=None, fail_any=False):
+    """A release record of the store (None: every one) checked again: the dict of
+    ``baseline check --format json``."""
+    return _h().baseline_check(name, frozen=frozen, as_of=as_of, fail_any=fail_any)
 
 
 def list_systems():
