@@ -86,6 +86,44 @@ static double torus_nm1(const hw_level *l, int n)
 	return sum > 0 ? sum : n - 1;
 }
 
+/* Algorithm ai of level l for collective op over n ranks getting group_bw, torus_steps latency
+ * steps on a torus: its latency term, bandwidth factor and bandwidth into *c. 0 when the
+ * algorithm does not run op there (not listed for it, an in-network reduction the level lacks,
+ * or not of the kind p2p asks for). */
+static inline int cand_of(const hw_system *s, const hw_level *l, int ai, hw_coll op, int n, double group_bw,
+			  double torus_steps, int p2p, comm_cand *c)
+{
+	const hw_algo *a = &s->algos.algo[ai];
+	int inr = a->in_network;
+	double steps;
+	if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
+		return 0;
+	if ((l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D) && a->steps[op].kind == HW_F_NM1)
+		steps = a->steps[op].a * torus_steps;
+	else
+		steps = hw_form_eval(a->steps[op], n);
+	c->a = steps * l->latency;
+	c->f = hw_form_eval(a->bw[op], n);
+	c->bw = group_bw * (inr ? l->inr_eff : l->bw_eff);
+	c->algo = ai;
+	return 1;
+}
+
+/* The ring that is always possible (not for p2p: its time is then infinite). */
+static inline void ring_of(const hw_level *l, hw_coll op, int n, double group_bw, int p2p, comm_cand *c)
+{
+	c->a = p2p ? INFINITY : (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency;
+	c->f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
+	c->bw = group_bw * l->bw_eff;
+	c->algo = -1;
+}
+
+/* s a candidate takes for `bytes`. */
+static inline double cand_time(const comm_cand *c, double bytes)
+{
+	return c->a + c->f * bytes / c->bw;
+}
+
 /* One level, one collective: the algorithms the topology allows, into c with their latency
  * terms and bandwidth factors (the cheapest at a size is chosen: cands_time), and after them,
  * in c[count], the ring that is always possible, taken when none of them gives a finite time.
@@ -95,30 +133,10 @@ static int level_cands(const hw_system *s, int li, hw_coll op, int n, double gro
 		       comm_cand *c)
 {
 	const hw_level *l = &s->levels[li];
-	int torus = l->topo == HW_TOPO_TORUS2D || l->topo == HW_TOPO_TORUS3D, nc = 0;
-	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
-		int ai = s->algos.topo[l->topo][k];
-		const hw_algo *a = &s->algos.algo[ai];
-		int inr = a->in_network;
-		double steps;
-		if (!a->has[op] || (inr && !l->in_network_reduction) || a->p2p != p2p)
-			continue;
-		if (torus && a->steps[op].kind == HW_F_NM1)
-			steps = a->steps[op].a * torus_steps;
-		else
-			steps = hw_form_eval(a->steps[op], n);
-		c[nc].a = steps * l->latency;
-		c[nc].f = hw_form_eval(a->bw[op], n);
-		c[nc].bw = group_bw * (inr ? l->inr_eff : l->bw_eff);
-		c[nc].algo = ai;
-		nc++;
-	}
-	/* No listed algorithm has this collective: a ring is always possible (not for p2p: its
-	 * time is then infinite). */
-	c[nc].a = p2p ? INFINITY : (op == HW_ALL_REDUCE ? 2 : 1) * (n - 1) * l->latency;
-	c[nc].f = op == HW_ALL_REDUCE ? 2.0 * (n - 1) / n : (double)(n - 1) / n;
-	c[nc].bw = group_bw * l->bw_eff;
-	c[nc].algo = -1;
+	int nc = 0;
+	for (int k = 0; k < s->algos.ntopo[l->topo]; k++)
+		nc += cand_of(s, l, s->algos.topo[l->topo][k], op, n, group_bw, torus_steps, p2p, &c[nc]);
+	ring_of(l, op, n, group_bw, p2p, &c[nc]);
 	return nc;
 }
 
@@ -129,14 +147,37 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 	double best = INFINITY;
 	*algo = -1;
 	for (int k = 0; k < nc; k++) {
-		double t = c[k].a + c[k].f * bytes / c[k].bw;
+		double t = cand_time(&c[k], bytes);
 		if (t < best) {
 			best = t;
 			*algo = c[k].algo;
 		}
 	}
 	if (!isfinite(best))
-		best = isfinite(c[nc].a) ? c[nc].a + c[nc].f * bytes / c[nc].bw : INFINITY;
+		best = isfinite(c[nc].a) ? cand_time(&c[nc], bytes) : INFINITY;
+	return best;
+}
+
+/* cands_time of level_cands (not p2p) at `bytes`, worked out as it goes: no table. */
+static double level_direct(const hw_system *s, int li, hw_coll op, int n, double group_bw, double torus_steps,
+			   double bytes, int *algo)
+{
+	const hw_level *l = &s->levels[li];
+	double best = INFINITY;
+	comm_cand c;
+	*algo = -1;
+	for (int k = 0; k < s->algos.ntopo[l->topo]; k++)
+		if (cand_of(s, l, s->algos.topo[l->topo][k], op, n, group_bw, torus_steps, 0, &c)) {
+			double t = cand_time(&c, bytes);
+			if (t < best) {
+				best = t;
+				*algo = c.algo;
+			}
+		}
+	if (!isfinite(best)) {
+		ring_of(l, op, n, group_bw, 0, &c);
+		best = isfinite(c.a) ? cand_time(&c, bytes) : INFINITY;
+	}
 	return best;
 }
 
@@ -230,42 +271,47 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 	comm_plan_group(cp, &g, op);
 }
 
-comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
+/* comm_plan_time of cp, or, with cp NULL, of the plan comm_plan_group would make of op in g,
+ * each level's candidates worked out as they are costed (level_direct): figure for figure. */
+__attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp, const comm_group *g, comm_op op,
+							  double bytes)
 {
-	comm_plan cp;
-	if (g->n <= 1 || bytes <= 0 || g->s->nlevels == 0)
-		return comm_time(g->s, op, bytes, g->n, g->stride);
-	comm_plan_group(&cp, g, op);
-	return comm_plan_time(&cp, bytes);
-}
-
-comm_cost comm_plan_time(const comm_plan *cp, double bytes)
-{
+	const hw_system *s = cp ? cp->s : g->s;
+	const int *ranks = cp ? cp->ranks : g->ranks;
+	int n = cp ? cp->n : g->n;
 	comm_cost c;
 	memset(&c, 0, sizeof c);
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		c.algo[l] = -1;
 	c.outer = -1;
-	if (cp->n <= 1 || bytes <= 0 || cp->s->nlevels == 0)
+	if (n <= 1 || bytes <= 0 || s->nlevels == 0)
 		return c;
-	c.outer = cp->outer;
-	memcpy(c.ranks, cp->ranks, sizeof c.ranks);
+	c.outer = cp ? cp->outer : g->outer;
+	memcpy(c.ranks, ranks, sizeof c.ranks);
 	if (c.outer < 0)
 		return c;
-	if (cp->op == COMM_SEND_RECV) {
-		const comm_cand *k = &cp->c[c.outer][0][0];
-		c.t_level[c.outer] = k->a + bytes / k->bw;
+	if (op == COMM_SEND_RECV) {
+		const hw_level *lv = &s->levels[c.outer];
+		if (cp) {
+			const comm_cand *k = &cp->c[c.outer][0][0];
+			c.t_level[c.outer] = k->a + bytes / k->bw;
+		} else {
+			c.t_level[c.outer] = lv->latency + bytes / (comm_group_bw(lv, 2, g->stride) * lv->bw_eff);
+		}
 		c.t = c.t_level[c.outer];
-	} else if (cp->op == COMM_ALL_TO_ALL) {
+	} else if (op == COMM_ALL_TO_ALL) {
 		/* Every rank sends (n-1)/n of S. Of it, (reach - inner)/n leaves its inner unit over
 		 * level l, where inner and reach are the ranks below and up to l: an all-to-all among
 		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m.
 		 * Levels move their shares at once: the slowest sets the time. */
 		int inner = 1;
 		for (int l = 0; l <= c.outer; l++) {
-			int reach = inner * cp->ranks[l];
-			if (cp->ranks[l] > 1) {
-				double t = cands_time(cp->c[l][0], cp->nc[l][0], bytes * reach / cp->n, &c.algo[l]);
+			int reach = inner * ranks[l];
+			if (ranks[l] > 1) {
+				double part = bytes * reach / n;
+				double t = cp ? cands_time(cp->c[l][0], cp->nc[l][0], part, &c.algo[l])
+					      : level_direct(s, l, HW_ALL_TO_ALL, ranks[l], g->bw[l], g->torus_steps[l], part,
+							     &c.algo[l]);
 				c.t_level[l] = t;
 				if (t > c.t)
 					c.t = t;
@@ -276,33 +322,51 @@ comm_cost comm_plan_time(const comm_plan *cp, double bytes)
 		/* Hierarchical: reduce-scatter (or its mirror) on inner levels, op on the outermost. */
 		double part = bytes;
 		for (int l = 0; l <= c.outer; l++) {
-			if (cp->ranks[l] <= 1)
+			int two;
+			if (ranks[l] <= 1)
 				continue;
-			c.t_level[l] = cands_time(cp->c[l][0], cp->nc[l][0], part, &c.algo[l]);
-			if (cp->two[l])
-				c.t_level[l] += cands_time(cp->c[l][1], cp->nc[l][1], part, &c.algo[l]);
+			two = cp ? cp->two[l] : l < c.outer && op == COMM_ALL_REDUCE;
+			if (cp)
+				c.t_level[l] = cands_time(cp->c[l][0], cp->nc[l][0], part, &c.algo[l]);
+			else
+				c.t_level[l] = level_direct(s, l, two ? HW_REDUCE_SCATTER : (hw_coll)op, ranks[l], g->bw[l],
+							    g->torus_steps[l], part, &c.algo[l]);
+			if (two)
+				c.t_level[l] += cp ? cands_time(cp->c[l][1], cp->nc[l][1], part, &c.algo[l])
+						   : level_direct(s, l, HW_ALL_GATHER, ranks[l], g->bw[l], g->torus_steps[l],
+								  part, &c.algo[l]);
 			c.t += c.t_level[l];
-			part /= cp->ranks[l];
+			part /= ranks[l];
 		}
 	}
-	if (c.t < cp->floor)
-		c.t = cp->floor;
+	{
+		double floor = cp ? cp->floor : s->levels[c.outer].call_floor;
+		if (c.t < floor)
+			c.t = floor;
+	}
 	return c;
+}
+
+comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
+{
+	return cost(NULL, g, op, bytes);
+}
+
+comm_cost comm_plan_time(const comm_plan *cp, double bytes)
+{
+	return cost(cp, NULL, cp->op, bytes);
 }
 
 comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride)
 {
-	comm_plan cp;
+	comm_group g;
 	if (n <= 1 || bytes <= 0 || s->nlevels == 0) {
-		comm_cost c;
-		memset(&c, 0, sizeof c);
-		for (int l = 0; l < HW_LEVELS_MAX; l++)
-			c.algo[l] = -1;
-		c.outer = -1;
-		return c;
+		g.s = s;
+		g.n = n;
+		return cost(NULL, &g, op, bytes);
 	}
-	comm_plan_init(&cp, s, op, n, stride);
-	return comm_plan_time(&cp, bytes);
+	comm_group_init(&g, s, n, stride);
+	return cost(NULL, &g, op, bytes);
 }
 
 comm_cost comm_plan_time_p2p(const comm_plan *cp, double bytes)
