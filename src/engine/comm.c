@@ -7,6 +7,16 @@
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
 
+/* Ranks on level l of a group of n ranks stride (>= 1) apart, inner of them on the levels below. */
+static inline int place_level(const hw_system *s, int l, int n, int stride, int inner)
+{
+	/* Members of the group inside one unit of this level. */
+	int unit = s->levels[l].chips;
+	int within = l == s->nlevels - 1 ? n : imin(n, imax(1, unit / stride));
+	/* A group that does not fill whole units still spans the next unit: round up. */
+	return imax(1, (within + inner - 1) / inner);
+}
+
 int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 {
 	int inner = 1, outer = -1;
@@ -15,11 +25,7 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		ranks[l] = 1;
 	for (int l = 0; l < s->nlevels; l++) {
-		/* Members of the group inside one unit of this level. */
-		int unit = s->levels[l].chips;
-		int within = l == s->nlevels - 1 ? n : imin(n, imax(1, unit / stride));
-		/* A group that does not fill whole units still spans the next unit: round up. */
-		ranks[l] = imax(1, (within + inner - 1) / inner);
+		ranks[l] = place_level(s, l, n, stride, inner);
 		if (ranks[l] > 1)
 			outer = l;
 		inner *= ranks[l];
@@ -183,26 +189,32 @@ static double level_direct(const hw_system *s, int li, hw_coll op, int n, double
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 {
-	int inner = 1;
+	int inner = 1, ps = stride < 1 ? 1 : stride;
 	g->s = s;
 	g->n = n;
 	g->stride = stride;
 	g->outer = -1;
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		g->ranks[l] = 0;
-	if (n <= 1 || s->nlevels == 0)
+	if (n <= 1 || s->nlevels == 0) {
+		for (int l = 0; l < HW_LEVELS_MAX; l++)
+			g->ranks[l] = 0;
 		return;
-	g->outer = comm_place(s, n, stride, g->ranks);
-	for (int l = 0; l <= g->outer; l++) {
+	}
+	/* comm_place, and what a spanned level gives the group, in one pass. */
+	for (int l = 0; l < HW_LEVELS_MAX; l++) {
 		const hw_level *lv = &s->levels[l];
-		g->lstride[l] = stride * inner;
-		inner *= g->ranks[l];
-		if (g->ranks[l] <= 1)
+		int r;
+		if (l >= s->nlevels) {
+			g->ranks[l] = 1;
 			continue;
-		g->bw[l] = comm_group_bw(lv, g->ranks[l], g->lstride[l]);
-		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D
-					    ? torus_nm1(lv, g->ranks[l])
-					    : 0;
+		}
+		r = g->ranks[l] = place_level(s, l, n, ps, inner);
+		g->lstride[l] = stride * inner;
+		inner *= r;
+		if (r <= 1)
+			continue;
+		g->outer = l;
+		g->bw[l] = comm_group_bw(lv, r, g->lstride[l]);
+		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D ? torus_nm1(lv, r) : 0;
 	}
 }
 

@@ -81,14 +81,19 @@ static void chip_k_init(const hw_chip *c, chip_k *k)
  * the output, takes as long as a full one) in waves over `units` engines, K split into equal
  * shares per engine where may_split and the tiles leave engines idle. The time is waves x one
  * tile's share of the K loop: for a fixed tile it never falls as the GEMM grows. rows and cols
- * are max(1, ceil(m / th)) and max(1, ceil(n / tw)); kq is max(1, floor(k / (4 pad_k))). The
- * efficiency is (m n k b) over it. */
+ * are max(1, ceil(m / th)) and max(1, ceil(n / tw)); K splits into at most kq shares, max(1,
+ * floor(k / (4 pad_k))) (kq_of). The efficiency is (m n k b) over it. */
+static double kq_of(const hw_chip *c, double k)
+{
+	return num_max(1, floor_pos(k / (4.0 * c->pad_k)));
+}
+
 static double tiled_cap(const hw_chip *c, double th, double tw, double kp, double rows, double cols,
-			double cb, double kq, int may_split)
+			double cb, double k, int may_split)
 {
 	double tiles = rows * cols * cb, split = 1, waves;
 	if (may_split && tiles < c->units)
-		split = num_min(c->units / tiles, kq);
+		split = num_min(c->units / tiles, kq_of(c, k));
 	waves = ceil_pos(num_max(0, tiles * split / c->units - 1e-9));
 	return waves * c->units * th * tw * kp / split;
 }
@@ -119,7 +124,7 @@ static long long tile_rows(double m, double h)
  *   (more rows): those have q >= rows x h x cols x cb x w / units >= ceil(m) x cols x cb x w /
  *   units, and the search stops when the best q reaches that. */
 static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, double th, double tw,
-		       double kp, double cb, double kq, int may_split, double *cols0)
+		       double kp, double cb, double k, int may_split, double *cols0)
 {
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
 	/* A tile is split along K when it may be and its tiles leave engines idle. */
@@ -158,7 +163,7 @@ static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, d
 		for (int j = 0; j < nw; j++) {
 			long long tiles = rows * cw[j];
 			if (tiles < split_below) {
-				double cap = tiled_cap(c, h, wds[j], kp, (double)rows, cols[j], cb, kq, may_split);
+				double cap = tiled_cap(c, h, wds[j], kp, (double)rows, cols[j], cb, k, may_split);
 				if (cap < best_f)
 					best_f = cap;
 				filled = 0;
@@ -180,7 +185,7 @@ static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, d
 /* roof_shape_eff with the chip's tile set from ck. */
 static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n, double k, double batch)
 {
-	double th, tw, kp, b, cb, kq, work, e, rows_sub, cols0;
+	double th, tw, kp, b, cb, work, e, cols0;
 	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
@@ -192,7 +197,6 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 	kp = round_up(k, c->pad_k);
 	b = batch > 1 ? batch : 1;
 	cb = ceil_pos(b);
-	kq = num_max(1, floor_pos(k / (4.0 * c->pad_k)));
 	work = m * n * k * b;
 	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
 	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
@@ -211,12 +215,12 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 	 * chip's tile. */
 	if (!split && ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) < c->units)
 		return work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)),
-					cb, kq, 0);
+					cb, k, 0);
 	/* Every tile's capacity is below (m + tile_m)(n + tile_n) cb kp + units tile_m tile_n kp (rows
 	 * x h < m + h, waves < tiles / units + 1): below 2^52, best_cap's integers are exact. */
 	if ((m + c->tile_m) * (n + c->tile_n) * cb * kp + (double)c->units * c->tile_m * c->tile_n * kp <
 	    4503599627370496.0) {
-		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, kq, split, &cols0);
+		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, k, split, &cols0);
 	} else {
 		/* Beyond: the loop over the set, in floating point. */
 		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2];
@@ -230,19 +234,21 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
 		cols0 = cols[0];
-		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, kq, split);
+		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, k, split);
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
 				if ((i || j) && ck->ok_h[i] && ok_w[j])
-					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
+					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, k,
 									   split));
 	}
 	/* Unsplit, it takes at least as long as the largest GEMM of these columns below one wave of
 	 * the chip's tile, which runs that tile (the square GEMMs above): the rows of a larger one
 	 * never run in less time than fewer rows. */
-	rows_sub = floor_pos((c->units - 1) / (cols0 * cb));
-	if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
-		e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, kq, 0));
+	if (!split) {
+		double rows_sub = floor_pos((c->units - 1) / (cols0 * cb));
+		if (rows_sub >= 1 && rows_sub * c->tile_m < m)
+			e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, k, 0));
+	}
 	return e;
 }
 

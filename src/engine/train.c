@@ -75,27 +75,29 @@ static double hide(double t_comm, double t_compute, double sigma)
 	return num_max(t_comm - num_max(t_compute, 0), sigma * t_comm);
 }
 
-/* a += k·b for roofline summaries. */
-static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
+/* a = a + k·b for roofline summaries; fresh: a is not read, a = 0 + k·b (a cleared before). */
+__attribute__((always_inline)) static inline void sum_axpy(roof_sum *a, double k, const roof_sum *b, int fresh)
 {
-	a->t += k * b->t;
-	a->flops += k * b->flops;
-	a->bytes += k * b->bytes;
-	a->t_bound[0] += k * b->t_bound[0];
-	a->t_bound[1] += k * b->t_bound[1];
-	a->t_bound[2] += k * b->t_bound[2];
+#define SUM_AXPY(f) a->f = (fresh ? 0.0 : a->f) + k * b->f
+	SUM_AXPY(t);
+	SUM_AXPY(flops);
+	SUM_AXPY(bytes);
+	SUM_AXPY(t_bound[0]);
+	SUM_AXPY(t_bound[1]);
+	SUM_AXPY(t_bound[2]);
 	_Static_assert(OPS_PHASE_N == 4 && OPS_KIND_N == 7, "sum_axpy names every phase and kind");
-	a->t_phase[0] += k * b->t_phase[0];
-	a->t_phase[1] += k * b->t_phase[1];
-	a->t_phase[2] += k * b->t_phase[2];
-	a->t_phase[3] += k * b->t_phase[3];
-	a->t_kind[0] += k * b->t_kind[0];
-	a->t_kind[1] += k * b->t_kind[1];
-	a->t_kind[2] += k * b->t_kind[2];
-	a->t_kind[3] += k * b->t_kind[3];
-	a->t_kind[4] += k * b->t_kind[4];
-	a->t_kind[5] += k * b->t_kind[5];
-	a->t_kind[6] += k * b->t_kind[6];
+	SUM_AXPY(t_phase[0]);
+	SUM_AXPY(t_phase[1]);
+	SUM_AXPY(t_phase[2]);
+	SUM_AXPY(t_phase[3]);
+	SUM_AXPY(t_kind[0]);
+	SUM_AXPY(t_kind[1]);
+	SUM_AXPY(t_kind[2]);
+	SUM_AXPY(t_kind[3]);
+	SUM_AXPY(t_kind[4]);
+	SUM_AXPY(t_kind[5]);
+	SUM_AXPY(t_kind[6]);
+#undef SUM_AXPY
 }
 
 /* comm_time through the memo when there is one, else in group g of the same n and stride when
@@ -136,7 +138,10 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	double b, ab, tokens, act, tp_act, moe;
 	int recomp_full = w->recompute == WL_RC_FULL;
 
-	memset(k, 0, sizeof *k);
+	/* Every field is written below; these only accumulate. */
+	k->tp_layer = k->ep_layer = k->cp_layer = 0;
+	for (int i = 0; i < HW_LEVELS_MAX; i++)
+		k->tp_level[i] = k->ep_level[i] = k->cp_level[i] = 0;
 	p.pp = 1;
 	p.vpp = 1;
 	p.dp = 1;
@@ -257,7 +262,10 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	train_comm *cm = &r->comm;
 	roof_time opt;
 
-	memset(r, 0, sizeof *r);
+	/* Every field is written below; these only where a case sets them. */
+	r->over_memory = 0;
+	cm->pp = cm->dp = cm->dp_total = cm->zero3 = 0;
+	r->mfu = r->hfu = 0;
 	r->plan = *p;
 	r->plan.micro_batch = (int)b;
 	if (fit) {
@@ -285,10 +293,10 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 
 	/* One micro-batch on the last stage: its layers, the LM head and loss, and the embedding
 	 * when the first stage is the last. */
-	sum_axpy(&r->micro, L, &k->layer);
-	sum_axpy(&r->micro, 1, &k->head);
+	sum_axpy(&r->micro, L, &k->layer, 1);
+	sum_axpy(&r->micro, 1, &k->head, 0);
 	if (p->pp == 1)
-		sum_axpy(&r->micro, 1, &k->embed);
+		sum_axpy(&r->micro, 1, &k->embed, 0);
 	t_fwd = r->micro.t_phase[OPS_FWD];
 	t_bwd = r->micro.t_phase[OPS_BWD] + r->micro.t_phase[OPS_RECOMP];
 
