@@ -32,32 +32,17 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
-/* Tile heights of the library's set: the chip's and 7/8 .. 1/8 of it. */
-enum { ROOF_TILE_HS = 8 };
-
-/* What roof_op reads of a chip for every op, once per list. */
-typedef struct chip_k {
-	double clock;       /* clock_scale, 1 when not given */
-	double sustained;   /* train_sustained, 1 when not given */
-	double hbm;         /* hbm_bw × hbm_eff */
-	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
-	double tile_w;      /* and its half-width column */
-	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
-	double asc_h[ROOF_TILE_HS];   /* the set's heights that do, each once, ascending */
-	int nasc;
-} chip_k;
-
-/* The rates of chip_k (what every op reads); chip_k_init adds the tile set. */
-static void chip_k_rates(const hw_chip *c, chip_k *k)
+/* The rates of roof_chip (what every op reads); roof_chip_init adds the tile set. */
+void roof_chip_rates(const hw_chip *c, roof_chip *k)
 {
 	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
 	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
 	k->hbm = c->hbm_bw * c->hbm_eff;
 }
 
-static void chip_k_init(const hw_chip *c, chip_k *k)
+void roof_chip_init(const hw_chip *c, roof_chip *k)
 {
-	chip_k_rates(c, k);
+	roof_chip_rates(c, k);
 	k->tile_h[0] = 0;
 	k->ok_h[0] = 1;
 	k->nasc = 0;
@@ -123,7 +108,7 @@ static long long tile_rows(double m, double h)
  * - The heights go down from th. Once a height's tiles fill the engines, every lower one's do
  *   (more rows): those have q >= rows x h x cols x cb x w / units >= ceil(m) x cols x cb x w /
  *   units, and the search stops when the best q reaches that. */
-static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, double th, double tw,
+static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n, double th, double tw,
 		       double kp, double cb, double k, int may_split, double *cols0)
 {
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
@@ -183,7 +168,7 @@ static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, d
 }
 
 /* roof_shape_eff with the chip's tile set from ck. */
-static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n, double k, double batch)
+double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, double n, double k, double batch)
 {
 	double th, tw, kp, b, cb, work, e, cols0;
 	int split;
@@ -254,9 +239,9 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 
 double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
 {
-	chip_k ck;
-	chip_k_init(c, &ck);
-	return shape_eff_k(c, &ck, m, n, k, batch);
+	roof_chip ck;
+	roof_chip_init(c, &ck);
+	return roof_shape_eff_chip(c, &ck, m, n, k, batch);
 }
 
 double roof_curve(const hw_curve *c, double x)
@@ -275,174 +260,34 @@ double roof_curve(const hw_curve *c, double x)
 	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
 }
 
-/* A serving GEMM: the measured fraction of the peak at its rows M (0: no curve). */
-static double serve_gemm_eff(const hw_chip *c, const ops_op *o, hw_prec run)
-{
-	return o->serve && o->kind == OPS_GEMM ? roof_curve(&c->decode_gemm[run], o->m) : 0;
-}
-
-/* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
- * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
-static double paged_attn_time(const hw_chip *c, const ops_op *o)
-{
-	if (!o->serve || o->kind != OPS_ATTN || o->m > 1 || c->decode_attn_bw <= 0)
-		return 0;
-	return c->decode_attn_floor + o->bytes / (c->hbm_bw * c->decode_attn_bw);
-}
-
-/* The last GEMM shape timed and its efficiency: a backward GEMM or attention repeats its
- * forward's shape, so roof_ops computes roof_shape_eff once for the pair. */
-typedef struct shape_memo {
-	int valid;
-	double m, n, k, batch, eff;
-} shape_memo;
-
-static double shape_eff(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm)
-{
-	if (!sm)
-		return shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
-	if (!sm->valid || sm->m != o->m || sm->n != o->n || sm->k != o->k || sm->batch != o->batch) {
-		sm->valid = 1;
-		sm->m = o->m;
-		sm->n = o->n;
-		sm->k = o->k;
-		sm->batch = o->batch;
-		sm->eff = shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
-	}
-	return sm->eff;
-}
-
-/* roof_op into *out, every field written (sm: the shape memo, may be NULL). */
-__attribute__((always_inline)) static inline void time_op(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm,
-			   roof_time *out)
-{
-	double t_compute = 0, t_memory, eff = 0, peak, t, paged;
-	hw_prec run = o->prec;
-	roof_bound bound;
-	if (!(c->peak[run] > 0)) {
-		run = hw_run_prec(c, run);
-		if (run == HW_PREC_N)
-			run = hw_widest_prec(c); /* no rate to run at (an infeasible result): an estimate */
-		if (run == HW_PREC_N)
-			run = HW_FP32;
-	}
-	peak = c->peak[run];
-	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
-		double base = c->gemm_eff[run], serve_eff = 0;
-		if (o->kind == OPS_ATTN) {
-			/* The kernel class's forward or backward fraction at this key length
-			 * (calibration notes: FlashAttention-3 paper figures, FA issues). */
-			const double *k = c->attn_k[o->attn];
-			double a = k[o->phase == OPS_BWD ? 1 : 0];
-			double half = c->attn_seq_half[o->attn];
-			if (a > 0)
-				base = num_min(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
-		}
-		/* Tensor work runs at the clock the power limit sustains. */
-		if (o->serve)
-			serve_eff = serve_gemm_eff(c, o, run);
-		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, ck, o, sm)) * ck->clock *
-		      (o->train > 0 ? o->train * ck->sustained : 1);
-		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
-	} else if (c->vector > 0) {
-		eff = 1;
-		peak = c->vector;
-		t_compute = o->flops / c->vector;
-	}
-	paged = o->serve ? paged_attn_time(c, o) : 0;
-	if (paged > 0)
-		t_memory = paged;
-	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
-		t_memory = o->bytes / ck->hbm;
-	else {
-		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
-		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
-		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
-		t_memory = o->bytes / (e > 0 ? c->hbm_bw * e : ck->hbm);
-	}
-	t = t_compute;
-	bound = ROOF_COMPUTE;
-	if (t_memory > t) {
-		t = t_memory;
-		bound = ROOF_MEMORY;
-	}
-	if (c->op_overhead > t) {
-		t = c->op_overhead;
-		bound = ROOF_OVERHEAD;
-	}
-	if (o->host > t) {
-		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
-		t = o->host;
-		bound = ROOF_OVERHEAD;
-	}
-	out->t_compute = t_compute;
-	out->t_memory = t_memory;
-	out->t = t;
-	out->eff = eff;
-	out->peak = peak;
-	out->run_prec = run;
-	out->bound = bound;
-}
-
 roof_time roof_op(const hw_chip *c, const ops_op *o)
 {
 	roof_time r;
-	chip_k ck;
+	roof_chip ck;
 	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
 	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
-		chip_k_init(c, &ck);
+		roof_chip_init(c, &ck);
 	else
-		chip_k_rates(c, &ck);
-	time_op(c, &ck, o, NULL, &r);
+		roof_chip_rates(c, &ck);
+	roof_time_op(c, &ck, o, NULL, &r);
 	return r;
-}
-
-/* Adds one run of o, timed r, count times into s (roof_list's sum). */
-__attribute__((always_inline)) static inline void sum_op(roof_sum *s, const ops_op *o, const roof_time *r)
-{
-	double t = r->t * o->count;
-	s->t += t;
-	s->flops += o->flops * o->count;
-	s->bytes += o->bytes * o->count;
-	s->t_bound[r->bound] += t;
-	s->t_phase[o->phase] += t;
-	s->t_kind[o->kind] += t;
-}
-
-void roof_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
-{
-	shape_memo sm;
-	chip_k ck;
-	chip_k_init(c, &ck);
-	sm.valid = 0;
-	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
-	memset(layer, 0, sizeof *layer);
-	memset(embed, 0, sizeof *embed);
-	memset(rest, 0, sizeof *rest);
-	for (int i = 0; i < l->n; i++) {
-		const ops_op *o = &l->op[i];
-		roof_time r;
-		time_op(c, &ck, o, &sm, &r);
-		sum_op(o->per_layer ? layer : o->kind == OPS_EMBED ? embed : rest, o, &r);
-	}
 }
 
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 {
 	roof_sum s;
-	shape_memo sm;
-	chip_k ck;
-	chip_k_init(c, &ck);
-	sm.valid = 0;
-	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
+	roof_memo sm;
+	roof_chip ck;
+	roof_chip_init(c, &ck);
+	roof_memo_init(&sm);
 	memset(&s, 0, sizeof s);
 	for (int i = 0; i < l->n; i++) {
 		const ops_op *o = &l->op[i];
 		roof_time r;
-		time_op(c, &ck, o, &sm, &r);
+		roof_time_op(c, &ck, o, &sm, &r);
 		if (per_op)
 			per_op[i] = r;
-		sum_op(&s, o, &r);
+		roof_add_op(&s, o, &r);
 	}
 	return s;
 }

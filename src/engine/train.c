@@ -132,7 +132,6 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group 
 
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
 {
-	ops_list ops, *l = &ops;
 	const nn_net *n = &w->net;
 	plan p = *key;
 	double b, ab, tokens, act, tp_act, moe;
@@ -152,10 +151,9 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	k->act_layer = w->fw.train.offload_remat ? 0 : mem_act_layer(w, &p, p.micro_batch > 0 ? p.micro_batch
 											    : w->micro_batch);
 	k->logits = mem_train_logits(w, &p);
-	ops_train_micro(w, &p, s->chip.family, l);
 	/* One micro-batch in its per-layer part (counts scale with the layers of a stage), the LM
-	 * head and loss, and the embedding (first stage only). */
-	roof_parts(&s->chip, l, &k->layer, &k->embed, &k->head);
+	 * head and loss, and the embedding (first stage only), timed as it is lowered. */
+	ops_train_micro_roof(w, &p, &s->chip, &k->layer, &k->embed, &k->head);
 	{
 		/* Per layer: the stage above ran all n->layers layers. */
 		roof_sum *g = &k->layer;
