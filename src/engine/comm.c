@@ -56,7 +56,8 @@ static double torus_share(const hw_level *l, int n, int stride)
 	return (double)used / nd;
 }
 
-double comm_group_bw(const hw_level *l, int n, int stride)
+/* comm_group_bw, inline for the group's placement. */
+__attribute__((always_inline)) static inline double group_bw(const hw_level *l, int n, int stride)
 {
 	double b = l->bw;
 	switch (l->topo) {
@@ -77,6 +78,11 @@ double comm_group_bw(const hw_level *l, int n, int stride)
 		break;
 	}
 	return b;
+}
+
+double comm_group_bw(const hw_level *l, int n, int stride)
+{
+	return group_bw(l, n, stride);
 }
 
 /* Latency steps on a torus: one ring per dimension, so Σ(n_d - 1) instead of n - 1. */
@@ -165,8 +171,9 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 }
 
 /* cands_time of level_cands (not p2p) at `bytes`, worked out as it goes: no table. */
-static double level_direct(const hw_system *s, int li, hw_coll op, int n, double group_bw, double torus_steps,
-			   double bytes, int *algo)
+__attribute__((always_inline)) static inline double level_direct(const hw_system *s, int li, hw_coll op, int n,
+								  double group_bw, double torus_steps, double bytes,
+								  int *algo)
 {
 	const hw_level *l = &s->levels[li];
 	double best = INFINITY;
@@ -213,7 +220,7 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 		if (r <= 1)
 			continue;
 		g->outer = l;
-		g->bw[l] = comm_group_bw(lv, r, g->lstride[l]);
+		g->bw[l] = group_bw(lv, r, g->lstride[l]);
 		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D ? torus_nm1(lv, r) : 0;
 	}
 }

@@ -43,22 +43,17 @@ void roof_chip_rates(const hw_chip *c, roof_chip *k)
 void roof_chip_init(const hw_chip *c, roof_chip *k)
 {
 	roof_chip_rates(c, k);
-	k->tile_h[0] = 0;
-	k->ok_h[0] = 1;
-	k->nasc = 0;
-	/* round_up(tile_m (8 - i) / 8, pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52
-	 * is what ceil_pos(N / D) gives. The heights fall with i, so a height equal to an earlier
-	 * one equals the one before it. */
-	for (int i = ROOF_TILE_HS - 1; i >= 1; i--) {
-		long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
-		double h = (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
-		k->tile_h[i] = h;
-		k->ok_h[i] = h <= c->tile_m;
-		if (k->ok_h[i] && (k->nasc == 0 || k->asc_h[k->nasc - 1] != h))
-			k->asc_h[k->nasc++] = h;
-	}
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
+}
+
+/* Row i (1 .. 7) of the tile set, (8 - i)/8 of the chip's tile, round_up(tile_m (8 - i) / 8,
+ * pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52 is what ceil_pos(N / D) gives.
+ * The rows fall as i grows; a row above the chip's tile (pad_m beyond it) is not in the set. */
+static double tile_row(const hw_chip *c, int i)
+{
+	long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
+	return (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
 }
 
 /* The engines' capacity (denominator of the efficiency) an m x n x k GEMM (`b` of them) takes in
@@ -116,7 +111,7 @@ static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n
 	const long long split_below = may_split ? units : 0;
 	double wds[2], cols[2], best_f = INFINITY, h = th;
 	long long cw[2], lb = LLONG_MAX, best_q = LLONG_MAX;
-	int nw = 1, i = ck->nasc - 1;
+	int nw = 1, i = 1; /* the next row of the set to try (tile_row) */
 	wds[0] = tw;
 	cols[0] = num_max(1, ceil_pos(n / tw));
 	*cols0 = cols[0];
@@ -139,9 +134,6 @@ static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n
 		if (l < lb)
 			lb = l;
 	}
-	/* Heights above th hold the GEMM in one row as th does. */
-	while (i >= 0 && ck->asc_h[i] >= th)
-		i--;
 	for (;;) {
 		long long rows = tile_rows(m, h);
 		int filled = 1;
@@ -158,9 +150,21 @@ static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n
 					best_q = q;
 			}
 		}
-		if ((filled && best_q <= lb) || i < 0)
+		if (filled && best_q <= lb)
 			break;
-		h = ck->asc_h[i--];
+		/* The next lower row of the set, each height once (they fall with i); heights above
+		 * th hold the GEMM in one row as th does, and those above the chip's are not in it. */
+		{
+			double next = 0;
+			for (; i < ROOF_TILE_HS && !next; i++) {
+				double r = tile_row(c, i);
+				if (r < h && r <= c->tile_m)
+					next = r;
+			}
+			if (!next)
+				break;
+			h = next;
+		}
 	}
 	if (best_q != LLONG_MAX && (double)best_q * ((double)units * kp) < best_f)
 		best_f = (double)best_q * ((double)units * kp);
@@ -211,7 +215,7 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2];
 		int ok_w[2] = {1, ck->ok_w};
 		for (int i = 0; i < ROOF_TILE_HS; i++) {
-			hs[i] = i ? ck->tile_h[i] : th;
+			hs[i] = i ? tile_row(c, i) : th;
 			rows[i] = num_max(1, ceil_pos(m / hs[i]));
 		}
 		for (int j = 0; j < 2; j++) {
@@ -222,7 +226,7 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, k, split);
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
-				if ((i || j) && ck->ok_h[i] && ok_w[j])
+				if ((i || j) && hs[i] <= c->tile_m && ok_w[j])
 					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, k,
 									   split));
 	}

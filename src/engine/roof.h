@@ -60,11 +60,8 @@ typedef struct roof_chip {
 	double clock;       /* clock_scale, 1 when not given */
 	double sustained;   /* train_sustained, 1 when not given */
 	double hbm;         /* hbm_bw × hbm_eff */
-	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
-	double tile_w;      /* and its half-width column */
-	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
-	double asc_h[ROOF_TILE_HS];   /* the set's heights that do, each once, ascending */
-	int nasc;
+	double tile_w;      /* the tile set's half-width column (its rows: roof.c's tile_row) */
+	int ok_w;           /* 1: that column does not exceed the chip's */
 } roof_chip;
 
 /* Fills k for chip c (the tile set too); roof_chip_rates: the rates only, enough for ops that
