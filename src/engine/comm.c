@@ -413,14 +413,3 @@ comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride
 	comm_plan_init(&cp, s, COMM_ALL_REDUCE, n, stride);
 	return comm_plan_time_p2p(&cp, bytes);
 }
-
-void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])
-{
-	double sum = 0;
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		sum += c->t_level[l];
-	for (int l = 0; l < HW_LEVELS_MAX && sum > 0; l++)
-		level[l] += t * c->t_level[l] / sum;
-	if (sum == 0 && c->outer >= 0)
-		level[c->outer] += t;
-}

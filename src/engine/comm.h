@@ -104,7 +104,16 @@ comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride
 
 /* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
  * on each level (all on the outermost when c has no split). */
-void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);
+static inline void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])
+{
+	double sum = 0;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		sum += c->t_level[l];
+	for (int l = 0; l < HW_LEVELS_MAX && sum > 0; l++)
+		level[l] += t * c->t_level[l] / sum;
+	if (sum == 0 && c->outer >= 0)
+		level[c->outer] += t;
+}
 
 /* Ranks of such a group on each level (innermost first); returns the outermost level index. */
 int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX]);

@@ -6,18 +6,6 @@
 
 #include "base/lim.h"
 
-int shard_layers_per_stage(const nn_net *n, int pp)
-{
-	return (n->layers + pp - 1) / pp;
-}
-
-double shard_kv_heads_local(const nn_net *n, int tp)
-{
-	if (nn_is_mla(n))
-		return 1;
-	return ceil((double)n->kv_heads / tp);
-}
-
 double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 {
 	double L = shard_layers_per_stage(n, p->pp);
@@ -51,16 +39,6 @@ double shard_params_expert_local(const nn_net *n, const plan *p)
 		return 0;
 	c = nn_params(n);
 	return shard_params_expert_local_c(n, &c, p);
-}
-
-double shard_zero(const plan *p, int expert)
-{
-	/* Dense parameters are replicated over dp·cp ranks; routed experts only over the dp·cp/ep
-	 * ranks that hold the same experts (expert data parallelism). */
-	double n = (double)p->dp * p->cp;
-	if (expert && p->ep > 1)
-		n /= p->ep;
-	return n < 1 ? 1 : n;
 }
 
 shard_code shard_rule(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len)

@@ -190,27 +190,24 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
 		 * GEMMs cannot cover stays, plus the contention. */
 		double frac = 1, share = w->fw.train.overlap_tp;
-		/* With sequence parallelism an all-gather and a reduce-scatter of one group. */
+		/* With sequence parallelism an all-gather and a reduce-scatter of one group (cc[0],
+		 * cc[1]), else an all-reduce (cc[0]). */
 		comm_group g;
-		comm_cost ag, rs, ar;
+		comm_cost cc[2];
+		double t0;
 		comm_group_init(&g, s, p.tp, 1);
-		if (p.sp) {
-			ag = comm_group_time(&g, COMM_ALL_GATHER, tp_act);
-			rs = comm_group_time(&g, COMM_REDUCE_SCATTER, tp_act);
-		} else {
-			ar = comm_group_time(&g, COMM_ALL_REDUCE, tp_act);
-		}
+		cc[0] = comm_group_time(&g, p.sp ? COMM_ALL_GATHER : COMM_ALL_REDUCE, tp_act);
+		if (p.sp)
+			cc[1] = comm_group_time(&g, COMM_REDUCE_SCATTER, tp_act);
 		if (share > 0) {
-			double raw = per_layer * (p.sp ? ag.t + rs.t : ar.t);
+			double raw = per_layer * (p.sp ? cc[0].t + cc[1].t : cc[0].t);
 			/* The overlapped share hides behind the layer's compute-bound time. */
 			frac = raw > 0 ? (1 - share) +
 					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
 				       : 1;
 		}
-		if (p.sp)
-			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
-		else
-			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
+		t0 = take(&cc[0], per_layer, frac, 1, k->tp_level);
+		k->tp_layer = p.sp ? t0 + take(&cc[1], per_layer, frac, 1, k->tp_level) : t0;
 	}
 	if (p.ep > 1 && moe > 0) {
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
