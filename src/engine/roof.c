@@ -45,6 +45,13 @@ void roof_chip_init(const hw_chip *c, roof_chip *k)
 	roof_chip_rates(c, k);
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
+	k->tm = c->tile_m;
+	k->tn = c->tile_n;
+	k->units = c->units;
+	k->utt = (double)c->units * c->tile_m * c->tile_n;
+	k->pm = c->pad_m;
+	k->pn = c->pad_n;
+	k->pk = c->pad_k;
 }
 
 /* Row i (1 .. 7) of the tile set, (8 - i)/8 of the chip's tile, round_up(tile_m (8 - i) / 8,
@@ -103,53 +110,60 @@ static long long tile_rows(double m, double h)
  * - The heights go down from th. Once a height's tiles fill the engines, every lower one's do
  *   (more rows): those have q >= rows x h x cols x cb x w / units >= ceil(m) x cols x cb x w /
  *   units, and the search stops when the best q reaches that. */
+/* The capacity best_cap weighs for tile h x w of `cols` columns (cw = cols x cb whole), rows of
+ * it over m: the least of it so far into *best_q (a tile that fills the engines, in whole
+ * numbers) or *best_f (one split along K, tiled_cap's arithmetic). Returns 0 for a split one. */
+static inline int weigh(const hw_chip *c, double h, long long rows, double w, double cols, long long cw, double kp,
+			double cb, double k, int may_split, long long *best_q, double *best_f)
+{
+	const long long units = c->units, tiles = rows * cw;
+	/* A tile is split along K when it may be and its tiles leave engines idle. */
+	if (may_split && tiles < units) {
+		double cap = tiled_cap(c, h, w, kp, (double)rows, cols, cb, k, may_split);
+		if (cap < *best_f)
+			*best_f = cap;
+		return 0;
+	} else {
+		long long q = (tiles + units - 1) / units * ((long long)h * (long long)w);
+		if (q < *best_q)
+			*best_q = q;
+		return 1;
+	}
+}
+
 static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n, double th, double tw,
-		       double kp, double cb, double k, int may_split, double *cols0)
+		       double kp, double cb, double k, int may_split, double cols0)
 {
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
-	/* A tile is split along K when it may be and its tiles leave engines idle. */
-	const long long split_below = may_split ? units : 0;
-	double wds[2], cols[2], best_f = INFINITY, h = th;
-	long long cw[2], lb = LLONG_MAX, best_q = LLONG_MAX;
-	int nw = 1, i = 1; /* the next row of the set to try (tile_row) */
-	wds[0] = tw;
-	cols[0] = num_max(1, ceil_pos(n / tw));
-	*cols0 = cols[0];
+	double w0 = tw, c0 = cols0, w1 = 0, c1 = 0, best_f = INFINITY, h = th;
+	long long cw0, cw1 = 0, lb, best_q = LLONG_MAX;
+	int two = 0, i = 1; /* the next row of the set to try (tile_row) */
 	if (ck->ok_w && ck->tile_w != tw) {
-		wds[1] = ck->tile_w;
-		cols[1] = num_max(1, ceil_pos(n / wds[1]));
-		nw = 2;
-		if (cols[1] == cols[0]) { /* the narrower of the two widths wins or ties */
-			nw = 1;
-			if (wds[1] < wds[0]) {
-				wds[0] = wds[1];
-				cols[0] = cols[1];
+		w1 = ck->tile_w;
+		c1 = num_max(1, ceil_pos(n / w1));
+		two = 1;
+		if (c1 == c0) { /* the narrower of the two widths wins or ties */
+			two = 0;
+			if (w1 < w0) {
+				w0 = w1;
+				c0 = c1;
 			}
 		}
 	}
-	for (int j = 0; j < nw; j++) {
+	cw0 = (long long)c0 * icb;
+	lb = (mc * cw0 * (long long)w0 + units - 1) / units;
+	if (two) {
 		long long l;
-		cw[j] = (long long)cols[j] * icb;
-		l = (mc * cw[j] * (long long)wds[j] + units - 1) / units;
+		cw1 = (long long)c1 * icb;
+		l = (mc * cw1 * (long long)w1 + units - 1) / units;
 		if (l < lb)
 			lb = l;
 	}
 	for (;;) {
 		long long rows = tile_rows(m, h);
-		int filled = 1;
-		for (int j = 0; j < nw; j++) {
-			long long tiles = rows * cw[j];
-			if (tiles < split_below) {
-				double cap = tiled_cap(c, h, wds[j], kp, (double)rows, cols[j], cb, k, may_split);
-				if (cap < best_f)
-					best_f = cap;
-				filled = 0;
-			} else {
-				long long q = (tiles + units - 1) / units * ((long long)h * (long long)wds[j]);
-				if (q < best_q)
-					best_q = q;
-			}
-		}
+		int filled = weigh(c, h, rows, w0, c0, cw0, kp, cb, k, may_split, &best_q, &best_f);
+		if (two)
+			filled &= weigh(c, h, rows, w1, c1, cw1, kp, cb, k, may_split, &best_q, &best_f);
 		if (filled && best_q <= lb)
 			break;
 		/* The next lower row of the set, each height once (they fall with i); heights above
@@ -181,11 +195,11 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
 	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
 	 * fractional m (expert tokens below one) pads to a whole row. */
-	th = num_min(c->tile_m, round_up(m, c->pad_m));
-	tw = num_min(c->tile_n, round_up(n, c->pad_n));
-	kp = round_up(k, c->pad_k);
+	th = num_min(ck->tm, round_up(m, ck->pm));
+	tw = num_min(ck->tn, round_up(n, ck->pn));
+	kp = round_up(k, ck->pk);
 	b = batch > 1 ? batch : 1;
-	cb = ceil_pos(b);
+	cb = batch > 1 ? ceil_pos(batch) : 1;
 	work = m * n * k * b;
 	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
 	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
@@ -195,21 +209,25 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 	 * K = 4096 ... a single thread-block ... split-k"). A square GEMM below one wave is not
 	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
 	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
-	split = m <= c->tile_m || k > m;
+	split = m <= ck->tm || k > m;
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
 	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
 	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
 	 * columns). The set does not change with the rows, so neither does the rule that time never
 	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
 	 * chip's tile. */
-	if (!split && ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) < c->units)
-		return work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)),
-					cb, k, 0);
+	cols0 = ceil_pos(n / tw);
+	if (!split) {
+		double rows0 = ceil_pos(m / th);
+		if (rows0 * cols0 * cb < ck->units)
+			return work / tiled_cap(c, th, tw, kp, num_max(1, rows0), num_max(1, cols0), cb, k, 0);
+	}
+	cols0 = num_max(1, cols0);
 	/* Every tile's capacity is below (m + tile_m)(n + tile_n) cb kp + units tile_m tile_n kp (rows
 	 * x h < m + h, waves < tiles / units + 1): below 2^52, best_cap's integers are exact. */
-	if ((m + c->tile_m) * (n + c->tile_n) * cb * kp + (double)c->units * c->tile_m * c->tile_n * kp <
+	if ((m + ck->tm) * (n + ck->tn) * cb * kp + ck->utt * kp <
 	    4503599627370496.0) {
-		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, k, split, &cols0);
+		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, k, split, cols0);
 	} else {
 		/* Beyond: the loop over the set, in floating point. */
 		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2];
@@ -222,7 +240,6 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 			wds[j] = j ? ck->tile_w : tw;
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
-		cols0 = cols[0];
 		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, k, split);
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)

@@ -62,6 +62,9 @@ typedef struct roof_chip {
 	double hbm;         /* hbm_bw × hbm_eff */
 	double tile_w;      /* the tile set's half-width column (its rows: roof.c's tile_row) */
 	int ok_w;           /* 1: that column does not exceed the chip's */
+	double tm, tn;      /* the chip's tile_m, tile_n, units and pads as doubles, units x tile_m x */
+	double units, utt;  /* tile_n in utt (roof_shape_eff's arithmetic, without the conversions) */
+	double pm, pn, pk;
 } roof_chip;
 
 /* Fills k for chip c (the tile set too); roof_chip_rates: the rates only, enough for ops that

@@ -18,6 +18,16 @@ static inline int shard_layers_per_stage(const nn_net *n, int pp)
 	return (n->layers + pp - 1) / pp;
 }
 
+/* Query heads one chip holds under tensor parallelism tp: ceil(heads / tp) (padded when tp does
+ * not divide them), in whole numbers: libm's ceil of the double quotient of whole numbers below
+ * 2^53 is the whole-number ceiling. */
+static inline double shard_heads_local(const nn_net *n, int tp)
+{
+	if (tp > 0 && n->heads >= 0)
+		return (double)(((long long)n->heads + tp - 1) / tp);
+	return ceil((double)n->heads / tp);
+}
+
 /* KV heads one chip holds under tensor parallelism tp: ceil(kv_heads / tp) (replicated when
  * tp > kv_heads). MLA keeps the whole latent cache on every tensor-parallel rank. */
 static inline double shard_kv_heads_local(const nn_net *n, int tp)

@@ -102,8 +102,9 @@ __attribute__((always_inline)) static inline void sum_axpy(roof_sum *a, double k
 
 /* comm_time through the memo when there is one, else in group g of the same n and stride when
  * given (collectives of one group share its placement). */
-static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group *g, comm_op op, double bytes,
-			   int n, int stride)
+__attribute__((always_inline)) static inline comm_cost memo_comm(train_memo *mm, const hw_system *s,
+								  const comm_group *g, comm_op op, double bytes,
+								  int n, int stride)
 {
 	unsigned long long h;
 	train_memo_entry *e;

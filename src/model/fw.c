@@ -515,7 +515,10 @@ const char *fw_shown_path(const char *path)
 
 int fw_attention_kernel(const fw_train *t, const char *family)
 {
-	size_t fl = strlen(family);
+	size_t fl;
+	if (!t->kernel_by_family[0])
+		return t->attention_kernel;
+	fl = strlen(family);
 	for (const char *p = t->kernel_by_family; p && *p;) {
 		const char *q = strchr(p, ',');
 		const char *c = strchr(p, ':');
