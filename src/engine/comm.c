@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/num.h"
+
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
 
@@ -22,6 +24,7 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 	int inner = 1, outer = -1;
 	if (stride < 1)
 		stride = 1;
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		ranks[l] = 1;
 	for (int l = 0; l < s->nlevels; l++) {
@@ -37,6 +40,7 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 static double torus_share(const hw_level *l, int n, int stride)
 {
 	int nd = 0, used = 0, span = 1, cum = 1;
+	NUM_UNROLL
 	for (int i = 0; i < 3; i++)
 		if (l->dims[i] > 0)
 			nd++;
@@ -90,6 +94,7 @@ static double torus_nm1(const hw_level *l, int n)
 {
 	double sum = 0;
 	int left = n;
+	NUM_UNROLL
 	for (int i = 0; i < 3 && left > 1; i++) {
 		int d = l->dims[i] > 0 ? imin(l->dims[i], left) : left;
 		sum += d - 1;
@@ -202,11 +207,13 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 	g->stride = stride;
 	g->outer = -1;
 	if (n <= 1 || s->nlevels == 0) {
+		NUM_UNROLL
 		for (int l = 0; l < HW_LEVELS_MAX; l++)
 			g->ranks[l] = 0;
 		return;
 	}
 	/* comm_place, and what a spanned level gives the group, in one pass. */
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++) {
 		const hw_level *lv = &s->levels[l];
 		int r;
@@ -300,6 +307,7 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 	int n = cp ? cp->n : g->n;
 	comm_cost c;
 	memset(&c, 0, sizeof c);
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		c.algo[l] = -1;
 	c.outer = -1;
@@ -324,6 +332,7 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m.
 		 * Levels move their shares at once: the slowest sets the time. */
 		int inner = 1;
+		NUM_UNROLL
 		for (int l = 0; l <= c.outer; l++) {
 			int reach = inner * ranks[l];
 			if (ranks[l] > 1) {
@@ -340,6 +349,7 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 	} else {
 		/* Hierarchical: reduce-scatter (or its mirror) on inner levels, op on the outermost. */
 		double part = bytes;
+		NUM_UNROLL
 		for (int l = 0; l <= c.outer; l++) {
 			int two;
 			if (ranks[l] <= 1)
@@ -382,6 +392,14 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 	if (n <= 1 || bytes <= 0 || s->nlevels == 0) {
 		g.s = s;
 		g.n = n;
+		return cost(NULL, &g, op, bytes);
+	}
+	if (op == COMM_SEND_RECV) {
+		/* One message: only the level that joins the two (its bandwidth is cost's own). */
+		g.s = s;
+		g.n = n;
+		g.stride = stride;
+		g.outer = comm_place(s, n, stride, g.ranks);
 		return cost(NULL, &g, op, bytes);
 	}
 	comm_group_init(&g, s, n, stride);

@@ -13,6 +13,7 @@
 #ifndef ROOFCOST_COMM_H
 #define ROOFCOST_COMM_H
 
+#include "base/num.h"
 #include "model/hw.h"
 
 typedef enum comm_op {
@@ -107,10 +108,14 @@ comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride
 static inline void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])
 {
 	double sum = 0;
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		sum += c->t_level[l];
-	for (int l = 0; l < HW_LEVELS_MAX && sum > 0; l++)
-		level[l] += t * c->t_level[l] / sum;
+	if (sum > 0) {
+		NUM_UNROLL
+		for (int l = 0; l < HW_LEVELS_MAX; l++)
+			level[l] += t * c->t_level[l] / sum;
+	}
 	if (sum == 0 && c->outer >= 0)
 		level[c->outer] += t;
 }

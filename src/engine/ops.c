@@ -12,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/num.h"
+
 const char *const ops_kind_names[] = {"gemm", "attn", "norm", "elem", "embed", "loss", "optim", NULL};
 const char *const ops_phase_names[] = {"fwd", "bwd", "recomp", "step", NULL};
 
@@ -440,6 +442,7 @@ __attribute__((always_inline)) static inline void init(lower *c, ops_list *out, 
 	c->sustain = 1;
 	c->op_train = train ? c->sustain : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+	NUM_UNROLL
 	for (int k = 0; k < OPS_KIND_N; k++)
 		c->host[k] = host_of(c, (ops_kind)k);
 	c->serve = 0;

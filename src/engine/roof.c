@@ -131,8 +131,9 @@ static inline int weigh(const hw_chip *c, double h, long long rows, double w, do
 	}
 }
 
-static double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n, double th, double tw,
-		       double kp, double cb, double k, int may_split, double cols0)
+__attribute__((always_inline)) static inline double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n,
+							      double th, double tw, double kp, double cb, double k,
+							      int may_split, double cols0)
 {
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
 	double w0 = tw, c0 = cols0, w1 = 0, c1 = 0, best_f = INFINITY, h = th;

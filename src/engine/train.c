@@ -140,6 +140,7 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 
 	/* Every field is written below; these only accumulate. */
 	k->tp_layer = k->ep_layer = k->cp_layer = 0;
+	NUM_UNROLL
 	for (int i = 0; i < HW_LEVELS_MAX; i++)
 		k->tp_level[i] = k->ep_level[i] = k->cp_level[i] = 0;
 	p.pp = 1;
@@ -162,10 +163,13 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->t = f * g->t;
 		g->flops = f * g->flops;
 		g->bytes = f * g->bytes;
+		NUM_UNROLL
 		for (int i = 0; i < 3; i++)
 			g->t_bound[i] = f * g->t_bound[i];
+		NUM_UNROLL
 		for (int i = 0; i < OPS_PHASE_N; i++)
 			g->t_phase[i] = f * g->t_phase[i];
+		NUM_UNROLL
 		for (int i = 0; i < OPS_KIND_N; i++)
 			g->t_kind[i] = f * g->t_kind[i];
 	}
@@ -299,6 +303,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	cm->tp = L * k->tp_layer;
 	cm->ep = L * k->ep_layer;
 	cm->cp = L * k->cp_layer;
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		lv[l] += m * L * (k->tp_level[l] + k->ep_level[l] + k->cp_level[l]);
 	if (p->pp > 1) {
@@ -392,6 +397,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			}
 		}
 	}
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		cm->level[l] = lv[l];
 	{
@@ -433,6 +439,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		r->comm_priced = 1;
 		r->step_time = m * r->t_micro + r->t_bubble + cm->dp + r->t_optimizer;
 	}
+	NUM_UNROLL
 	for (int i = 0; i < 3; i++)
 		r->t_bound[i] = r->micro.t_bound[i] * m + (opt.bound == (roof_bound)i ? opt.t : 0);
 	r->tokens_per_step = (double)w->global_batch * w->seq_len;
