@@ -10,7 +10,6 @@
 #include "engine/shard.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "base/num.h"
 
@@ -559,9 +558,7 @@ void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *ch
 	roof_memo sm;
 	roof_chip_init(chip, &ck);
 	roof_memo_init(&sm);
-	memset(layer, 0, sizeof *layer);
-	memset(embed, 0, sizeof *embed);
-	memset(rest, 0, sizeof *rest);
+	*layer = *embed = *rest = (roof_sum){0};
 	c.chip = chip;
 	c.ck = &ck;
 	c.sm = &sm;

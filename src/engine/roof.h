@@ -105,17 +105,18 @@ static inline double roof_paged_attn_time(const hw_chip *c, const ops_op *o)
 }
 
 /* roof_shape_eff of o's shape, through the memo when there is one. */
-static inline double roof_memo_eff(const hw_chip *c, const roof_chip *ck, const ops_op *o, roof_memo *sm)
+__attribute__((always_inline)) static inline double roof_memo_eff(const hw_chip *c, const roof_chip *ck, double m,
+								   double n, double k, double batch, roof_memo *sm)
 {
 	if (!sm)
-		return roof_shape_eff_chip(c, ck, o->m, o->n, o->k, o->batch);
-	if (!sm->valid || sm->m != o->m || sm->n != o->n || sm->k != o->k || sm->batch != o->batch) {
+		return roof_shape_eff_chip(c, ck, m, n, k, batch);
+	if (!sm->valid || sm->m != m || sm->n != n || sm->k != k || sm->batch != batch) {
 		sm->valid = 1;
-		sm->m = o->m;
-		sm->n = o->n;
-		sm->k = o->k;
-		sm->batch = o->batch;
-		sm->eff = roof_shape_eff_chip(c, ck, o->m, o->n, o->k, o->batch);
+		sm->m = m;
+		sm->n = n;
+		sm->k = k;
+		sm->batch = batch;
+		sm->eff = roof_shape_eff_chip(c, ck, m, n, k, batch);
 	}
 	return sm->eff;
 }
@@ -150,7 +151,7 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 		/* Tensor work runs at the clock the power limit sustains. */
 		if (o->serve)
 			serve_eff = roof_serve_gemm_eff(c, o, run);
-		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o, sm)) * ck->clock *
+		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
 		      (o->train > 0 ? o->train * ck->sustained : 1);
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
 	} else if (c->vector > 0) {
