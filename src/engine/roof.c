@@ -32,6 +32,18 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
+/* num_max(1, x) and num_min(hi, x) for hi a whole number >= 1 (never NaN, never a signed zero):
+ * the same values, without the NaN tests on the constant. */
+static inline double at_least_1(double x)
+{
+	return x > 1 ? x : 1;
+}
+
+static inline double at_most(double hi, double x)
+{
+	return x < hi ? x : hi;
+}
+
 /* The rates of roof_chip (what every op reads); roof_chip_init adds the tile set. */
 void roof_chip_rates(const hw_chip *c, roof_chip *k)
 {
@@ -72,7 +84,7 @@ static double tile_row(const hw_chip *c, int i)
  * floor(k / (4 pad_k))) (kq_of). The efficiency is (m n k b) over it. */
 static double kq_of(const hw_chip *c, double k)
 {
-	return num_max(1, floor_pos(k / (4.0 * c->pad_k)));
+	return at_least_1(floor_pos(k / (4.0 * c->pad_k)));
 }
 
 static double tiled_cap(const hw_chip *c, double th, double tw, double kp, double rows, double cols,
@@ -141,7 +153,7 @@ __attribute__((always_inline)) static inline double best_cap(const hw_chip *c, c
 	int two = 0, i = 1; /* the next row of the set to try (tile_row) */
 	if (ck->ok_w && ck->tile_w != tw) {
 		w1 = ck->tile_w;
-		c1 = num_max(1, ceil_pos(n / w1));
+		c1 = at_least_1(ceil_pos(n / w1));
 		two = 1;
 		if (c1 == c0) { /* the narrower of the two widths wins or ties */
 			two = 0;
@@ -196,8 +208,8 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
 	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
 	 * fractional m (expert tokens below one) pads to a whole row. */
-	th = num_min(ck->tm, round_up(m, ck->pm));
-	tw = num_min(ck->tn, round_up(n, ck->pn));
+	th = at_most(ck->tm, round_up(m, ck->pm));
+	tw = at_most(ck->tn, round_up(n, ck->pn));
 	kp = round_up(k, ck->pk);
 	b = batch > 1 ? batch : 1;
 	cb = batch > 1 ? ceil_pos(batch) : 1;
@@ -221,9 +233,9 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, doub
 	if (!split) {
 		double rows0 = ceil_pos(m / th);
 		if (rows0 * cols0 * cb < ck->units)
-			return work / tiled_cap(c, th, tw, kp, num_max(1, rows0), num_max(1, cols0), cb, k, 0);
+			return work / tiled_cap(c, th, tw, kp, at_least_1(rows0), at_least_1(cols0), cb, k, 0);
 	}
-	cols0 = num_max(1, cols0);
+	cols0 = at_least_1(cols0);
 	/* Every tile's capacity is below (m + tile_m)(n + tile_n) cb kp + units tile_m tile_n kp (rows
 	 * x h < m + h, waves < tiles / units + 1): below 2^52, best_cap's integers are exact. */
 	if ((m + ck->tm) * (n + ck->tn) * cb * kp + ck->utt * kp <
