@@ -175,6 +175,17 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 	return best;
 }
 
+/* best, the cheapest algorithm's time at `bytes`, or the ring's when none is finite (as
+ * cands_time). */
+static inline double ring_if_none(const hw_level *l, hw_coll op, int n, double group_bw, double bytes, double best)
+{
+	comm_cand c;
+	if (isfinite(best))
+		return best;
+	ring_of(l, op, n, group_bw, 0, &c);
+	return isfinite(c.a) ? cand_time(&c, bytes) : INFINITY;
+}
+
 /* cands_time of level_cands (not p2p) at `bytes`, worked out as it goes: no table. */
 __attribute__((always_inline)) static inline double level_direct(const hw_system *s, int li, hw_coll op, int n,
 								  double group_bw, double torus_steps, double bytes,
@@ -192,11 +203,7 @@ __attribute__((always_inline)) static inline double level_direct(const hw_system
 				*algo = c.algo;
 			}
 		}
-	if (!isfinite(best)) {
-		ring_of(l, op, n, group_bw, 0, &c);
-		best = isfinite(c.a) ? cand_time(&c, bytes) : INFINITY;
-	}
-	return best;
+	return ring_if_none(l, op, n, group_bw, bytes, best);
 }
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
@@ -379,6 +386,75 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
 {
 	return cost(NULL, g, op, bytes);
+}
+
+/* level_direct of two collectives on one level in one pass over its algorithms. */
+__attribute__((always_inline)) static inline void level_pair(const hw_system *s, int li, hw_coll oa, hw_coll ob,
+							     int n, double group_bw, double torus_steps, double ba,
+							     double bb, double *ta, double *tb, int *algo_a,
+							     int *algo_b)
+{
+	const hw_level *l = &s->levels[li];
+	double best_a = INFINITY, best_b = INFINITY;
+	comm_cand c;
+	*algo_a = *algo_b = -1;
+	for (int k = 0; k < s->algos.ntopo[l->topo]; k++) {
+		int ai = s->algos.topo[l->topo][k];
+		if (cand_of(s, l, ai, oa, n, group_bw, torus_steps, 0, &c)) {
+			double t = cand_time(&c, ba);
+			if (t < best_a) {
+				best_a = t;
+				*algo_a = c.algo;
+			}
+		}
+		if (cand_of(s, l, ai, ob, n, group_bw, torus_steps, 0, &c)) {
+			double t = cand_time(&c, bb);
+			if (t < best_b) {
+				best_b = t;
+				*algo_b = c.algo;
+			}
+		}
+	}
+	*ta = ring_if_none(l, oa, n, group_bw, ba, best_a);
+	*tb = ring_if_none(l, ob, n, group_bw, bb, best_b);
+}
+
+void comm_group_time2(const comm_group *g, comm_op oa, double ba, comm_op ob, double bb, comm_cost *a, comm_cost *b)
+{
+	const hw_system *s = g->s;
+	double pa = ba, pb = bb;
+	/* A collective that is not one pass per level (an all-reduce, an all-to-all, a message),
+	 * or one that costs nothing: one at a time. */
+	if (oa == COMM_ALL_REDUCE || ob == COMM_ALL_REDUCE || oa == COMM_ALL_TO_ALL || ob == COMM_ALL_TO_ALL ||
+	    oa == COMM_SEND_RECV || ob == COMM_SEND_RECV || g->n <= 1 || ba <= 0 || bb <= 0 || s->nlevels == 0 ||
+	    g->outer < 0) {
+		*a = comm_group_time(g, oa, ba);
+		*b = comm_group_time(g, ob, bb);
+		return;
+	}
+	memset(a, 0, sizeof *a);
+	memset(b, 0, sizeof *b);
+	NUM_UNROLL
+	for (int l = 0; l < HW_LEVELS_MAX; l++) {
+		a->algo[l] = b->algo[l] = -1;
+		a->ranks[l] = b->ranks[l] = g->ranks[l];
+	}
+	a->outer = b->outer = g->outer;
+	NUM_UNROLL
+	for (int l = 0; l <= g->outer; l++) {
+		if (g->ranks[l] <= 1)
+			continue;
+		level_pair(s, l, (hw_coll)oa, (hw_coll)ob, g->ranks[l], g->bw[l], g->torus_steps[l], pa, pb,
+			   &a->t_level[l], &b->t_level[l], &a->algo[l], &b->algo[l]);
+		a->t += a->t_level[l];
+		b->t += b->t_level[l];
+		pa /= g->ranks[l];
+		pb /= g->ranks[l];
+	}
+	if (a->t < s->levels[g->outer].call_floor)
+		a->t = s->levels[g->outer].call_floor;
+	if (b->t < s->levels[g->outer].call_floor)
+		b->t = s->levels[g->outer].call_floor;
 }
 
 comm_cost comm_plan_time(const comm_plan *cp, double bytes)

@@ -84,6 +84,10 @@ void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);
 /* comm_time(g->s, op, bytes, g->n, g->stride), figure for figure. */
 comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes);
 
+/* comm_group_time of two collectives of g at once (an all-gather and a reduce-scatter), into
+ * *a and *b, figure for figure: the levels and their algorithms are walked once. */
+void comm_group_time2(const comm_group *g, comm_op oa, double ba, comm_op ob, double bb, comm_cost *a, comm_cost *b);
+
 /* Works out op in a group of n ranks stride apart on s (see comm_time). s must outlive it. */
 void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride);
 

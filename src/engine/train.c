@@ -201,9 +201,10 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		comm_cost cc[2];
 		double t0;
 		comm_group_init(&g, s, p.tp, 1);
-		cc[0] = comm_group_time(&g, p.sp ? COMM_ALL_GATHER : COMM_ALL_REDUCE, tp_act);
 		if (p.sp)
-			cc[1] = comm_group_time(&g, COMM_REDUCE_SCATTER, tp_act);
+			comm_group_time2(&g, COMM_ALL_GATHER, tp_act, COMM_REDUCE_SCATTER, tp_act, &cc[0], &cc[1]);
+		else
+			cc[0] = comm_group_time(&g, COMM_ALL_REDUCE, tp_act);
 		if (share > 0) {
 			double raw = per_layer * (p.sp ? cc[0].t + cc[1].t : cc[0].t);
 			/* The overlapped share hides behind the layer's compute-bound time. */
@@ -337,11 +338,16 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				gp = &grp;
 			}
 			if (w->zero < 3) {
-				comm_cost g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
-							Pp * gb, ndp, stride);
 				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
 				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
+				comm_cost g, a;
+				if (gp && w->zero >= 1) {
+					comm_group_time2(gp, COMM_REDUCE_SCATTER, Pp * gb, COMM_ALL_GATHER, Pp * pb, &g, &a);
+				} else {
+					g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE, Pp * gb,
+						      ndp, stride);
+					a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
+				}
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
 				 * reduce starts when its gradients are ready, so the last bucket's (the first
@@ -368,8 +374,13 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * again before its backward, its gradients reduce-scattered after; prefetched
 				 * behind the previous layer's compute. */
 				double Pl = Pp / L;
-				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride);
-				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				comm_cost a, g;
+				if (gp) {
+					comm_group_time2(gp, COMM_ALL_GATHER, Pl * ab, COMM_REDUCE_SCATTER, Pl * gb, &a, &g);
+				} else {
+					a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride);
+					g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				}
 				double sg = c->overlap_slowdown;
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the
