@@ -9,11 +9,13 @@
 
 const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
 
-/* ceil and floor of the positive dimensions, tile and wave counts below: for 0 <= x < 2^52
- * the integer part converts exactly, so these equal libm's, which they call beyond. */
+/* ceil and floor of the dimensions, tile and wave counts below, which are never negative (chip
+ * figures are whole numbers >= 1, shapes are checked positive): for 0 <= x < 2^52 the integer
+ * part converts exactly, so these equal libm's, which they call beyond (and for a NaN). Not for
+ * x < 0, where truncation is not the floor and the ceiling of (-1, 0) is -0. */
 static double ceil_pos(double x)
 {
-	if (x >= 0 && x < 4503599627370496.0) {
+	if (x < 4503599627370496.0) {
 		double t = (double)(long long)x;
 		return t < x ? t + 1 : t;
 	}
@@ -22,7 +24,7 @@ static double ceil_pos(double x)
 
 static double floor_pos(double x)
 {
-	if (x >= 0 && x < 4503599627370496.0)
+	if (x < 4503599627370496.0)
 		return (double)(long long)x;
 	return floor(x);
 }
