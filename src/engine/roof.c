@@ -296,19 +296,6 @@ double roof_curve(const hw_curve *c, double x)
 	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
 }
 
-roof_time roof_op(const hw_chip *c, const ops_op *o)
-{
-	roof_time r;
-	roof_chip ck;
-	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
-	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
-		roof_chip_init(c, &ck);
-	else
-		roof_chip_rates(c, &ck);
-	roof_time_op(c, &ck, o, NULL, &r);
-	return r;
-}
-
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 {
 	roof_sum s;

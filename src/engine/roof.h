@@ -43,11 +43,6 @@ double roof_shape_eff(const hw_chip *c, double m, double n, double k, double bat
  * (eff scaled by x / x0, a flat time), the last point's above it; 0 when c has no points. */
 double roof_curve(const hw_curve *c, double x);
 
-/* Times one run of op o on chip c. A serving op (o->serve) runs its GEMMs at the chip's
- * measured rate for its rows M ([decode] curves) and its decode attention over the paged
- * KV cache at the bandwidth such kernels reach, where the chip file gives them. */
-roof_time roof_op(const hw_chip *c, const ops_op *o);
-
 /* Times every op of l; per_op (may be NULL) receives l->n entries. */
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op);
 
@@ -204,6 +199,23 @@ __attribute__((always_inline)) static inline void roof_add_op(roof_sum *s, const
 	s->t_bound[r->bound] += t;
 	s->t_phase[o->phase] += t;
 	s->t_kind[o->kind] += t;
+}
+
+/* Times one run of op o on chip c. A serving op (o->serve) runs its GEMMs at the chip's
+ * measured rate for its rows M ([decode] curves) and its decode attention over the paged
+ * KV cache at the bandwidth such kernels reach, where the chip file gives them. Inline: the
+ * op's kind, known where it is made, picks the rates it needs. */
+__attribute__((always_inline)) static inline roof_time roof_op(const hw_chip *c, const ops_op *o)
+{
+	roof_time r;
+	roof_chip ck;
+	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
+	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
+		roof_chip_init(c, &ck);
+	else
+		roof_chip_rates(c, &ck);
+	roof_time_op(c, &ck, o, NULL, &r);
+	return r;
 }
 
 #endif

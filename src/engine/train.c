@@ -415,13 +415,8 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
 		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
 		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
-		ops_op o;
+		ops_op o = {.kind = OPS_OPTIM, .phase = OPS_STEP, .prec = HW_FP32, .count = 1};
 		double E = r->mem.params_expert;
-		memset(&o, 0, sizeof o);
-		o.kind = OPS_OPTIM;
-		o.phase = OPS_STEP;
-		o.prec = HW_FP32;
-		o.count = 1;
 		o.m = w->zero >= 1 ? (P - E) / shard_zero(p, 0) + E / shard_zero(p, 1) : P;
 		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
 		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
