@@ -175,15 +175,21 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 	return best;
 }
 
+/* The ring's time at `bytes`, taken when no listed algorithm gives a finite one (rare: out of
+ * the way of the loops that cost the listed ones). */
+__attribute__((cold, noinline)) static double ring_time(const hw_level *l, hw_coll op, int n, double group_bw,
+							 double bytes)
+{
+	comm_cand c;
+	ring_of(l, op, n, group_bw, 0, &c);
+	return isfinite(c.a) ? cand_time(&c, bytes) : INFINITY;
+}
+
 /* best, the cheapest algorithm's time at `bytes`, or the ring's when none is finite (as
  * cands_time). */
 static inline double ring_if_none(const hw_level *l, hw_coll op, int n, double group_bw, double bytes, double best)
 {
-	comm_cand c;
-	if (isfinite(best))
-		return best;
-	ring_of(l, op, n, group_bw, 0, &c);
-	return isfinite(c.a) ? cand_time(&c, bytes) : INFINITY;
+	return isfinite(best) ? best : ring_time(l, op, n, group_bw, bytes);
 }
 
 /* cands_time of level_cands (not p2p) at `bytes`, worked out as it goes: no table. */

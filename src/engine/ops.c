@@ -114,6 +114,15 @@ __attribute__((always_inline)) static inline void emit(lower *c, const ops_op *o
 	c->n++;
 }
 
+/* emit of a copy of the tensor op (GEMM, attention) made just before it, in another phase: its
+ * shape is that op's, whose efficiency the timing keeps. */
+__attribute__((always_inline)) static inline void emit_copy(lower *c, const ops_op *o)
+{
+	if (!c->l)
+		c->sm->same = 1;
+	emit(c, o);
+}
+
 /* The share of a GEMM that a recompute re-runs (0: none). Per-op checkpointing re-runs the
  * k projection (its share of the fused qkv), the attention out-projection, and the second
  * FFN input (SwiGLU) or the FFN down-projection (GELU); the matmul policy none. */
@@ -161,7 +170,7 @@ __attribute__((always_inline)) static inline void gemm(lower *c, gemm_role role,
 		 * fp32 main gradient (read + write, Megatron's default). */
 		b.bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
 				  (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
-		emit(c, &b);
+		emit_copy(c, &b);
 		if (o.prec == HW_FP8 && c->cast_bytes > 0) {
 			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
 			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
@@ -281,9 +290,9 @@ __attribute__((always_inline)) static inline void attention(lower *c, const wl_w
 			return;
 		b.flops = o.flops * (w->flash_attention ? 2.5 : 2.0);
 		b.bytes = o.bytes * 2.5;
-		emit(c, &b);
+		emit_copy(c, &b);
 		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE && op_like(c, &b, &o, OPS_RECOMP))
-			emit(c, &b);
+			emit_copy(c, &b);
 	}
 }
 

@@ -55,6 +55,7 @@ typedef struct roof_chip {
 	double clock;       /* clock_scale, 1 when not given */
 	double sustained;   /* train_sustained, 1 when not given */
 	double hbm;         /* hbm_bw × hbm_eff */
+	double elem_bw[2][2]; /* B/s elementwise kernels reach: hbm_bw × elem_eff, or hbm when 0 */
 	double tile_w;      /* the tile set's half-width column (its rows: roof.c's tile_row) */
 	int ok_w;           /* 1: that column does not exceed the chip's */
 	double tm, tn;      /* the chip's tile_m, tile_n, units and pads as doubles, units x tile_m x */
@@ -75,12 +76,14 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *k, double m, doubl
  * (roof_memo_init) before a list. */
 typedef struct roof_memo {
 	int valid;
+	int same;            /* 1: the next tensor op timed is a copy of the last one (its backward):
+				 its shape is the last one's, no need to compare (cleared as it is used) */
 	double m, n, k, batch, eff;
 } roof_memo;
 
 static inline void roof_memo_init(roof_memo *sm)
 {
-	sm->valid = 0;
+	sm->valid = sm->same = 0;
 	sm->m = sm->n = sm->k = sm->batch = sm->eff = 0;
 }
 
@@ -105,6 +108,10 @@ __attribute__((always_inline)) static inline double roof_memo_eff(const hw_chip 
 {
 	if (!sm)
 		return roof_shape_eff_chip(c, ck, m, n, k, batch);
+	if (sm->same) {
+		sm->same = 0;
+		return sm->eff;
+	}
 	if (!sm->valid || sm->m != m || sm->n != n || sm->k != k || sm->batch != batch) {
 		sm->valid = 1;
 		sm->m = m;
@@ -148,6 +155,8 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 			serve_eff = roof_serve_gemm_eff(c, o, run);
 		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
 		      (o->train > 0 ? o->train * ck->sustained : 1);
+		if (sm)
+			sm->same = 0;
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
 	} else if (c->vector > 0) {
 		eff = 1;
@@ -162,8 +171,7 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 	else {
 		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
 		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
-		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
-		t_memory = o->bytes / (e > 0 ? c->hbm_bw * e : ck->hbm);
+		t_memory = o->bytes / ck->elem_bw[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
 	}
 	t = t_compute;
 	bound = ROOF_COMPUTE;
