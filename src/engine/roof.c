@@ -157,7 +157,8 @@ __attribute__((always_inline)) static inline double best_cap(const hw_chip *c, c
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
 	double w0 = tw, c0 = cols0, w1 = 0, c1 = 0, best_f = INFINITY, h = th;
 	long long cw0, cw1 = 0, lb, best_q = LLONG_MAX;
-	int two = 0, i = 1; /* the next row of the set to try (tile_row) */
+	int two = 0, i = 1, filled; /* i: the next row of the set to try (tile_row) */
+	long long rows;
 	if (ck->ok_w && ck->tile_w != tw) {
 		w1 = ck->tile_w;
 		c1 = at_least_1(ceil_pos(n / w1));
@@ -179,27 +180,28 @@ __attribute__((always_inline)) static inline double best_cap(const hw_chip *c, c
 		if (l < lb)
 			lb = l;
 	}
-	for (;;) {
-		long long rows = tile_rows(m, h);
-		int filled = weigh(c, h, rows, w0, c0, cw0, kp, cb, k, may_split, &best_q, &best_f);
-		if (two)
-			filled &= weigh(c, h, rows, w1, c1, cw1, kp, cb, k, may_split, &best_q, &best_f);
-		if (filled && best_q <= lb)
-			break;
+	/* The first height, th, usually ends the search: it is weighed before the loop over the
+	 * lower ones. */
+#define WEIGH_ROW()                                                                                    \
+	(rows = tile_rows(m, h),                                                                       \
+	 weigh(c, h, rows, w0, c0, cw0, kp, cb, k, may_split, &best_q, &best_f) &                      \
+		 (two ? weigh(c, h, rows, w1, c1, cw1, kp, cb, k, may_split, &best_q, &best_f) : 1))
+	filled = WEIGH_ROW();
+	while (!(filled && best_q <= lb)) {
 		/* The next lower row of the set, each height once (they fall with i); heights above
 		 * th hold the GEMM in one row as th does, and those above the chip's are not in it. */
-		{
-			double next = 0;
-			for (; i < ROOF_TILE_HS && !next; i++) {
-				double r = tile_row(c, i);
-				if (r < h && r <= c->tile_m)
-					next = r;
-			}
-			if (!next)
-				break;
-			h = next;
+		double next = 0;
+		for (; i < ROOF_TILE_HS && !next; i++) {
+			double r = tile_row(c, i);
+			if (r < h && r <= c->tile_m)
+				next = r;
 		}
+		if (!next)
+			break;
+		h = next;
+		filled = WEIGH_ROW();
 	}
+#undef WEIGH_ROW
 	if (best_q != LLONG_MAX && (double)best_q * ((double)units * kp) < best_f)
 		best_f = (double)best_q * ((double)units * kp);
 	return best_f;
