@@ -22,15 +22,19 @@ typedef enum recomp { RC_NONE, RC_FULL, RC_PER_OP, RC_MATMUL } recomp;
 /* What a weight GEMM is to a selective recompute policy (which matmuls it re-runs). */
 typedef enum gemm_role { GR_OTHER, GR_QKV, GR_OPROJ, GR_UP, GR_DOWN } gemm_role;
 
-typedef struct lower {
-	ops_list *l;     /* the list the ops go into, or NULL: each is timed into the sums below */
-	int n;           /* ops made so far (at most OPS_MAX, in either case) */
-	/* Timing as they are made (l NULL): ops of a transformer layer into *layer, the embedding
-	 * into *embed, the rest into *rest, as roof_list sums them, with roof_chip_init(chip). */
+/* Timing ops as they are made: ops of a transformer layer into *layer, the embedding into
+ * *embed, the rest into *rest, as roof_list sums them, with ck = roof_chip_init(chip). */
+typedef struct timing {
 	const hw_chip *chip;
 	const roof_chip *ck;
 	roof_memo *sm;
 	roof_sum *layer, *embed, *rest;
+} timing;
+
+typedef struct lower {
+	ops_list *l;     /* the list the ops go into, or NULL: each is timed (to) */
+	int n;           /* ops made so far (at most OPS_MAX, in either case) */
+	timing to;
 	hw_prec prec;
 	double ab, wb;
 	int train;       /* lower as a training step: backward ops, training fusions */
@@ -108,8 +112,8 @@ __attribute__((always_inline)) static inline void emit(lower *c, const ops_op *o
 		c->l->n = c->n + 1;
 	} else {
 		roof_time r;
-		roof_time_op(c->chip, c->ck, o, c->sm, &r);
-		roof_add_op(o->per_layer ? c->layer : o->kind == OPS_EMBED ? c->embed : c->rest, o, &r);
+		roof_time_op(c->to.chip, c->to.ck, o, c->to.sm, &r);
+		roof_add_op(o->per_layer ? c->to.layer : o->kind == OPS_EMBED ? c->to.embed : c->to.rest, o, &r);
 	}
 	c->n++;
 }
@@ -119,7 +123,7 @@ __attribute__((always_inline)) static inline void emit(lower *c, const ops_op *o
 __attribute__((always_inline)) static inline void emit_copy(lower *c, const ops_op *o)
 {
 	if (!c->l)
-		c->sm->same = 1;
+		c->to.sm->same = 1;
 	emit(c, o);
 }
 
@@ -462,7 +466,7 @@ __attribute__((always_inline)) static inline void init(lower *c, ops_list *out, 
 /* The ops of one training micro-batch on the bottleneck stage, and the optimizer step when
  * `optimizer`, into out, or (out NULL) timed into the sums `to` holds (its chip .. rest). */
 __attribute__((always_inline)) static inline void lower_train(const wl_workload *w, const plan *p, const char *family,
-							      int optimizer, ops_list *out, const lower *to)
+							      int optimizer, ops_list *out, const timing *to)
 {
 	lower c;
 	const nn_net *n = &w->net;
@@ -471,14 +475,7 @@ __attribute__((always_inline)) static inline void lower_train(const wl_workload 
 	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
 	double T = b * sh.s_q, t = p->tp;
 
-	if (out) {
-		c.chip = NULL;
-		c.ck = NULL;
-		c.sm = NULL;
-		c.layer = c.embed = c.rest = NULL;
-	} else {
-		c = *to;
-	}
+	c.to = out ? (timing){0} : *to;
 	init(&c, out, w, 1);
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
@@ -562,19 +559,15 @@ void ops_train_micro(const wl_workload *w, const plan *p, const char *family, op
 void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *chip, roof_sum *layer, roof_sum *embed,
 			  roof_sum *rest)
 {
-	lower c;
 	roof_chip ck;
 	roof_memo sm;
+	timing to = {chip, &ck, &sm, layer, embed, rest};
 	roof_chip_init(chip, &ck);
 	roof_memo_init(&sm);
-	*layer = *embed = *rest = (roof_sum){0};
-	c.chip = chip;
-	c.ck = &ck;
-	c.sm = &sm;
-	c.layer = layer;
-	c.embed = embed;
-	c.rest = rest;
-	lower_train(w, p, chip->family, 0, NULL, &c);
+	*layer = (roof_sum){0};
+	*embed = (roof_sum){0};
+	*rest = (roof_sum){0};
+	lower_train(w, p, chip->family, 0, NULL, &to);
 }
 
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)

@@ -10,13 +10,19 @@
 const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
 
 /* ceil and floor of the dimensions, tile and wave counts below, which are never negative (chip
- * figures are whole numbers >= 1, shapes are checked positive): for 0 <= x < 2^52 the integer
- * part converts exactly, so these equal libm's, which they call beyond (and for a NaN). Not for
- * x < 0, where truncation is not the floor and the ceiling of (-1, 0) is -0. */
+ * figures are whole numbers >= 1, shapes are checked positive): for 0 <= x < 2^52, x + 2^52
+ * falls where doubles are whole numbers, so (x + 2^52) - 2^52 is x rounded to a whole number,
+ * exactly, and one step from it gives these libm's figures; libm beyond (and for a NaN). Not
+ * for x < 0, whose ceiling in (-1, 0) is -0. */
+static inline double round_pos(double x)
+{
+	return (x + 4503599627370496.0) - 4503599627370496.0;
+}
+
 static double ceil_pos(double x)
 {
 	if (x < 4503599627370496.0) {
-		double t = (double)(long long)x;
+		double t = round_pos(x);
 		return t < x ? t + 1 : t;
 	}
 	return ceil(x);
@@ -24,8 +30,10 @@ static double ceil_pos(double x)
 
 static double floor_pos(double x)
 {
-	if (x < 4503599627370496.0)
-		return (double)(long long)x;
+	if (x < 4503599627370496.0) {
+		double t = round_pos(x);
+		return t > x ? t - 1 : t;
+	}
 	return floor(x);
 }
 
