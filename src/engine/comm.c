@@ -37,7 +37,7 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 }
 
 /* Torus dimensions a group of n ranks stride apart spans, out of how many. */
-static double torus_share(const hw_level *l, int n, int stride)
+__attribute__((always_inline)) static inline double torus_share(const hw_level *l, int n, int stride)
 {
 	int nd = 0, used = 0, span = 1, cum = 1;
 	NUM_UNROLL
@@ -90,7 +90,7 @@ double comm_group_bw(const hw_level *l, int n, int stride)
 }
 
 /* Latency steps on a torus: one ring per dimension, so Σ(n_d - 1) instead of n - 1. */
-static double torus_nm1(const hw_level *l, int n)
+__attribute__((always_inline)) static inline double torus_nm1(const hw_level *l, int n)
 {
 	double sum = 0;
 	int left = n;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "base/lim.h"
+#include "base/num.h"
 
 double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 {
@@ -13,7 +14,7 @@ double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 	double ffn = (1 - share) * c->ffn_dense +
 		     share * (c->router + (double)n->experts / p->ep * c->ffn_expert + c->shared);
 	/* The first stage holds the embedding, the last the LM head; take the larger end. */
-	double ends = p->pp == 1 ? c->embed + c->head : fmax(c->embed, c->head);
+	double ends = p->pp == 1 ? c->embed + c->head : num_max(c->embed, c->head);
 	return (L * (c->attn + ffn) + ends) / p->tp;
 }
 
