@@ -127,6 +127,15 @@ __attribute__((always_inline)) static inline void emit_copy(lower *c, const ops_
 	emit(c, o);
 }
 
+/* emit of a new tensor op (a forward GEMM or attention): a shape the last op timed does not
+ * have, as a lowering makes them, so the timing need not compare. */
+__attribute__((always_inline)) static inline void emit_new(lower *c, const ops_op *o)
+{
+	if (!c->l)
+		c->to.sm->same = -1;
+	emit(c, o);
+}
+
 /* The share of a GEMM that a recompute re-runs (0: none). Per-op checkpointing re-runs the
  * k projection (its share of the fused qkv), the attention out-projection, and the second
  * FFN input (SwiGLU) or the FFN down-projection (GELU); the matmul policy none. */
@@ -165,7 +174,7 @@ __attribute__((always_inline)) static inline void gemm(lower *c, gemm_role role,
 		o.flops *= keep;
 		o.bytes *= keep;
 	}
-	emit(c, &o);
+	emit_new(c, &o);
 	if (c->train) {
 		if (!op_like(c, &b, &o, OPS_BWD))
 			return;
@@ -288,7 +297,7 @@ __attribute__((always_inline)) static inline void attention(lower *c, const wl_w
 		double drop = c->train && w->dropout ? 2 * c->ab + 1 : 0;
 		o.bytes += scores * (4 * c->ab + drop);
 	}
-	emit(c, &o);
+	emit_new(c, &o);
 	if (c->train) {
 		if (!op_like(c, &b, &o, OPS_BWD))
 			return;

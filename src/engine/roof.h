@@ -77,7 +77,9 @@ double roof_shape_eff_chip(const hw_chip *c, const roof_chip *k, double m, doubl
 typedef struct roof_memo {
 	int valid;
 	int same;            /* 1: the next tensor op timed is a copy of the last one (its backward):
-				 its shape is the last one's, no need to compare (cleared as it is used) */
+				 its shape is the last one's, no need to compare; -1: it is new (a
+				 lowering's forward GEMM or attention), no need to compare either; 0:
+				 compare (each cleared as it is used) */
 	double m, n, k, batch, eff;
 } roof_memo;
 
@@ -108,12 +110,13 @@ __attribute__((always_inline)) static inline double roof_memo_eff(const hw_chip 
 {
 	if (!sm)
 		return roof_shape_eff_chip(c, ck, m, n, k, batch);
-	if (sm->same) {
+	if (sm->same > 0) {
 		sm->same = 0;
 		return sm->eff;
 	}
-	if (!sm->valid || sm->m != m || sm->n != n || sm->k != k || sm->batch != batch) {
+	if (sm->same < 0 || !sm->valid || sm->m != m || sm->n != n || sm->k != k || sm->batch != batch) {
 		sm->valid = 1;
+		sm->same = 0;
 		sm->m = m;
 		sm->n = n;
 		sm->k = k;

@@ -17,10 +17,9 @@
 static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *model, double *hardware)
 {
 	const nn_net *n = &w->net;
-	nn_counts c = *cnt;
 	/* Parameters a token's matmuls touch: all active ones except the input embedding (a
 	 * gather), plus the LM head even when tied (it is still a matmul). */
-	double layer_params = c.active - c.embed - c.head;
+	double layer_params = cnt->active - cnt->embed - cnt->head;
 	double head = (double)n->vocab * n->hidden;
 	/* Attention scores and values over the whole sequence (MODEL.md); a stack whose reported
 	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
