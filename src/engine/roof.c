@@ -54,19 +54,6 @@ static inline double at_most(double hi, double x)
 	return x < hi ? x : hi;
 }
 
-/* The rates of roof_chip (what every op reads); roof_chip_init adds the tile set. */
-void roof_chip_rates(const hw_chip *c, roof_chip *k)
-{
-	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
-	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
-	k->hbm = c->hbm_bw * c->hbm_eff;
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++) {
-			double e = c->elem_eff[i][j];
-			k->elem_bw[i][j] = e > 0 ? c->hbm_bw * e : k->hbm;
-		}
-}
-
 void roof_chip_init(const hw_chip *c, roof_chip *k)
 {
 	roof_chip_rates(c, k);

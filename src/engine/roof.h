@@ -63,10 +63,22 @@ typedef struct roof_chip {
 	double pm, pn, pk;
 } roof_chip;
 
-/* Fills k for chip c (the tile set too); roof_chip_rates: the rates only, enough for ops that
- * are not tensor work (GEMM, attention). */
+/* Fills k for chip c (the tile set too). */
 void roof_chip_init(const hw_chip *c, roof_chip *k);
-void roof_chip_rates(const hw_chip *c, roof_chip *k);
+
+/* The rates of k only, enough for ops that are not tensor work (GEMM, attention); inline, so a
+ * caller that times one op works out only what that op reads. */
+static inline void roof_chip_rates(const hw_chip *c, roof_chip *k)
+{
+	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
+	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
+	k->hbm = c->hbm_bw * c->hbm_eff;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++) {
+			double e = c->elem_eff[i][j];
+			k->elem_bw[i][j] = e > 0 ? c->hbm_bw * e : k->hbm;
+		}
+}
 
 /* roof_shape_eff with k = roof_chip_init(c). */
 double roof_shape_eff_chip(const hw_chip *c, const roof_chip *k, double m, double n, double kk, double batch);
