@@ -281,7 +281,17 @@ double hw_capex_per_chip(const hw_system *s);
  * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
  * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
  * a chip without an fp32 rate). */
-hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+static inline hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+
+/* hw_run_prec when c has no rate for p itself: the wider ones. */
+hw_prec hw_run_prec_wider(const hw_chip *c, hw_prec p);
+
+static inline hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
+{
+	if ((int)p >= 0 && p < HW_PREC_N && c->peak[p] > 0)
+		return p;
+	return hw_run_prec_wider(c, p);
+}
 
 /* The widest precision the chip has a rate for (HW_PREC_N: none; a loaded chip has one). */
 hw_prec hw_widest_prec(const hw_chip *c);
