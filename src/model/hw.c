@@ -763,11 +763,6 @@ int hw_node_chips(const hw_system *s)
 	return s->nlevels ? s->levels[0].chips : 1;
 }
 
-int hw_max_chips(const hw_system *s)
-{
-	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
-}
-
 double hw_rated_w_per_chip(const hw_system *s)
 {
 	return s->power_rated > 0 && s->power_chips > 0 ? s->power_rated / s->power_chips : NAN;

@@ -268,7 +268,10 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 
 /* Chips one node holds; chips of the largest group the system can form (0 = unbounded). */
 int hw_node_chips(const hw_system *s);
-int hw_max_chips(const hw_system *s);
+static inline int hw_max_chips(const hw_system *s)
+{
+	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
+}
 
 /* Rated input power per chip, host share included (W): [power] rated / chips; NaN when the
  * system file gives none. */
