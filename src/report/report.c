@@ -1739,7 +1739,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
 	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0, best[REPORT_SYSTEMS_MAX];
-	char s[2048] = "", none[1024] = "", ref[128];
+	char s[2048] = "", none[4096] = "", ref[128];
 	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
 	plot_start(r, "serving_power", "", 0);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: output tokens/s per provisioned MW against speed per user",
@@ -1753,7 +1753,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 		plot_series *sr;
 		best[i] = r->rows[i].ir.feasible && rank_slo_met(w, &r->rows[i].ir) ? c->energy.tokens_per_s_per_mw : NAN;
 		if (!isfinite(per_mw)) {
-			cat(none, sizeof none, "%s%s", none[0] ? ", " : "", sys_name(r, i));
+			cat(none, sizeof none, "%s%s", none[0] ? "; " : "", c->power_note);
 			continue;
 		}
 		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
@@ -1784,7 +1784,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 	else
 		rc = say(r, HTML_P, "No system with a rated power meets the latency limits.");
 	if (rc == 0 && none[0])
-		rc = say(r, HTML_P, "No rated power in the system file of %s: no curve.", none);
+		rc = say(r, HTML_P, "No curve: %s.", none);
 	if (rc != 0)
 		return ERR_DATA;
 	return emit_plot(r, "serving_frontier", "The frontiers of the throughput plot per MW of facility power "
