@@ -169,9 +169,8 @@ static void owned_price(const rank_opts *o, const hw_system *s, const wl_workloa
 			snprintf(cap, sizeof cap, "no capex for %s (%s); --capex %s=USD gives your own quote%s", s->name,
 				 s->no_capex[0] ? s->no_capex : "[capex] in its system file", s->name,
 				 isfinite(out->rated_w_per_chip) ? "" : "; ");
-		snprintf(out->note, sizeof out->note, "no owned price: %s%s%s", cap,
-			 isfinite(out->rated_w_per_chip) ? "" : out->power_note,
-			 isfinite(out->rated_w_per_chip) ? "" : " for the energy and hosting");
+		snprintf(out->note, sizeof out->note, "no owned price: %s%s", cap,
+			 isfinite(out->rated_w_per_chip) ? "" : out->power_note);
 		return;
 	}
 	if (miss) {
