@@ -142,10 +142,16 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 {
+	comm_group_init_ctas(g, s, n, stride, 0);
+}
+
+void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas)
+{
 	int inner = 1;
 	g->s = s;
 	g->n = n;
 	g->stride = stride;
+	g->ctas = ctas;
 	g->outer = -1;
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		g->ranks[l] = 0;
@@ -159,6 +165,8 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 		if (g->ranks[l] <= 1)
 			continue;
 		g->bw[l] = comm_group_bw(lv, g->ranks[l], g->lstride[l]);
+		if (ctas > 0 && lv->channel_bw > 0 && ctas * lv->channel_bw < g->bw[l])
+			g->bw[l] = ctas * lv->channel_bw;
 		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D
 					    ? torus_nm1(lv, g->ranks[l])
 					    : 0;

@@ -68,6 +68,7 @@ typedef struct comm_plan {
 typedef struct comm_group {
 	const hw_system *s;
 	int n, stride;
+	int ctas;                          /* channels (CTAs) the library may use; 0: its own choice */
 	int outer;                         /* comm_place's; -1 when the group is one rank */
 	int ranks[HW_LEVELS_MAX];
 	int lstride[HW_LEVELS_MAX];        /* chips between members inside each level */
@@ -76,6 +77,12 @@ typedef struct comm_group {
 } comm_group;
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
+
+/* comm_group_init of a group whose communicator may run at most ctas channels (CTAs; 0 = no
+ * limit, as comm_group_init): on a level whose file gives channel_bw, the group gets no more than
+ * ctas x channel_bw per direction (NCCL needs 2 CTAs per NVLink to fill it, NVIDIA/nccl#1703;
+ * Megatron sets max_ctas per communicator from nccl_communicator_config_path). */
+void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas);
 
 /* comm_plan_init of op in group g. */
 void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);

@@ -98,31 +98,43 @@ static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
 	a->t_kind[6] += k * b->t_kind[6];
 }
 
-/* comm_time through the memo when there is one, else in group g of the same n and stride when
- * given (collectives of one group share its placement). */
+/* comm_time through the memo when there is one, else in group g of the same n, stride and
+ * channel limit when given (collectives of one group share its placement); ctas as
+ * comm_group_init_ctas. */
 static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group *g, comm_op op, double bytes,
-			   int n, int stride)
+			   int n, int stride, int ctas)
 {
 	unsigned long long h;
 	train_memo_entry *e;
 	unsigned gen;
-	if (!mm)
-		return g ? comm_group_time(g, op, bytes) : comm_time(s, op, bytes, n, stride);
+	if (!mm) {
+		comm_group own;
+		if (!g) {
+			comm_group_init_ctas(&own, s, n, stride, ctas);
+			g = &own;
+		}
+		return comm_group_time(g, op, bytes);
+	}
 	gen = mm->gen ? mm->gen : 1;
 	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
-	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
+	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20) +
+	     ((unsigned long long)ctas << 40);
 	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
 	h ^= h >> 29;
 	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
-	if (e->used == gen && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride) {
+	if (e->used == gen && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride &&
+	    e->ctas == ctas) {
 		mm->hits++;
 	} else {
+		comm_group grp;
 		e->used = gen;
 		e->sys = s;
 		e->op = (int)op;
 		e->n = n;
 		e->stride = stride;
-		comm_plan_init(&e->plan, s, op, n, stride);
+		e->ctas = ctas;
+		comm_group_init_ctas(&grp, s, n, stride, ctas);
+		comm_plan_group(&e->plan, &grp, op);
 		mm->misses++;
 	}
 	return comm_plan_time(&e->plan, bytes);
@@ -300,7 +312,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	if (p->pp > 1) {
 		/* One activation forward and one gradient backward per micro-batch and model chunk;
 		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
-		comm_cost cc = memo_comm(mm, s, NULL, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
+		comm_cost cc = memo_comm(mm, s, NULL, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp, 0);
 		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
 		double frac = w->fw.train.overlap_pp && cc.t > 0
 				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
@@ -319,20 +331,21 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		for (int ex = 0; ex < 2; ex++) {
 			int ndp = (int)shard_zero(p, ex);
 			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
+			int ctas = w->fw.train.dp_ctas;
 			double Pp = part[ex];
 			comm_group grp, *gp = NULL;
 			if (ndp <= 1 || Pp <= 0)
 				continue;
 			if (!mm) {
-				comm_group_init(&grp, s, ndp, stride);
+				comm_group_init_ctas(&grp, s, ndp, stride, ctas);
 				gp = &grp;
 			}
 			if (w->zero < 3) {
 				comm_cost g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
-							Pp * gb, ndp, stride);
+							Pp * gb, ndp, stride, ctas);
 				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
 				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
+				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride, ctas) : g;
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
 				 * reduce starts when its gradients are ready, so the last bucket's (the first
@@ -359,8 +372,8 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * again before its backward, its gradients reduce-scattered after; prefetched
 				 * behind the previous layer's compute. */
 				double Pl = Pp / L;
-				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride);
-				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride, ctas);
+				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride, ctas);
 				double sg = c->overlap_slowdown;
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the

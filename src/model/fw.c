@@ -66,6 +66,7 @@ static const cfg_field fw_fields[] = {
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
 	NUM("overlap", "tp", train.overlap_tp, UNITS_NONE, 0, 1),
 	OPT_NUM("overlap", "bucket", train.dp_bucket, UNITS_COUNT, 0, 1e13),
+	OPT_INT("overlap", "dp_ctas", train.dp_ctas, 0, 1024),
 	BOOL("overlap", "pp", train.overlap_pp),
 	BOOL("overlap", "ep", train.overlap_ep),
 	SRC("overlap", train.src_overlap),

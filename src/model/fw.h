@@ -106,6 +106,8 @@ typedef struct fw_train {
 	double dp_bucket;         /* parameters per gradient bucket (Megatron's bucket_size): the last
 				     bucket's reduce and the first one's gather are not hidden; 0: one
 				     layer's parameters (the default) */
+	int dp_ctas;              /* channels (CTAs) the data-parallel communicator may run (Megatron's
+				     per-communicator max_ctas); 0: the library's own choice */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */
 	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
 	int recompute;            /* default: index into fw_recompute_names */

@@ -170,3 +170,24 @@ Test(comm, a_group_times_its_collectives_as_comm_time_does)
 			}
 	}
 }
+
+Test(comm, channel_cap_limits_a_capped_communicator)
+{
+	/* NVLink 5 switch, 900 GB/s per direction, 25 GB/s per channel: a communicator capped at 8
+	 * CTAs gets 200 GB/s. Reduce-scatter of 1 GB over 8 ranks, bw_eff 1: 7/8 · 1 GB / 200 GB/s
+	 * + 7 · 3 us = 4.396 ms, against 7/8 · 1 GB / 900 GB/s + 21 us = 0.993 ms uncapped; a cap
+	 * of 36 channels (900 GB/s) or none leaves the level's bandwidth. */
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 900e9, 3e-6);
+	comm_group g;
+	s.levels[0].channel_bw = 25e9;
+	comm_group_init_ctas(&g, &s, 8, 1, 8);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 200e9 + 21e-6, 1e-12);
+	comm_group_init_ctas(&g, &s, 8, 1, 36);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+	comm_group_init(&g, &s, 8, 1);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+	/* A level without channel_bw is not capped. */
+	s.levels[0].channel_bw = 0;
+	comm_group_init_ctas(&g, &s, 8, 1, 8);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+}
