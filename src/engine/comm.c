@@ -145,6 +145,14 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 	comm_group_init_ctas(g, s, n, stride, 0);
 }
 
+double comm_ctas_share(const hw_system *s, int ctas)
+{
+	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
+	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
+		return 1;
+	return ctas * l->channel_bw / l->bw;
+}
+
 void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas)
 {
 	int inner = 1;

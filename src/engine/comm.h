@@ -84,6 +84,11 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
  * Megatron sets max_ctas per communicator from nccl_communicator_config_path). */
 void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas);
 
+/* The share of a chip's own links (the innermost level) a communicator capped at ctas channels
+ * drives: min(1, ctas x channel_bw / bw), 1 when it is not capped or the level gives no
+ * channel_bw. What a collective beside compute takes from it (SMs, HBM traffic) scales with it. */
+double comm_ctas_share(const hw_system *s, int ctas);
+
 /* comm_plan_init of op in group g. */
 void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);
 

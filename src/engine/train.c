@@ -332,6 +332,10 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			int ndp = (int)shard_zero(p, ex);
 			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
 			int ctas = w->fw.train.dp_ctas;
+			/* A capped communicator moves less at once, and takes that much less of the
+			 * SMs and HBM from the compute it overlaps (the chip's overlap_slowdown is
+			 * derived from a collective at the links' full rate). */
+			double sg = c->overlap_slowdown * comm_ctas_share(s, ctas);
 			double Pp = part[ex];
 			comm_group grp, *gp = NULL;
 			if (ndp <= 1 || Pp <= 0)
@@ -355,7 +359,6 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * of the chip's parameters: a layer's, or what the stack's bucket holds
 				 * ([overlap] bucket, Megatron's bucket_size in parameters). */
 				double f = w->fw.train.dp_bucket > 0 ? num_min(1, w->fw.train.dp_bucket / Pp) : 1 / L;
-				double sg = c->overlap_slowdown;
 				double e_g = w->overlap_grad_reduce
 						     ? num_max(hide(t_g, t_bwd * (1 - f), sg), t_g * f + sg * t_g * (1 - f))
 						     : t_g;
@@ -374,7 +377,6 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				double Pl = Pp / L;
 				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride, ctas);
 				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride, ctas);
-				double sg = c->overlap_slowdown;
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the
 					 * first micro-batch's forward to the last one's backward and
