@@ -114,6 +114,11 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
  * topology lists them, never below the level's p2p_floor; otherwise comm_time's all-reduce. */
 comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride);
 
+/* An all-to-all as comm_time's, of which only share (0..1] of what leaves the innermost level
+ * crosses it: S per rank inside, S·share on every level above (node-limited MoE routing sends a
+ * token once to each of at most so many nodes, DeepSeek-V3 §2.1.2, §3.2.2). */
+comm_cost comm_a2a_limited(const hw_system *s, double bytes, int n, int stride, double share);
+
 /* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
  * on each level (all on the outermost when c has no split). */
 void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);

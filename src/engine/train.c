@@ -140,6 +140,22 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group 
 	return comm_plan_time(&e->plan, bytes);
 }
 
+/* The share of an expert all-to-all's cross-node traffic that node-limited routing leaves
+ * (DeepSeek-V3 §2.1.2, §3.2.2: a token goes once over the scale-out to each of the at most R
+ * nodes its experts sit on, and is forwarded inside the node; R = route_groups groups of the
+ * network's expert_groups, each spread over m / expert_groups of the m nodes the group spans):
+ * R / experts_active of the experts_active copies the plain all-to-all sends, at most 1. */
+static double route_share(const hw_system *s, const nn_net *n, int ep, int stride)
+{
+	int ranks[HW_LEVELS_MAX];
+	double m, r;
+	if (n->route_groups <= 0 || n->expert_groups <= 0 || n->experts_active <= 0 || comm_place(s, ep, stride, ranks) <= 0)
+		return 1;
+	m = (double)ep / ranks[0];
+	r = m >= n->expert_groups ? n->route_groups * m / n->expert_groups : num_min(m, n->route_groups);
+	return num_min(1, r / n->experts_active);
+}
+
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
 {
 	ops_list ops, *l = &ops;
@@ -222,15 +238,24 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
 	}
 	if (p.ep > 1 && moe > 0) {
-		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
+		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md): half of
+		 * them toward the experts (the forward dispatch, the backward's gradient dispatch),
+		 * which a stack may send in fp8 ([fp8] dispatch; DeepSeek-V3 §3.3.2), half back. */
 		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
-		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
-		double cnt = moe * (4 + (recomp_full ? 2 : 0)), frac = 1;
+		double share = route_share(s, n, p.ep, p.tp * p.cp);
+		int fp8d = w->fw.train.fp8_dispatch && w->prec == HW_FP8 && hw_run_prec(&s->chip, w->prec) == HW_FP8;
+		comm_cost c = comm_a2a_limited(s, bytes, p.ep, p.tp * p.cp, share);
+		comm_cost cd = fp8d ? comm_a2a_limited(s, bytes / ab, p.ep, p.tp * p.cp, share) : c;
+		double half = moe * (2 + (recomp_full ? 1 : 0)), raw = half * (c.t + cd.t), frac = 1;
 		/* A stack that overlaps the expert all-to-alls (framework [overlap] ep) hides them
-		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap). */
-		if (w->fw.train.overlap_ep && c.t > 0)
-			frac = hide(cnt * c.t, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / (cnt * c.t);
-		k->ep_layer = take(&c, cnt, frac, 1, k->ep_level);
+		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap), slowed by
+		 * the SMs its kernels hold ([overlap] ep_sms) or the chip's overlap slowdown. */
+		double sg = w->fw.train.ep_sms > 0 && s->chip.units > 0
+				    ? num_min(1, (double)w->fw.train.ep_sms / s->chip.units)
+				    : s->chip.overlap_slowdown;
+		if (w->fw.train.overlap_ep && raw > 0)
+			frac = hide(raw, k->layer.t_bound[ROOF_COMPUTE], sg) / raw;
+		k->ep_layer = take(&c, half, frac, 1, k->ep_level) + take(&cd, half, frac, 1, k->ep_level);
 	}
 	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
