@@ -374,6 +374,10 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		if (parse_sustain(&f->train, why, sizeof why) != 0)
 			rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"), "train_sustained: %s", why);
 	}
+	if (rc == 0 && (!based || cfg_has_section(&d, "calibration", NULL))) {
+		snprintf(f->train.sustain_from, sizeof f->train.sustain_from, "%s", f->name);
+		snprintf(f->train.sustain_path, sizeof f->train.sustain_path, "%s", path);
+	}
 	if (rc == 0) {
 		f->train.flash_attention = f->train.attention_kernel > 0;
 		f->has_train = f->kind != FW_KIND_SERVE;

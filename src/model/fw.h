@@ -135,6 +135,10 @@ typedef struct fw_train {
 	int nsustain;
 	char sustain_family[FW_SUSTAIN_MAX][HW_NAME_MAX];
 	double sustain[FW_SUSTAIN_MAX];
+	char sustain_from[FW_NAME_MAX];  /* the stack whose file gives this [calibration]: the file
+					    itself, or the base a version inherits it from, whose
+					    value the version's rows are fitted with */
+	char sustain_path[HW_TEXT_MAX];  /* that file */
 	hw_sourced src_calibration;
 	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
 		src_host, src_fp8, src_memory;

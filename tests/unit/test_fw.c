@@ -364,3 +364,17 @@ Test(fw, a_stack_share_per_chip_family)
 	cr_assert(strstr(f.source_groups, "mlperf-training-v5.0") != NULL);
 	cr_assert_eq(f.train.fp8_weights, FW_FP8W_NATIVE);
 }
+
+Test(fw, a_version_fits_with_its_bases_calibration)
+{
+	/* nemo-mlperf-v5.1 gives no [calibration]: its shares are nemo-mlperf's, and a fit moves
+	 * that one value with the rows of both; nemo-mlperf gives its own. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("nemo-mlperf-v5.1", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo-mlperf");
+	cr_assert_eq(fw_find("nemo-mlperf", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo-mlperf");
+	cr_assert_eq(fw_find("nemo", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo");
+}
