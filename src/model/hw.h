@@ -189,6 +189,7 @@ typedef struct hw_system {
 	double capex_usd;            /* USD; 0 = not known */
 	int capex_chips;             /* chips that price buys; one node when not given */
 	char no_capex[HW_TEXT_MAX];  /* [system] no_capex: why it cannot be bought; "" = not said */
+	char no_power[HW_TEXT_MAX];  /* [system] no_power: why no rated power is given; "" = not said */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;

@@ -161,7 +161,7 @@ static cJSON *power_json(const rank_quote *c, const wl_workload *w)
 	cJSON_AddStringToObject(o, "pue_source", w->owned_source[3]);
 	if (!c->energy.known)
 		cJSON_AddStringToObject(o, "note", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
-					"the system file gives no rated power ([power] rated)");
+					c->power_note);
 	return o;
 }
 
@@ -258,6 +258,10 @@ static void cost_json(cJSON *o, const rank_quote *c, const wl_workload *w, int c
 	cJSON_AddStringToObject(o, "unit", cost_unit_names[x->unit]);
 	if (c->note[0])
 		cJSON_AddStringToObject(o, "price_note", c->note);
+	if (!(x->ok && isfinite(x->usd_per_unit)) && !cJSON_GetObjectItemCaseSensitive(o, "reason"))
+		/* A null cost per unit says why, as an infeasible result does (DESIGN §6): the figure
+		 * missing (price_note), or why no unit is delivered. */
+		cJSON_AddStringToObject(o, "reason", !x->ok && x->reason[0] ? x->reason : c->note[0] ? c->note : "no price");
 	num_or_null(o, "power_w", c->energy.power_w);
 	num_or_null(o, "energy_kwh_per_unit", c->energy.energy_kwh_per_unit);
 	num_or_null(o, "tokens_per_s_per_mw", c->energy.tokens_per_s_per_mw);
@@ -709,7 +713,7 @@ static void cost_text(const rank_view *r, FILE *fp)
 		     grouped(f, sizeof f, round(c->energy.tokens_per_s_per_mw), ""));
 	else
 		line(fp, "power", "unknown: %s", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
-		     "the system file gives no rated power ([power] rated)");
+		     c->power_note);
 	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
 	show_spot_text(c, r->train != NULL, a, sizeof a);
