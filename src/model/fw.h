@@ -148,6 +148,13 @@ typedef struct fw_serve {
 	int overlap;              /* 1: host work of iteration n+1 runs beside device step n (overlap
 				     or async scheduling): hidden, but a new request waits one iteration */
 	double iter_overhead;     /* s of host work per iteration (scheduling, sampling, detokenizing) */
+	double seq_overhead;      /* s of host work per sequence an iteration holds (a scheduler that
+				     rebuilds each sequence's inputs and processes each one's output
+				     every step), beside iter_overhead */
+	double batch_window;      /* s: a harness in front of the replicas collects the arriving
+				     requests this long (0: none) and sends them to one replica as a
+				     batch, to each replica in turn */
+	int batch_window_max;     /* requests that close a window early (0: none) */
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */
