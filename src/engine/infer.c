@@ -1447,7 +1447,7 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 	if (!open_load(v, lo, &o, &st, 0) || margin(w, &o) > 1) {
 		*best = o;
 		*bst = st;
-		snprintf(r->batch_reason, INFER_REASON_MAX,
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 			 "%s: even %.3g requests/s miss the limits (p%g TTFT %.0f ms, TPOT %.1f ms against %.0f / %.0f ms)",
 			 wl_scenario_names[w->scenario], lo * v->p->dp, w->slo_percentile, o.ttft.slo * 1e3,
 			 o.tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3);
@@ -1467,11 +1467,18 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 			hi = mid;
 		}
 	}
-	snprintf(r->batch_reason, INFER_REASON_MAX,
+	snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 		 "%s: %.4g requests/s (%.0f running per replica) is the highest Poisson load whose p%g TTFT %.0f ms and "
 		 "TPOT %.1f ms meet %.0f / %.0f ms (bisection on the rate to %.1g); the server completes at most %.4g/s",
 		 wl_scenario_names[w->scenario], best->load, best->running, w->slo_percentile, best->ttft.slo * 1e3,
 		 best->tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3, INFER_LOAD_TOL, sat.requests_per_s);
+	if (bst->bn > 0) {
+		/* The harness batcher (batch_window): what a replica receives. */
+		size_t l = strlen(r->batch_reason);
+		snprintf(r->batch_reason + l, INFER_BATCH_REASON_MAX - l,
+			 "; a batcher sends each replica %.0f prompts every %.2f s (%.0f ms windows: a request waits %.0f ms on average)",
+			 bst->bn, bst->bn * v->p->dp / best->load, v->win * 1e3, 0.5 * bst->hw * 1e3);
+	}
 	return 1;
 }
 
@@ -1566,11 +1573,11 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		double N = (double)w->concurrency / dp;
 		closed_load(&v, N, 0, o, &st);
 		if (o->saturated)
-			snprintf(r->batch_reason, INFER_REASON_MAX,
+			snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 				 "single: a closed loop of %d requests; the server runs %.0f per replica (%s), %.0f wait %.0f ms for admission",
 				 w->concurrency, o->running, r->cap_reason, o->waiting * dp, o->wait * 1e3);
 		else
-			snprintf(r->batch_reason, INFER_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
+			snprintf(r->batch_reason, INFER_BATCH_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
 				 w->concurrency, o->running,
 				 o->groups > 1 ? " (in locked groups, a prefill pass apart)"
 					       : o->synchronized ? " (prefilled together, decoded together)" : " (at spread phases)");
@@ -1578,7 +1585,7 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		double N = w->concurrency > 0 && (double)w->concurrency / dp < v.cap ? (double)w->concurrency / dp : v.cap;
 		closed_load(&v, N, 1, o, &st);
 		o->wait = o->waiting = 0;
-		snprintf(r->batch_reason, INFER_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
 			 o->running, w->concurrency > 0 && N < v.cap ? "the workload's concurrency allows" : r->cap_reason);
 	} else {
 		if (!slo_search(&v, r, o, &st) && r->feasible) {

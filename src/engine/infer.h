@@ -93,7 +93,7 @@
 #include "engine/roof.h"
 #include "model/wl.h"
 
-enum { INFER_REASON_MAX = 256 };
+enum { INFER_REASON_MAX = 256, INFER_BATCH_REASON_MAX = 384 };
 
 /* Relative tolerance of the search for the highest load that meets the latency limits. */
 #define INFER_LOAD_TOL 1e-3
@@ -149,7 +149,7 @@ typedef struct infer_load {
 typedef struct infer_result {
 	int feasible;
 	char reason[INFER_REASON_MAX];
-	char batch_reason[INFER_REASON_MAX];  /* the operating point and why */
+	char batch_reason[INFER_BATCH_REASON_MAX]; /* the operating point and why */
 	char cap_reason[INFER_REASON_MAX];    /* what bounds the running batch */
 	plan plan;
 	mem_use mem;              /* weights, workspace, and the KV blocks of the running batch */

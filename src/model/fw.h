@@ -161,6 +161,10 @@ typedef struct fw_serve {
 	/* Defaults that depend on the device ("family:N,..."): max_num_tokens, max_num_seqs. */
 	char tokens_by_family[HW_TEXT_MAX];
 	char seqs_by_family[HW_TEXT_MAX];
+	/* [serve] fitted (a version's file only): the keys of the section it fitted on its own
+	 * rows (its source_groups) for want of a source; out of sample they take the values of
+	 * the stack it is based on (fw_unfitted). "" = none. */
+	char fitted[HW_TEXT_MAX];
 	hw_sourced src_serve;
 	/* [deploy] (optional; absent: neither): how the stack may lay a model out beyond one
 	 * tensor-parallel replica, each with the stack's own documents as its source. */
@@ -241,5 +245,10 @@ int fw_set_list(fw_framework *f, const char *list, const char *from, err *e);
 /* Finds a framework by name (models_dir/frameworks/<name>.ini) or by path (contains '/' or
  * ends in .ini) and loads it (a based_on name not beside the file: models_dir/frameworks). An unknown name is an error naming 'roofcost list frameworks'. */
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e);
+
+/* f with the keys its [serve] fitted names at the values of the stack it is based on (its
+ * file's based_on, loaded from models_dir), into *out: what f predicts without the values fitted
+ * on its own rows. Returns 0, 1 when f names none (out untouched), or nonzero with e set. */
+int fw_unfitted(const fw_framework *f, const char *models_dir, fw_framework *out, err *e);
 
 #endif
