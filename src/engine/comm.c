@@ -142,10 +142,24 @@ static double cands_time(const comm_cand *c, int nc, double bytes, int *algo)
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 {
+	comm_group_init_ctas(g, s, n, stride, 0);
+}
+
+double comm_ctas_share(const hw_system *s, int ctas)
+{
+	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
+	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
+		return 1;
+	return ctas * l->channel_bw / l->bw;
+}
+
+void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas)
+{
 	int inner = 1;
 	g->s = s;
 	g->n = n;
 	g->stride = stride;
+	g->ctas = ctas;
 	g->outer = -1;
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		g->ranks[l] = 0;
@@ -159,6 +173,8 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 		if (g->ranks[l] <= 1)
 			continue;
 		g->bw[l] = comm_group_bw(lv, g->ranks[l], g->lstride[l]);
+		if (ctas > 0 && lv->channel_bw > 0 && ctas * lv->channel_bw < g->bw[l])
+			g->bw[l] = ctas * lv->channel_bw;
 		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D
 					    ? torus_nm1(lv, g->ranks[l])
 					    : 0;
@@ -239,6 +255,27 @@ comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
 	return comm_plan_time(&cp, bytes);
 }
 
+/* An all-to-all plan's levels into c (c.t the slowest): every rank sends (n-1)/n of S. Of it,
+ * (reach - inner)/n leaves its inner unit over level l, where inner and reach are the ranks below
+ * and up to l: an all-to-all among m = ranks[l] units of S·reach/n each, since
+ * (reach-inner)/n = (reach/n)(m-1)/m; share of it above the innermost level (1: all). Levels move
+ * their shares at once: the slowest sets the time. */
+static void a2a_levels(const comm_plan *cp, double bytes, double share, comm_cost *c)
+{
+	int inner = 1;
+	for (int l = 0; l <= c->outer; l++) {
+		int reach = inner * cp->ranks[l];
+		if (cp->ranks[l] > 1) {
+			double t = cands_time(cp->c[l][0], cp->nc[l][0], bytes * (l > 0 ? share : 1) * reach / cp->n,
+					      &c->algo[l]);
+			c->t_level[l] = t;
+			if (t > c->t)
+				c->t = t;
+		}
+		inner = reach;
+	}
+}
+
 comm_cost comm_plan_time(const comm_plan *cp, double bytes)
 {
 	comm_cost c;
@@ -257,21 +294,7 @@ comm_cost comm_plan_time(const comm_plan *cp, double bytes)
 		c.t_level[c.outer] = k->a + bytes / k->bw;
 		c.t = c.t_level[c.outer];
 	} else if (cp->op == COMM_ALL_TO_ALL) {
-		/* Every rank sends (n-1)/n of S. Of it, (reach - inner)/n leaves its inner unit over
-		 * level l, where inner and reach are the ranks below and up to l: an all-to-all among
-		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m.
-		 * Levels move their shares at once: the slowest sets the time. */
-		int inner = 1;
-		for (int l = 0; l <= c.outer; l++) {
-			int reach = inner * cp->ranks[l];
-			if (cp->ranks[l] > 1) {
-				double t = cands_time(cp->c[l][0], cp->nc[l][0], bytes * reach / cp->n, &c.algo[l]);
-				c.t_level[l] = t;
-				if (t > c.t)
-					c.t = t;
-			}
-			inner = reach;
-		}
+		a2a_levels(cp, bytes, 1, &c);
 	} else {
 		/* Hierarchical: reduce-scatter (or its mirror) on inner levels, op on the outermost. */
 		double part = bytes;
@@ -303,6 +326,26 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 	}
 	comm_plan_init(&cp, s, op, n, stride);
 	return comm_plan_time(&cp, bytes);
+}
+
+comm_cost comm_a2a_limited(const hw_system *s, double bytes, int n, int stride, double share)
+{
+	comm_plan cp;
+	comm_cost c;
+	if (share >= 1 || n <= 1 || bytes <= 0 || s->nlevels == 0)
+		return comm_time(s, COMM_ALL_TO_ALL, bytes, n, stride);
+	comm_plan_init(&cp, s, COMM_ALL_TO_ALL, n, stride);
+	memset(&c, 0, sizeof c);
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		c.algo[l] = -1;
+	c.outer = cp.outer;
+	memcpy(c.ranks, cp.ranks, sizeof c.ranks);
+	if (c.outer < 0)
+		return c;
+	a2a_levels(&cp, bytes, share > 0 ? share : 0, &c);
+	if (c.t < cp.floor)
+		c.t = cp.floor;
+	return c;
 }
 
 comm_cost comm_plan_time_p2p(const comm_plan *cp, double bytes)

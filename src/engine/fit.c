@@ -74,14 +74,15 @@ void fit_set_init(fit_set *s, const hw_calibs *ks, const fw_framework *const *fw
 		int seen = 0;
 		if (!f || !f->has_train)
 			continue;
+		/* A version that inherits its base's shares is fitted with the base's value. */
 		for (int j = 0; j < s->nfw && !seen; j++)
-			seen = !strcmp(s->fw[j].framework, f->name);
+			seen = !strcmp(s->fw[j].framework, f->train.sustain_from);
 		for (int k = 0; !seen && k < f->train.nsustain && s->nfw < FIT_FW_MAX; k++) {
 			fit_fwcal *c = &s->fw[s->nfw++];
-			snprintf(c->framework, sizeof c->framework, "%s", f->name);
+			snprintf(c->framework, sizeof c->framework, "%s", f->train.sustain_from);
 			snprintf(c->family, sizeof c->family, "%s", f->train.sustain_family[k]);
-			snprintf(c->name, sizeof c->name, "%s@%s", f->name, f->train.sustain_family[k]);
-			snprintf(c->path, sizeof c->path, "%s", f->path);
+			snprintf(c->name, sizeof c->name, "%s@%s", f->train.sustain_from, f->train.sustain_family[k]);
+			snprintf(c->path, sizeof c->path, "%s", f->train.sustain_path);
 			c->value = f->train.sustain[k];
 			c->prior = 1;
 			c->lo = 0.3;
@@ -128,7 +129,8 @@ int fit_uses(const fit_set *s, int i, const fit_row *r, const fit_leave *leave)
 			return 0;
 	} else {
 		const fit_fwcal *c = &s->fw[i - s->ks->n];
-		if (!r->c.train || !r->fw || strcmp(r->fw->name, c->framework) != 0 || strcmp(r->family, c->family) != 0)
+		if (!r->c.train || !r->fw || strcmp(r->fw->train.sustain_from, c->framework) != 0 ||
+		    strcmp(r->family, c->family) != 0)
 			return 0;
 	}
 	return !left_out(r, leave);
@@ -149,7 +151,7 @@ int fit_predict(const fit_row *r, const fit_set *fs, const double *vals, double 
 	for (int i = 0; i < fs->ks->n; i++)
 		hw_calib_apply(&fs->ks->c[i], vals[i], &s->chip);
 	for (int i = 0; i < fs->nfw; i++)
-		if (r->fw && !strcmp(fs->fw[i].framework, r->fw->name) && !strcmp(fs->fw[i].family, r->family))
+		if (r->fw && !strcmp(fs->fw[i].framework, r->fw->train.sustain_from) && !strcmp(fs->fw[i].family, r->family))
 			sustain = vals[fs->ks->n + i];
 	ok = val_predict_at(s, r->fw, &r->c, sustain, pred, why, sizeof why, NULL);
 	free(s);

@@ -66,8 +66,10 @@ static const cfg_field fw_fields[] = {
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
 	NUM("overlap", "tp", train.overlap_tp, UNITS_NONE, 0, 1),
 	OPT_NUM("overlap", "bucket", train.dp_bucket, UNITS_COUNT, 0, 1e13),
+	OPT_INT("overlap", "dp_ctas", train.dp_ctas, 0, 1024),
 	BOOL("overlap", "pp", train.overlap_pp),
 	BOOL("overlap", "ep", train.overlap_ep),
+	OPT_INT("overlap", "ep_sms", train.ep_sms, 0, 100000),
 	SRC("overlap", train.src_overlap),
 	ENUM("recompute", "default", train.recompute, fw_recompute_names),
 	ENUM("recompute", "selective", train.selective, fw_selective_names),
@@ -80,6 +82,7 @@ static const cfg_field fw_fields[] = {
 	SRC("host", train.src_host),
 	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
 	OPT_ENUM("fp8", "weights", train.fp8_weights, fw_fp8_weights_names),
+	OPT_BOOL("fp8", "dispatch", train.fp8_dispatch),
 	SRC("fp8", train.src_fp8),
 	NUM("memory", "logits_bytes", train.logits_bytes, UNITS_NONE, 1, 8),
 	BOOL("memory", "offload_remat", train.offload_remat),
@@ -413,6 +416,10 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		char why[256];
 		if (parse_sustain(&f->train, why, sizeof why) != 0)
 			rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"), "train_sustained: %s", why);
+	}
+	if (rc == 0 && (!based || cfg_has_section(&d, "calibration", NULL))) {
+		snprintf(f->train.sustain_from, sizeof f->train.sustain_from, "%s", f->name);
+		snprintf(f->train.sustain_path, sizeof f->train.sustain_path, "%s", path);
 	}
 	if (rc == 0) {
 		f->train.flash_attention = f->train.attention_kernel > 0;

@@ -106,6 +106,11 @@ typedef struct fw_train {
 	double dp_bucket;         /* parameters per gradient bucket (Megatron's bucket_size): the last
 				     bucket's reduce and the first one's gather are not hidden; 0: one
 				     layer's parameters (the default) */
+	int dp_ctas;              /* channels (CTAs) the data-parallel communicator may run (Megatron's
+				     per-communicator max_ctas); 0: the library's own choice */
+	int ep_sms;               /* SMs the expert dispatch/combine kernels hold while they overlap
+				     compute: the compute slows by ep_sms / units; 0: the chip's
+				     overlap_slowdown */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */
 	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
 	int recompute;            /* default: index into fw_recompute_names */
@@ -118,6 +123,8 @@ typedef struct fw_train {
 				     (eager stacks issue several kernels per elementwise op) */
 	double fp8_cast_bytes;    /* B of HBM traffic per fp8 GEMM input element for scaling/casts */
 	int fp8_weights;          /* FW_FP8W_*: when an fp8 recipe casts the weights */
+	int fp8_dispatch;         /* 1: under fp8 the expert all-to-alls toward the experts (the forward
+				     dispatch, the backward's gradient dispatch) carry fp8, 1 B */
 	double logits_bytes;      /* B per logit element kept for the loss backward (4: fp32) */
 	int offload_remat;        /* 1: the tensors recompute keeps go to host memory */
 	char kernel_by_family[HW_TEXT_MAX]; /* "family:kernel,..." attention kernel per chip family */
@@ -128,6 +135,10 @@ typedef struct fw_train {
 	int nsustain;
 	char sustain_family[FW_SUSTAIN_MAX][HW_NAME_MAX];
 	double sustain[FW_SUSTAIN_MAX];
+	char sustain_from[FW_NAME_MAX];  /* the stack whose file gives this [calibration]: the file
+					    itself, or the base a version inherits it from, whose
+					    value the version's rows are fitted with */
+	char sustain_path[HW_TEXT_MAX];  /* that file */
 	hw_sourced src_calibration;
 	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
 		src_host, src_fp8, src_memory;

@@ -311,6 +311,7 @@ typedef struct sys_raw {
 	F_NUM(sec, "inr_eff", sys_raw, lv[i].inr_eff, UNITS_NONE, 0, 0.05, 1.0), \
 	F_NUM(sec, "call_floor", sys_raw, lv[i].call_floor, UNITS_TIME, 0, 0, 1e-2), \
 	F_NUM(sec, "p2p_floor", sys_raw, lv[i].p2p_floor, UNITS_TIME, 0, 0, 1e-2), \
+	F_NUM(sec, "channel_bw", sys_raw, lv[i].channel_bw, UNITS_BW, 0, 1e6, 1e15), \
 	F_NUM(sec, "oversubscription", sys_raw, lv[i].oversubscription, UNITS_NONE, 0, 1, 100), \
 	F_SRC(sec, sys_raw, lv[i].src)
 

@@ -166,6 +166,8 @@ typedef struct hw_level {
 	double inr_eff;            /* same for in-network reduction (NVLS algbw / bw) */
 	double call_floor;         /* s: the least one collective call takes at this level */
 	double p2p_floor;          /* s: the same for a peer-to-peer kernel; default call_floor */
+	double channel_bw;         /* B/s per direction one channel (CTA) of the collective library
+				      drives on this level; 0: not limited (comm_group_init_ctas) */
 	double oversubscription;   /* >= 1 */
 	hw_sourced src;
 } hw_level;

@@ -730,17 +730,20 @@ static void stack_text(const rank_view *r, FILE *fp)
 	hw_attn a = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
 	double m = t->micro_batches;
 	const double *tk = t->micro.t_kind;
+	char ctas[48] = "";
 	if (!f->has_train)
 		return;
+	if (ft->dp_ctas > 0)
+		snprintf(ctas, sizeof ctas, " on %d channels", ft->dp_ctas);
 	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d%s, "
-	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
+	     "grad reduce %s, overlap dp %d gather %d%s tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
 	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
 	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
 	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
 	     r->w->zero,
 	     r->w->zero >= 3 && t->plan.pp > 1 && ft->pp_keep_gathered ? " (kept gathered over the micro-batches)" : "",
 	     ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
-	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
+	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ctas, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
 	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
 	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
 	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],

@@ -209,18 +209,24 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 	if (rc == 0) {
 		/* A row of a stack's framework cell whose source document ran a version of it (a file
 		 * based_on the stack that names the document's source_group) is predicted with that
-		 * version, and counts under its name. */
+		 * version, and counts under its name; a version of that version naming the group too
+		 * (a build of one year, based_on the builds' file) is taken in turn, down the chain. */
 		version vs[32];
 		int nv = load_versions(models_dir, vs, 32, e);
 		if (nv < 0)
 			rc = ERR_DATA;
 		for (int i = 0; rc == 0 && i < out->n; i++) {
 			val_case *c = &out->rows[i].c;
-			for (int k = 0; k < nv; k++)
-				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && fit_listed(vs[k].groups, c->group)) {
-					snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
-					break;
-				}
+			for (int depth = 0, moved = 1; moved && depth < nv; depth++) {
+				moved = 0;
+				for (int k = 0; k < nv; k++)
+					if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") &&
+					    fit_listed(vs[k].groups, c->group)) {
+						snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
+						moved = 1;
+						break;
+					}
+			}
 		}
 	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
