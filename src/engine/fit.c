@@ -158,6 +158,33 @@ int fit_predict(const fit_row *r, const fit_set *fs, const double *vals, double 
 	return ok;
 }
 
+/* fit_predict out of sample: with the row's framework less what its version fitted on its
+ * own rows (fw_unfit), when it has any. */
+static int predict_oos(const fit_row *r, const fit_set *fs, const double *vals, double *pred)
+{
+	fit_row *u;
+	int ok;
+	if (!r->fw_unfit)
+		return fit_predict(r, fs, vals, pred);
+	if (!(u = malloc(sizeof *u)))
+		return 0;
+	*u = *r;
+	u->fw = r->fw_unfit;
+	ok = fit_predict(u, fs, vals, pred);
+	free(u);
+	return ok;
+}
+
+/* Appends to note (len) what r's version fitted on its own rows and gives back out of
+ * sample. */
+static void note_unfit(const fit_row *r, char *note, size_t len)
+{
+	size_t l = strlen(note);
+	if (r->fw_unfit)
+		snprintf(note + l, len - l, "%s%s [serve] %s at %s's (fitted on its own rows)", l ? ", " : "", r->fw->name,
+			 r->fw->serve.fitted, r->fw->based_on[0] ? r->fw->based_on : "the base");
+}
+
 double fit_speed_log_err(const fit_row *r, double pred)
 {
 	double l = log(pred / r->c.value);
@@ -335,14 +362,15 @@ int fit_lofo_all(const fit_row *rows, int n, const fit_set *ks, fit_lofo *out, i
 			L->kind = kind;
 			touched = refit_without(rows, n, ks, &leave, vals, L->refits, sizeof L->refits);
 			memcpy(copy, rows, sizeof *copy * (size_t)n);
-			if (touched)
-				for (int r = 0; r < n; r++) {
-					double p;
-					if (!row_in(&copy[r], &flt) || !copy[r].ok)
-						continue;
-					if (fit_predict(&copy[r], ks, vals, &p))
-						copy[r].err_pct = 100 * (p - copy[r].c.value) / copy[r].c.value;
-				}
+			for (int r = 0; r < n; r++) {
+				double p;
+				if (!row_in(&copy[r], &flt) || !copy[r].ok || (!touched && !copy[r].fw_unfit))
+					continue;
+				if (copy[r].fw_unfit && !strstr(L->refits, copy[r].fw->serve.fitted))
+					note_unfit(&copy[r], L->refits, sizeof L->refits);
+				if (predict_oos(&copy[r], ks, vals, &p))
+					copy[r].err_pct = 100 * (p - copy[r].c.value) / copy[r].c.value;
+			}
 			L->s = fit_summarize(copy, n, &flt);
 		}
 	}
@@ -374,19 +402,21 @@ int fit_loso(fit_row *rows, int n, const fit_set *ks)
 	for (int g = 0; g < k; g++) {
 		fit_leave leave = {NULL, grp[g]};
 		char refits[FIT_REFITS_MAX];
-		if (!refit_without(rows, n, ks, &leave, vals, refits, sizeof refits))
-			continue;
+		int touched = refit_without(rows, n, ks, &leave, vals, refits, sizeof refits);
 		for (int i = 0; i < n; i++) {
 			fit_row *r = &rows[i];
 			double p;
-			if (!r->ok || strcmp(r->c.group, grp[g]) != 0)
+			/* A version's values fitted on its own rows (r's group among them) are given back
+			 * too: the stack it is based on predicts them. */
+			if (!r->ok || strcmp(r->c.group, grp[g]) != 0 || (!touched && !r->fw_unfit))
 				continue;
-			r->oos_ok = fit_predict(r, ks, vals, &p) && p > 0;
+			r->oos_ok = predict_oos(r, ks, vals, &p) && p > 0;
 			if (r->oos_ok) {
 				r->oos_pred = p;
 				r->oos_err_pct = 100 * (p - r->c.value) / r->c.value;
 			}
 			snprintf(r->oos_refits, sizeof r->oos_refits, "%s", refits);
+			note_unfit(r, r->oos_refits, sizeof r->oos_refits);
 		}
 	}
 	free(vals);

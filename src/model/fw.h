@@ -159,12 +159,23 @@ typedef struct fw_serve {
 	int overlap;              /* 1: host work of iteration n+1 runs beside device step n (overlap
 				     or async scheduling): hidden, but a new request waits one iteration */
 	double iter_overhead;     /* s of host work per iteration (scheduling, sampling, detokenizing) */
+	double seq_overhead;      /* s of host work per sequence an iteration holds (a scheduler that
+				     rebuilds each sequence's inputs and processes each one's output
+				     every step), beside iter_overhead */
+	double batch_window;      /* s: a harness in front of the replicas collects the arriving
+				     requests this long (0: none) and sends them to one replica as a
+				     batch, to each replica in turn */
+	int batch_window_max;     /* requests that close a window early (0: none) */
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */
 	/* Defaults that depend on the device ("family:N,..."): max_num_tokens, max_num_seqs. */
 	char tokens_by_family[HW_TEXT_MAX];
 	char seqs_by_family[HW_TEXT_MAX];
+	/* [serve] fitted (a version's file only): the keys of the section it fitted on its own
+	 * rows (its source_groups) for want of a source; out of sample they take the values of
+	 * the stack it is based on (fw_unfitted). "" = none. */
+	char fitted[HW_TEXT_MAX];
 	hw_sourced src_serve;
 	/* [deploy] (optional; absent: neither): how the stack may lay a model out beyond one
 	 * tensor-parallel replica, each with the stack's own documents as its source. */
@@ -245,5 +256,10 @@ int fw_set_list(fw_framework *f, const char *list, const char *from, err *e);
 /* Finds a framework by name (models_dir/frameworks/<name>.ini) or by path (contains '/' or
  * ends in .ini) and loads it (a based_on name not beside the file: models_dir/frameworks). An unknown name is an error naming 'roofcost list frameworks'. */
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e);
+
+/* f with the keys its [serve] fitted names at the values of the stack it is based on (its
+ * file's based_on, loaded from models_dir), into *out: what f predicts without the values fitted
+ * on its own rows. Returns 0, 1 when f names none (out untouched), or nonzero with e set. */
+int fw_unfitted(const fw_framework *f, const char *models_dir, fw_framework *out, err *e);
 
 #endif

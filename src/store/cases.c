@@ -75,6 +75,9 @@ void cases_release(cases_set *s)
 		free(s->sys[i]);
 	for (int i = 0; i < s->nfw; i++)
 		free(s->fw[i]);
+	for (int i = 0; s->fw_unfit && i < s->nfw; i++)
+		free(s->fw_unfit[i]);
+	free(s->fw_unfit);
 	free(s->sys);
 	free(s->fw);
 	free(s->rows);
@@ -185,11 +188,12 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		out->rows = calloc(n, sizeof *out->rows);
 		out->sys = calloc(n, sizeof *out->sys);
 		out->fw = calloc(n, sizeof *out->fw);
+		out->fw_unfit = calloc(n, sizeof *out->fw_unfit);
 		sys_names = calloc(n, sizeof *sys_names);
 		sys_why = calloc(n, sizeof *sys_why);
 		fw_keys = calloc(n, sizeof *fw_keys);
 		fw_why = calloc(n, sizeof *fw_why);
-		if (!out->rows || !out->sys || !out->fw || !sys_names || !sys_why || !fw_keys || !fw_why)
+		if (!out->rows || !out->sys || !out->fw || !out->fw_unfit || !sys_names || !sys_why || !fw_keys || !fw_why)
 			rc = err_set(e, ERR_DATA, "out of memory");
 	}
 	/* Every row parsed first: a bad file is an error before anything is predicted. */
@@ -259,12 +263,28 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 				for (int j = 0; j < out->fw[k]->nset; j++)
 					snprintf(out->fw[k]->set[j].from, sizeof out->fw[k]->set[j].from, "%s: settings", path);
 			}
+			if (out->fw[k] && out->fw[k]->serve.fitted[0]) {
+				int u;
+				if (!(out->fw_unfit[k] = malloc(sizeof *out->fw_unfit[k]))) {
+					rc = err_set(e, ERR_DATA, "out of memory");
+					break;
+				}
+				if ((u = fw_unfitted(out->fw[k], models_dir, out->fw_unfit[k], e)) != 0) {
+					free(out->fw_unfit[k]);
+					out->fw_unfit[k] = NULL;
+					if (u != 1) {
+						rc = u;
+						break;
+					}
+				}
+			}
 		}
 		if (!out->fw[k]) {
 			snprintf(r->reason, sizeof r->reason, "%s", fw_why[k]);
 			continue;
 		}
 		r->fw = out->fw[k];
+		r->fw_unfit = out->fw_unfit[k];
 		snprintf(r->family, sizeof r->family, "%s", r->sys->chip.family);
 		r->ok = val_predict(r->sys, r->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
 		if (r->ok)

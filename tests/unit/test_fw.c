@@ -365,6 +365,29 @@ Test(fw, a_stack_share_per_chip_family)
 	cr_assert_eq(f.train.fp8_weights, FW_FP8W_NATIVE);
 }
 
+Test(fw, a_version_gives_back_what_it_fitted)
+{
+	/* vllm-v0 fitted its host work (iter_overhead, seq_overhead) on its own rows ([serve]
+	 * fitted): without them it holds vLLM's (none), and keeps what it sourced (256 sequences). A
+	 * run's own setting of a fitted key is the run's, and stays. */
+	fw_framework f, u;
+	err e = {0};
+	cr_assert_eq(fw_find("vllm-v0", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_gt(f.serve.seq_overhead, 0);
+	cr_assert_gt(f.serve.iter_overhead, 0);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 0, "%s", e.msg);
+	cr_assert_eq(u.serve.seq_overhead, 0);
+	cr_assert_eq(u.serve.iter_overhead, 0);
+	cr_assert_eq(u.serve.max_num_seqs, 256);
+	cr_assert_eq(fw_set(&f, "serve.seq_overhead=50us", "--set", &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 0, "%s", e.msg);
+	cr_assert_float_eq(u.serve.seq_overhead, 50e-6, 1e-15);
+	cr_assert_eq(u.serve.iter_overhead, 0);
+	/* A stack that fitted nothing has nothing to give back. */
+	cr_assert_eq(fw_find("vllm", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 1);
+}
+
 Test(fw, a_version_fits_with_its_bases_calibration)
 {
 	/* nemo-mlperf-v5.1 gives no [calibration]: its shares are nemo-mlperf's, and a fit moves
