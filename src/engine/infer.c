@@ -1503,8 +1503,14 @@ static int rate_load(srv *v, infer_result *r, infer_load *o, state *st)
 	infer_load sat;
 	state sst;
 	int meets, dp = v->p->dp > 0 ? v->p->dp : 1;
+	double bd = 0, lambda = w->arrival_rate / dp;
 	closed_load(v, v->cap, 1, &sat, &sst);
-	if (!open_load(v, w->arrival_rate / dp, o, st, 0)) {
+	/* The open loop's fixed point near capacity is found from the running batch of a lower
+	 * load, as the search's bisection finds it: the rate approached in steps. */
+	for (double f = 0.5; f < 0.99 && lambda < sst.X; f = 0.5 * (1 + f))
+		if (open_load(v, f * lambda, o, st, bd))
+			bd = st->bd;
+	if (!open_load(v, lambda, o, st, bd)) {
 		/* The figures shown are the server's at its most; the load asked for is not stable. */
 		*o = sat;
 		o->stable = 0;
