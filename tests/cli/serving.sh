@@ -114,3 +114,5 @@ check arrival-rate-offline 2 "--set arrival_rate: applies to an open loop (scena
 	$R eval -s hgx-h200 -w llama2-70b-serve --set scenario=offline --set arrival_rate=6
 { head -1 $V; grep '^MLPI41-NV-H100x8-OFFLINE,' $V | sed 's/,trt-llm,,/,trt-llm,arrival_rate=50,/'; } > "$tmp/rate-offline.csv"
 check arrival-rate-row-offline 1 "$tmp/rate-offline.csv:2: settings: arrival_rate: applies to an open loop" -- $R validate "$tmp/rate-offline.csv"
+check arrival-rate-compare 0 "load: 30 requests/s over the replicas (the workload's arrival_rate) (scenario server)" -- \
+	$R compare -w llama2-70b-serve -s hgx-h200,dgx-h100 --set arrival_rate=30
