@@ -111,6 +111,14 @@ static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p
 	memset(st, 0, sizeof *st);
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
+	if (w->fw.serve.gemm_share > 0 && w->fw.serve.gemm_share < 1) {
+		/* The stack's kernels reach this share of the chip's serving GEMM rate: its GEMMs,
+		 * compute-bound at a serving batch, take that much longer. */
+		double g = st->ops.t_kind[OPS_GEMM] * (1 / w->fw.serve.gemm_share - 1);
+		st->ops.t += g;
+		st->ops.t_kind[OPS_GEMM] += g;
+		st->ops.t_bound[ROOF_COMPUTE] += g;
+	}
 	st->t_ops = st->ops.t;
 	pass_extras(s, w, p, pl, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;
@@ -1434,6 +1442,16 @@ static double margin(const wl_workload *w, const infer_load *o)
 	return g;
 }
 
+/* Appends to r's batch_reason what the harness batcher (batch_window) sends a replica at o. */
+static void batcher_note(const srv *v, infer_result *r, const infer_load *o, const state *st)
+{
+	size_t l = strlen(r->batch_reason);
+	if (st->bn > 0)
+		snprintf(r->batch_reason + l, INFER_BATCH_REASON_MAX - l,
+			 "; a batcher sends each replica %.0f prompts every %.2f s (%.0f ms windows: a request waits %.0f ms on average)",
+			 st->bn, st->bn * v->p->dp / o->load, v->win * 1e3, 0.5 * st->hw * 1e3);
+}
+
 /* The highest arrival rate whose latencies at the SLO percentile meet the limits. */
 static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 {
@@ -1472,14 +1490,44 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 		 "TPOT %.1f ms meet %.0f / %.0f ms (bisection on the rate to %.1g); the server completes at most %.4g/s",
 		 wl_scenario_names[w->scenario], best->load, best->running, w->slo_percentile, best->ttft.slo * 1e3,
 		 best->tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3, INFER_LOAD_TOL, sat.requests_per_s);
-	if (bst->bn > 0) {
-		/* The harness batcher (batch_window): what a replica receives. */
-		size_t l = strlen(r->batch_reason);
-		snprintf(r->batch_reason + l, INFER_BATCH_REASON_MAX - l,
-			 "; a batcher sends each replica %.0f prompts every %.2f s (%.0f ms windows: a request waits %.0f ms on average)",
-			 bst->bn, bst->bn * v->p->dp / best->load, v->win * 1e3, 0.5 * bst->hw * 1e3);
-	}
+	batcher_note(v, r, best, bst);
 	return 1;
+}
+
+/* The open loop at the workload's arrival_rate (requests/s over all replicas): 1 when the
+ * server completes it and its latencies at the SLO percentile meet the limits; else 0 with
+ * batch_reason saying which (the latencies are filled in whenever the load is stable). */
+static int rate_load(srv *v, infer_result *r, infer_load *o, state *st)
+{
+	const wl_workload *w = v->w;
+	infer_load sat;
+	state sst;
+	int meets, dp = v->p->dp > 0 ? v->p->dp : 1;
+	double bd = 0, lambda = w->arrival_rate / dp;
+	closed_load(v, v->cap, 1, &sat, &sst);
+	/* The open loop's fixed point near capacity is found from the running batch of a lower
+	 * load, as the search's bisection finds it: the rate approached in steps. */
+	for (double f = 0.5; f < 0.99 && lambda < sst.X; f = 0.5 * (1 + f))
+		if (open_load(v, f * lambda, o, st, bd))
+			bd = st->bd;
+	if (!open_load(v, lambda, o, st, bd)) {
+		/* The figures shown are the server's at its most; the load asked for is not stable. */
+		*o = sat;
+		o->stable = 0;
+		*st = sst;
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
+			 "%s: %.4g requests/s (the workload's arrival_rate) is more than the server completes (at most %.4g/s)",
+			 wl_scenario_names[w->scenario], w->arrival_rate, sat.requests_per_s);
+		return 0;
+	}
+	meets = margin(w, o) <= 1;
+	snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
+		 "%s: %.4g requests/s, the workload's arrival_rate (a Poisson load, %.0f running per replica): p%g TTFT %.0f ms "
+		 "and TPOT %.1f ms %s %.0f / %.0f ms; the server completes at most %.4g/s",
+		 wl_scenario_names[w->scenario], o->load, o->running, w->slo_percentile, o->ttft.slo * 1e3, o->tpot.slo * 1e3,
+		 meets ? "meet" : "miss", w->ttft_slo * 1e3, w->tpot_slo * 1e3, sat.requests_per_s);
+	batcher_note(v, r, o, st);
+	return meets;
 }
 
 static int setup(srv *v, const hw_system *s, const wl_workload *w, const plan *p, infer_result *r)
@@ -1587,6 +1635,11 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		o->wait = o->waiting = 0;
 		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
 			 o->running, w->concurrency > 0 && N < v.cap ? "the workload's concurrency allows" : r->cap_reason);
+	} else if (w->arrival_rate > 0) {
+		if (!rate_load(&v, r, o, &st) && r->feasible) {
+			r->feasible = 0;
+			snprintf(r->reason, INFER_REASON_MAX, "%s", r->batch_reason);
+		}
 	} else {
 		if (!slo_search(&v, r, o, &st) && r->feasible) {
 			r->feasible = 0;

@@ -40,7 +40,8 @@
  * `offline` the queued closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
  * Poisson arrivals at a rate λ (admission wait Erlang C over the cap, service the time in the
  * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
- * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
+ * bisection on λ to a relative tolerance of INFER_LOAD_TOL (with the workload's arrival_rate, λ is
+ * that rate: infeasible where the server does not complete it or misses the limits). Percentiles come from the model's
  * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
  * (binomial for an inflight scheduler, whose prompts ride in iterations that decode too; Poisson
  * for prefill_first, whose prompt passes stall the decodes) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
@@ -79,7 +80,8 @@
  * of its batch before its own (uniform); the law's two always-on uniforms are integrated over
  * their trapezoid density. The stalls come once a period, so a request of fixed length sees
  * floor or ceil of its mean count (a count rarer than p99 resolves carried at its mean). The
- * framework's seq_overhead adds host work per sequence of an iteration to iter_overhead.
+ * framework's seq_overhead adds host work per sequence of an iteration to iter_overhead, and its
+ * gemm_share (a version's older GEMM library) stretches the serving GEMMs by 1 / share.
  * Pure: no I/O, no globals, no allocation. */
 #ifndef ROOFCOST_INFER_H
 #define ROOFCOST_INFER_H

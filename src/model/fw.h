@@ -166,6 +166,8 @@ typedef struct fw_serve {
 				     requests this long (0: none) and sends them to one replica as a
 				     batch, to each replica in turn */
 	int batch_window_max;     /* requests that close a window early (0: none) */
+	double gemm_share;        /* share of the chip's serving GEMM rate ([decode] curves) the stack's
+				     kernels reach: a version's older kernels (0: all of it, 1) */
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */

@@ -206,6 +206,11 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 			 (rc = case_limits(path, &out->rows[out->n].c, e)) == 0)
 			out->n++;
 	}
+	/* A latency row of a server or interactive case is predicted at the load its case's
+	 * throughput row gives (val_case_load). */
+	for (int i = 0; rc == 0 && i < out->n; i++)
+		for (int j = 0; j < out->n && out->rows[i].c.load <= 0; j++)
+			out->rows[i].c.load = val_case_load(&out->rows[i].c, &out->rows[j].c);
 	if (rc == 0) {
 		/* A row of a stack's framework cell whose source document ran a version of it (a file
 		 * based_on the stack that names the document's source_group) is predicted with that

@@ -499,6 +499,9 @@ static void sample(suite *s, const names *systems, const names *wls, int per, un
 						snprintf(buf[nsets++], 64, "serve.batch_window=300ms");
 					if (pair % 5 == 1)
 						snprintf(buf[nsets++], 64, "serve.batch_window_max=96");
+					/* A seventh run an older GEMM library (vllm-mlperf-amd-v4.1.ini's share). */
+					if (pair % 7 == 3)
+						snprintf(buf[nsets++], 64, "serve.gemm_share=0.8");
 				}
 				for (int k = 0; k < nsets; k++)
 					sets[k] = buf[k];
