@@ -34,10 +34,10 @@ const char compare_usage[] =
 	"layout of the system's frontier (tensor-parallel degrees within the scale-up domain, 1, 2 or 4\n"
 	"pipeline stages, attention data parallel for MoE where the framework offers it), each at the\n"
 	"highest load that meets the latency limits (the workload's concurrency, when it has one, is an\n"
-	"upper limit), with replicas filling the workload's chip count or --chips N; --chips MIN-MAX\n"
-	"bounds one replica instead. Training sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO,\n"
-	"recompute) at the workload's chip count, or at every power of two from MIN to MAX with\n"
-	"--chips MIN-MAX.\n\n"
+	"upper limit; its arrival_rate, when it has one, is the load), with replicas filling the\n"
+	"workload's chip count or --chips N; --chips MIN-MAX bounds one replica instead. Training\n"
+	"sweeps layouts (tp, pp, vpp, sp, micro-batch, ZeRO, recompute) at the workload's chip count,\n"
+	"or at every power of two from MIN to MAX with --chips MIN-MAX.\n\n"
 	CLI_EVAL_USAGE CLI_COST_USAGE CLI_TABLE_USAGE CLI_RANK_USAGE;
 
 

@@ -135,6 +135,10 @@ static const key_doc wl_docs[] = {
 	 "the framework's", COMMENTED},
 	{"infer", "iter_overhead", "1 ms", "optional: host time per serving iteration (us, ms); default: the "
 	 "framework's", COMMENTED},
+	{"infer", "arrival_rate", "100", "optional: server, interactive: a fixed Poisson load in requests/s over all "
+	 "replicas (as MLPerf's LoadGen schedules its target QPS); the latencies are those at that load, the "
+	 "result infeasible where the server cannot complete it or misses the limits; default: the highest load "
+	 "whose latencies meet the limits", COMMENTED},
 	{"plan", "tp", "8", "tensor-parallel degree", COMMENTED},
 	{"plan", "pp", "1", "pipeline stages", COMMENTED},
 	{"plan", "vpp", "1", "virtual stages per pipeline stage (interleaved 1F1B)", COMMENTED},

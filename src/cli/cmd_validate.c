@@ -61,6 +61,8 @@ static void explain_print(const validation_explained *x, out_format f, out_table
 	if (f == OUT_TABLE) {
 		printf("%s line %d: %s measured %.4g, predicted %.4g (%+.1f %%)\n  picked: %s\n", r->c.id, r->c.line,
 		       val_metric_names[r->c.metric], r->c.value, r->pred, r->err_pct, x->picked);
+		if (x->at_load[0])
+			printf("  at the run's load (not what the row is predicted at): %s\n", x->at_load);
 		show_text(&x->rep, stdout);
 		if (x->dis) {
 			printf("\n");

@@ -214,10 +214,24 @@ __attribute__((always_inline)) static inline double level_direct(const hw_system
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 {
+	comm_group_init_ctas(g, s, n, stride, 0);
+}
+
+double comm_ctas_share(const hw_system *s, int ctas)
+{
+	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
+	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
+		return 1;
+	return ctas * l->channel_bw / l->bw;
+}
+
+void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas)
+{
 	int inner = 1, ps = stride < 1 ? 1 : stride;
 	g->s = s;
 	g->n = n;
 	g->stride = stride;
+	g->ctas = ctas;
 	g->outer = -1;
 	if (n <= 1 || s->nlevels == 0) {
 		NUM_UNROLL
@@ -241,6 +255,8 @@ void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
 			continue;
 		g->outer = l;
 		g->bw[l] = group_bw(lv, r, g->lstride[l]);
+		if (ctas > 0 && lv->channel_bw > 0 && ctas * lv->channel_bw < g->bw[l])
+			g->bw[l] = ctas * lv->channel_bw;
 		g->torus_steps[l] = lv->topo == HW_TOPO_TORUS2D || lv->topo == HW_TOPO_TORUS3D ? torus_nm1(lv, r) : 0;
 	}
 }
@@ -311,9 +327,11 @@ void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int st
 }
 
 /* comm_plan_time of cp, or, with cp NULL, of the plan comm_plan_group would make of op in g,
- * each level's candidates worked out as they are costed (level_direct): figure for figure. */
+ * each level's candidates worked out as they are costed (level_direct): figure for figure. An
+ * all-to-all sends share of what leaves the innermost level over each level above it (1: all,
+ * comm_a2a_limited). */
 __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp, const comm_group *g, comm_op op,
-							  double bytes)
+							  double bytes, double share)
 {
 	const hw_system *s = cp ? cp->s : g->s;
 	const int *ranks = cp ? cp->ranks : g->ranks;
@@ -342,14 +360,15 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 	} else if (op == COMM_ALL_TO_ALL) {
 		/* Every rank sends (n-1)/n of S. Of it, (reach - inner)/n leaves its inner unit over
 		 * level l, where inner and reach are the ranks below and up to l: an all-to-all among
-		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m.
-		 * Levels move their shares at once: the slowest sets the time. */
+		 * m = ranks[l] units of S·reach/n each, since (reach-inner)/n = (reach/n)(m-1)/m; share
+		 * of it above the innermost level. Levels move their shares at once: the slowest sets
+		 * the time. */
 		int inner = 1;
 		NUM_UNROLL
 		for (int l = 0; l <= c.outer; l++) {
 			int reach = inner * ranks[l];
 			if (ranks[l] > 1) {
-				double part = bytes * reach / n;
+				double part = bytes * (l > 0 ? share : 1) * reach / n;
 				double t = cp ? cands_time(cp->c[l][0], cp->nc[l][0], part, &c.algo[l])
 					      : level_direct(s, l, HW_ALL_TO_ALL, ranks[l], g->bw[l], g->torus_steps[l], part,
 							     &c.algo[l]);
@@ -391,7 +410,7 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 
 comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes)
 {
-	return cost(NULL, g, op, bytes);
+	return cost(NULL, g, op, bytes, 1);
 }
 
 /* level_direct of two collectives on one level in one pass over its algorithms. */
@@ -465,7 +484,7 @@ void comm_group_time2(const comm_group *g, comm_op oa, double ba, comm_op ob, do
 
 comm_cost comm_plan_time(const comm_plan *cp, double bytes)
 {
-	return cost(cp, NULL, cp->op, bytes);
+	return cost(cp, NULL, cp->op, bytes, 1);
 }
 
 comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int stride)
@@ -474,7 +493,7 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 	if (n <= 1 || bytes <= 0 || s->nlevels == 0) {
 		g.s = s;
 		g.n = n;
-		return cost(NULL, &g, op, bytes);
+		return cost(NULL, &g, op, bytes, 1);
 	}
 	if (op == COMM_SEND_RECV) {
 		/* One message: only the level that joins the two (its bandwidth is cost's own). */
@@ -482,10 +501,19 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
 		g.n = n;
 		g.stride = stride;
 		g.outer = comm_place(s, n, stride, g.ranks);
-		return cost(NULL, &g, op, bytes);
+		return cost(NULL, &g, op, bytes, 1);
 	}
 	comm_group_init(&g, s, n, stride);
-	return cost(NULL, &g, op, bytes);
+	return cost(NULL, &g, op, bytes, 1);
+}
+
+comm_cost comm_a2a_limited(const hw_system *s, double bytes, int n, int stride, double share)
+{
+	comm_group g;
+	if (share >= 1 || n <= 1 || bytes <= 0 || s->nlevels == 0)
+		return comm_time(s, COMM_ALL_TO_ALL, bytes, n, stride);
+	comm_group_init(&g, s, n, stride);
+	return cost(NULL, &g, COMM_ALL_TO_ALL, bytes, share > 0 ? share : 0);
 }
 
 comm_cost comm_plan_time_p2p(const comm_plan *cp, double bytes)

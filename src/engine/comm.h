@@ -69,6 +69,7 @@ typedef struct comm_plan {
 typedef struct comm_group {
 	const hw_system *s;
 	int n, stride;
+	int ctas;                          /* channels (CTAs) the library may use; 0: its own choice */
 	int outer;                         /* comm_place's; -1 when the group is one rank */
 	int ranks[HW_LEVELS_MAX];
 	int lstride[HW_LEVELS_MAX];        /* chips between members inside each level */
@@ -77,6 +78,17 @@ typedef struct comm_group {
 } comm_group;
 
 void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
+
+/* comm_group_init of a group whose communicator may run at most ctas channels (CTAs; 0 = no
+ * limit, as comm_group_init): on a level whose file gives channel_bw, the group gets no more than
+ * ctas x channel_bw per direction (NCCL needs 2 CTAs per NVLink to fill it, NVIDIA/nccl#1703;
+ * Megatron sets max_ctas per communicator from nccl_communicator_config_path). */
+void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas);
+
+/* The share of a chip's own links (the innermost level) a communicator capped at ctas channels
+ * drives: min(1, ctas x channel_bw / bw), 1 when it is not capped or the level gives no
+ * channel_bw. What a collective beside compute takes from it (SMs, HBM traffic) scales with it. */
+double comm_ctas_share(const hw_system *s, int ctas);
 
 /* comm_plan_init of op in group g. */
 void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);
@@ -106,6 +118,11 @@ comm_cost comm_time(const hw_system *s, comm_op op, double bytes, int n, int str
  * algorithms of collectives.ini: one-shot, two-shot) when the group sits in one node whose
  * topology lists them, never below the level's p2p_floor; otherwise comm_time's all-reduce. */
 comm_cost comm_allreduce_p2p(const hw_system *s, double bytes, int n, int stride);
+
+/* An all-to-all as comm_time's, of which only share (0..1] of what leaves the innermost level
+ * crosses it: S per rank inside, S·share on every level above (node-limited MoE routing sends a
+ * token once to each of at most so many nodes, DeepSeek-V3 §2.1.2, §3.2.2). */
+comm_cost comm_a2a_limited(const hw_system *s, double bytes, int n, int stride, double share);
 
 /* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
  * on each level (all on the outermost when c has no split). */

@@ -74,14 +74,15 @@ void fit_set_init(fit_set *s, const hw_calibs *ks, const fw_framework *const *fw
 		int seen = 0;
 		if (!f || !f->has_train)
 			continue;
+		/* A version that inherits its base's shares is fitted with the base's value. */
 		for (int j = 0; j < s->nfw && !seen; j++)
-			seen = !strcmp(s->fw[j].framework, f->name);
+			seen = !strcmp(s->fw[j].framework, f->train.sustain_from);
 		for (int k = 0; !seen && k < f->train.nsustain && s->nfw < FIT_FW_MAX; k++) {
 			fit_fwcal *c = &s->fw[s->nfw++];
-			snprintf(c->framework, sizeof c->framework, "%s", f->name);
+			snprintf(c->framework, sizeof c->framework, "%s", f->train.sustain_from);
 			snprintf(c->family, sizeof c->family, "%s", f->train.sustain_family[k]);
-			snprintf(c->name, sizeof c->name, "%s@%s", f->name, f->train.sustain_family[k]);
-			snprintf(c->path, sizeof c->path, "%s", f->path);
+			snprintf(c->name, sizeof c->name, "%s@%s", f->train.sustain_from, f->train.sustain_family[k]);
+			snprintf(c->path, sizeof c->path, "%s", f->train.sustain_path);
 			c->value = f->train.sustain[k];
 			c->prior = 1;
 			c->lo = 0.3;
@@ -128,7 +129,8 @@ int fit_uses(const fit_set *s, int i, const fit_row *r, const fit_leave *leave)
 			return 0;
 	} else {
 		const fit_fwcal *c = &s->fw[i - s->ks->n];
-		if (!r->c.train || !r->fw || strcmp(r->fw->name, c->framework) != 0 || strcmp(r->family, c->family) != 0)
+		if (!r->c.train || !r->fw || strcmp(r->fw->train.sustain_from, c->framework) != 0 ||
+		    strcmp(r->family, c->family) != 0)
 			return 0;
 	}
 	return !left_out(r, leave);
@@ -149,11 +151,38 @@ int fit_predict(const fit_row *r, const fit_set *fs, const double *vals, double 
 	for (int i = 0; i < fs->ks->n; i++)
 		hw_calib_apply(&fs->ks->c[i], vals[i], &s->chip);
 	for (int i = 0; i < fs->nfw; i++)
-		if (r->fw && !strcmp(fs->fw[i].framework, r->fw->name) && !strcmp(fs->fw[i].family, r->family))
+		if (r->fw && !strcmp(fs->fw[i].framework, r->fw->train.sustain_from) && !strcmp(fs->fw[i].family, r->family))
 			sustain = vals[fs->ks->n + i];
 	ok = val_predict_at(s, r->fw, &r->c, sustain, pred, why, sizeof why, NULL);
 	free(s);
 	return ok;
+}
+
+/* fit_predict out of sample: with the row's framework less what its version fitted on its
+ * own rows (fw_unfit), when it has any. */
+static int predict_oos(const fit_row *r, const fit_set *fs, const double *vals, double *pred)
+{
+	fit_row *u;
+	int ok;
+	if (!r->fw_unfit)
+		return fit_predict(r, fs, vals, pred);
+	if (!(u = malloc(sizeof *u)))
+		return 0;
+	*u = *r;
+	u->fw = r->fw_unfit;
+	ok = fit_predict(u, fs, vals, pred);
+	free(u);
+	return ok;
+}
+
+/* Appends to note (len) what r's version fitted on its own rows and gives back out of
+ * sample. */
+static void note_unfit(const fit_row *r, char *note, size_t len)
+{
+	size_t l = strlen(note);
+	if (r->fw_unfit)
+		snprintf(note + l, len - l, "%s%s [serve] %s at %s's (fitted on its own rows)", l ? ", " : "", r->fw->name,
+			 r->fw->serve.fitted, r->fw->based_on[0] ? r->fw->based_on : "the base");
 }
 
 double fit_speed_log_err(const fit_row *r, double pred)
@@ -333,14 +362,15 @@ int fit_lofo_all(const fit_row *rows, int n, const fit_set *ks, fit_lofo *out, i
 			L->kind = kind;
 			touched = refit_without(rows, n, ks, &leave, vals, L->refits, sizeof L->refits);
 			memcpy(copy, rows, sizeof *copy * (size_t)n);
-			if (touched)
-				for (int r = 0; r < n; r++) {
-					double p;
-					if (!row_in(&copy[r], &flt) || !copy[r].ok)
-						continue;
-					if (fit_predict(&copy[r], ks, vals, &p))
-						copy[r].err_pct = 100 * (p - copy[r].c.value) / copy[r].c.value;
-				}
+			for (int r = 0; r < n; r++) {
+				double p;
+				if (!row_in(&copy[r], &flt) || !copy[r].ok || (!touched && !copy[r].fw_unfit))
+					continue;
+				if (copy[r].fw_unfit && !strstr(L->refits, copy[r].fw->serve.fitted))
+					note_unfit(&copy[r], L->refits, sizeof L->refits);
+				if (predict_oos(&copy[r], ks, vals, &p))
+					copy[r].err_pct = 100 * (p - copy[r].c.value) / copy[r].c.value;
+			}
 			L->s = fit_summarize(copy, n, &flt);
 		}
 	}
@@ -372,19 +402,21 @@ int fit_loso(fit_row *rows, int n, const fit_set *ks)
 	for (int g = 0; g < k; g++) {
 		fit_leave leave = {NULL, grp[g]};
 		char refits[FIT_REFITS_MAX];
-		if (!refit_without(rows, n, ks, &leave, vals, refits, sizeof refits))
-			continue;
+		int touched = refit_without(rows, n, ks, &leave, vals, refits, sizeof refits);
 		for (int i = 0; i < n; i++) {
 			fit_row *r = &rows[i];
 			double p;
-			if (!r->ok || strcmp(r->c.group, grp[g]) != 0)
+			/* A version's values fitted on its own rows (r's group among them) are given back
+			 * too: the stack it is based on predicts them. */
+			if (!r->ok || strcmp(r->c.group, grp[g]) != 0 || (!touched && !r->fw_unfit))
 				continue;
-			r->oos_ok = fit_predict(r, ks, vals, &p) && p > 0;
+			r->oos_ok = predict_oos(r, ks, vals, &p) && p > 0;
 			if (r->oos_ok) {
 				r->oos_pred = p;
 				r->oos_err_pct = 100 * (p - r->c.value) / r->c.value;
 			}
 			snprintf(r->oos_refits, sizeof r->oos_refits, "%s", refits);
+			note_unfit(r, r->oos_refits, sizeof r->oos_refits);
 		}
 	}
 	free(vals);

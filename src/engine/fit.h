@@ -47,6 +47,9 @@ typedef struct fit_row {
 	val_case c;
 	const hw_system *sys;       /* loaded, calibrations of the file applied (caller's) */
 	const fw_framework *fw;     /* loaded, the row's settings over it (caller's) */
+	const fw_framework *fw_unfit; /* fw with the [serve] keys its version fitted on its own rows
+				       at its base's values (fw_unfitted; caller's), what the row is
+				       predicted with out of sample; NULL: fw fitted none */
 	char family[HW_NAME_MAX];   /* the system's chip family */
 	int ok;                     /* 1: predicted (pred, err_pct) */
 	int mem_miss;               /* predicted although the memory model rejects the layout */

@@ -111,6 +111,14 @@ static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p
 	memset(st, 0, sizeof *st);
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
+	if (w->fw.serve.gemm_share > 0 && w->fw.serve.gemm_share < 1) {
+		/* The stack's kernels reach this share of the chip's serving GEMM rate: its GEMMs,
+		 * compute-bound at a serving batch, take that much longer. */
+		double g = st->ops.t_kind[OPS_GEMM] * (1 / w->fw.serve.gemm_share - 1);
+		st->ops.t += g;
+		st->ops.t_kind[OPS_GEMM] += g;
+		st->ops.t_bound[ROOF_COMPUTE] += g;
+	}
 	st->t_ops = st->ops.t;
 	pass_extras(s, w, p, pl, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;
@@ -201,14 +209,19 @@ static void step_once(const hw_system *s, const wl_workload *w, const plan *p, c
 		for (int l = 0; l < HW_LEVELS_MAX; l++)
 			out->comm_level[l] += (p->pp - 1) * c.t_level[l];
 	}
-	/* Host work per iteration (scheduling, sampling, detokenizing): beside the device step when
-	 * the scheduler overlaps it, else after it. */
-	if (f->overlap) {
-		out->t_host = f->iter_overhead > t ? f->iter_overhead - t : 0;
-		t += out->t_host;
-	} else {
-		out->t_host = f->iter_overhead;
-		t += f->iter_overhead;
+	/* Host work per iteration (scheduling, sampling, detokenizing), and per sequence it holds
+	 * where the scheduler handles each one every step (its inputs rebuilt, its output
+	 * processed): beside the device step when the scheduler overlaps it, else after it. */
+	{
+		double seqs = batch + (prefill_tokens > 0 ? prefill_tokens / (w->input_len > 1 ? w->input_len : 1) : 0);
+		double host = w->iter_overhead + f->seq_overhead * seqs;
+		if (f->overlap) {
+			out->t_host = host > t ? host - t : 0;
+			t += out->t_host;
+		} else {
+			out->t_host = host;
+			t += host;
+		}
 	}
 	out->t = t;
 }
@@ -244,6 +257,9 @@ typedef struct srv {
 	double lw[LEN_BINS], lx[LEN_BINS];
 	double fatt, gmean, cs2;
 	double ca2;              /* open loop: arrivals at a replica, squared coefficient of variation */
+	double win;              /* s: the harness's batching window (0: requests reach a replica one
+				    by one); open loop only */
+	double win_max;          /* requests that close a window early (0: none) */
 } srv;
 
 /* The steady state at one load, with what the percentiles need. */
@@ -268,6 +284,10 @@ typedef struct state {
 	double hold;             /* s: its mean (a prompt's hold of its prefill slot) */
 	int sync;                /* 1: deterministic phases (one batch, or locked groups) */
 	double groups;           /* prompt groups a cycle (locked phases) */
+	/* A harness batcher (open loop): bn prompts reach the replica together once a period, in
+	 * bpass passes (0: arrivals one by one); a request waits for its window to close, uniform
+	 * on [0, hw], and for the passes of its batch before its own, uniform on [0, hx]. */
+	double bn, bpass, hw, hx;
 	infer_step dstep;
 } state;
 
@@ -398,8 +418,21 @@ static void latencies(const srv *v, state *st, double X, double others, double b
 		if (!(st->lag_shift > 0))
 			st->lag_p = st->lag_shift = 0;
 	}
+	if (open && st->bn > 0) {
+		/* Batches from the harness, one a period: the scheduler takes a batch in its passes as
+		 * it arrives (no queue for a slot while the passes fit the period); the batch comes at
+		 * a random phase of the replica's iterations, during a decode one (the prompt passes
+		 * follow the batches). Its prompts after the first pass wait for those before:
+		 * uniform on [0, (passes - 1) tP]. */
+		st->pq = st->wq = 0;
+		st->lag = busy * (0.5 + (v->f->overlap ? 1.0 : 0.0)) * st->tD;
+		st->lag_p = busy;
+		st->lag_shift = (v->f->overlap ? 1.0 : 0.0) * st->tD;
+		st->lag_u = st->tD;
+		st->hx = (st->bpass - 1) * st->tP * st->kown;
+	}
 	st->wfix = 0;
-	st->ttft_s = st->lag + st->wq + st->kown * st->tP;
+	st->ttft_s = st->lag + st->wq + st->kown * st->tP + 0.5 * st->hx;
 }
 
 /* The iteration times at bd decodes with the prompts of a rate X. queue: the prompts waiting
@@ -414,7 +447,15 @@ static void iterations(srv *v, state *st, double bd, double X, int keep_step, in
 	x = X * tbar;
 	if (queue && isfinite(st->wq))
 		x += X * (st->wq + st->wfix);
-	st->ptok = group_tokens(v, bd, x);
+	if (st->bn > 0) {
+		/* A batch from the harness: its prompts in as few passes as the room allows, shared
+		 * equally. */
+		double k = slots_of(v, room_of(v, bd));
+		st->bpass = st->bn > k ? ceil(st->bn / k - 1e-9) : 1;
+		st->ptok = st->bn * v->in / st->bpass;
+	} else {
+		st->ptok = group_tokens(v, bd, x);
+	}
 	st->kown = v->chunked && v->in > st->ptok ? ceil(v->in / st->ptok - 1e-9) : 1;
 	st->tP = iter_t(v, v->mixed ? bd : 0, st->ptok, NULL);
 }
@@ -606,6 +647,20 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 {
 	double bd = bd0 > 0 ? bd0 : 1, last = 0;
 	memset(st, 0, sizeof *st);
+	if (v->win > 0 && lambda > 0) {
+		/* A harness batcher: the requests of every replica arrive at it (L a second); it sends
+		 * what came in a window of win (or the first win_max) to one replica, to each in turn,
+		 * so a replica gets a batch of n = L win every n / lambda. A request waits for its
+		 * window to close, uniform on [0, win], unless it came after an empty window (chance
+		 * e^(-L win)) and went at once. */
+		double dp = v->p->dp > 0 ? v->p->dp : 1, L = lambda * dp, n = L * v->win, span = v->win;
+		if (v->win_max > 0 && n > v->win_max) {
+			n = v->win_max;
+			span = n / L;
+		}
+		st->bn = n > 1 ? n : 1;
+		st->hw = span * -expm1(-L * v->win);
+	}
 	for (int it = 0; it < 12; it++) {
 		double occ;
 		iterations(v, st, bd, lambda, 0, 0);
@@ -680,6 +735,9 @@ static double emg_quantile(double qq, double mu, double sd, double p, double the
  * tau > 0 only with sd = 0 (the open loop). */
 typedef struct ttft_law {
 	double mu, sd, b, c, tau, p, theta;
+	double ua, ub;            /* s: two waits every request has, uniform on [0, ua] and [0, ub]
+				     (a harness batcher's window, the passes of its batch before the
+				     request's own); 0: none */
 } ttft_law;
 
 /* P(mu + W > t) for the waits W alone (atom at 0, exponential tail). */
@@ -713,7 +771,7 @@ static double part_survival(const ttft_law *l, double t, double shift, double ta
 	return emg_survival(t, l->mu + shift, l->sd, l->p, l->theta);
 }
 
-static double law_survival(const ttft_law *l, double t)
+static double base_survival(const ttft_law *l, double t)
 {
 	double s = part_survival(l, t, 0, 0);
 	if (l->b > 0)
@@ -721,12 +779,31 @@ static double law_survival(const ttft_law *l, double t)
 	return s;
 }
 
+enum { UNIFORM_NODES = 32 };
+
+/* P(T > t) of the law: base_survival averaged over the sum S of the two uniform waits, whose
+ * density is the trapezoid of U[0, a] + U[0, b] (a <= b: rising to 1 / b over [0, a], flat to b,
+ * falling to 0 at a + b), by the midpoint rule on UNIFORM_NODES points. Monotone in t. */
+static double law_survival(const ttft_law *l, double t)
+{
+	double a = fmin(l->ua, l->ub), b = fmax(l->ua, l->ub), h, sum = 0, wsum = 0;
+	if (b <= 0)
+		return base_survival(l, t);
+	h = (a + b) / UNIFORM_NODES;
+	for (int i = 0; i < UNIFORM_NODES; i++) {
+		double x = (i + 0.5) * h, f = a <= 0 ? 1 : x < a ? x / a : x <= b ? 1 : (a + b - x) / a;
+		sum += f * base_survival(l, t - x);
+		wsum += f;
+	}
+	return sum / wsum;
+}
+
 static double law_quantile(const ttft_law *l, double q)
 {
 	double lo = l->mu - 8 * l->sd, hi;
-	if (l->b <= 0)
+	if (l->b <= 0 && l->ua <= 0 && l->ub <= 0)
 		return emg_quantile(q, l->mu, l->sd, l->p, l->theta);
-	hi = l->mu + 8 * l->sd + l->c + l->tau + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
+	hi = l->mu + 8 * l->sd + l->c + l->tau + l->ua + l->ub + (l->p > 0 ? 50 / l->theta : 0) + 1e-12;
 	for (int i = 0; i < 80; i++) {
 		double mid = 0.5 * (lo + hi), lo0 = lo, hi0 = hi;
 		if (law_survival(l, mid) > 1 - q)
@@ -765,7 +842,15 @@ static void ttft_law_of(const state *st, double mu, double sd, double p, double 
 		l.mu = mu;
 	l.theta = p > 0 && W > 0 ? p / W : 0;
 	l.p = l.theta > 0 ? p : 0;
+	l.ua = st ? st->hw : 0;
+	l.ub = st ? st->hx : 0;
 	*out = l;
+}
+
+/* The mean of the law's uniform waits (ttft_law ua, ub). */
+static double uniform_waits(const state *st)
+{
+	return st ? 0.5 * (st->hw + st->hx) : 0;
 }
 
 /* What the TTFT law folds in at its mean (ttft_law_of): 1.5 times the share above the highest
@@ -788,7 +873,7 @@ static void ttft_dist(const srv *v, const state *st, double mu, double sd, doubl
 	ttft_law l;
 	double lag = st ? st->lag : 0;
 	ttft_law_of(st, mu, sd, p, W, ttft_rare(v), &l);
-	d->mean = mu + lag + W;
+	d->mean = mu + lag + W + uniform_waits(st);
 	d->p50 = law_quantile(&l, 0.5);
 	d->p90 = law_quantile(&l, 0.9);
 	d->p99 = law_quantile(&l, 0.99);
@@ -824,7 +909,8 @@ static double mix_law_quantile(const ttft_law *l, const double *w, int n, double
 	double lo = INFINITY, hi = -INFINITY;
 	for (int i = 0; i < n; i++) {
 		double a = l[i].mu - 8 * l[i].sd;
-		double b = l[i].mu + 8 * l[i].sd + l[i].c + l[i].tau + (l[i].p > 0 ? 50 / l[i].theta : 0) + 1e-12;
+		double b = l[i].mu + 8 * l[i].sd + l[i].c + l[i].tau + l[i].ua + l[i].ub + (l[i].p > 0 ? 50 / l[i].theta : 0) +
+			   1e-12;
 		lo = a < lo ? a : lo;
 		hi = b > hi ? b : hi;
 	}
@@ -853,7 +939,7 @@ static void ttft_mix(const srv *v, const state *st, double p, double W, infer_di
 		mean += v->lw[i] * mu;
 		ttft_law_of(st, mu, 0, p, W, ttft_rare(v), &l[i]);
 	}
-	d->mean = mean + st->lag + W;
+	d->mean = mean + st->lag + W + uniform_waits(st);
 	d->p50 = mix_law_quantile(l, v->lw, v->nlen, 0.5);
 	d->p90 = mix_law_quantile(l, v->lw, v->nlen, 0.9);
 	d->p99 = mix_law_quantile(l, v->lw, v->nlen, 0.99);
@@ -875,6 +961,12 @@ static double poisson_q(double q, double m)
 	return k;
 }
 
+/* count_q's b for prompt-carrying iterations that come once a period (a harness batcher's),
+ * and the chance below which such an iteration is carried at its mean: 1.5 times the share
+ * above p99 (ttft_rare's). */
+#define COUNT_PERIODIC (-2.0)
+#define COUNT_RARE 0.015
+
 /* The q-quantile of the count of prefill-carrying iterations among a request's n, of mean mk:
  * binomial when each carries prompts with probability b (an inflight scheduler puts them beside
  * the decodes: at most n, none spread when every one does), else Poisson (b < 0: prefill_first,
@@ -887,6 +979,16 @@ static double count_q(double q, double mk, double n, double b)
 	double var = b >= 0 ? mk * (1 - b) : mk, z, k;
 	if (mk <= 0)
 		return 0;
+	if (b < -1.5) {
+		/* Periodic (COUNT_PERIODIC): a window of the request's length holds floor(mk) or
+		 * ceil(mk) of them, the latter with chance frac(mk). One rarer than p99 resolves
+		 * (COUNT_RARE) is carried at its mean, as the TTFT law carries a rare part
+		 * (ttft_law_of), so that no percentile from the median up falls below the mean. */
+		double f = mk - floor(mk);
+		if (f < COUNT_RARE && q >= 0.5)
+			return mk;
+		return q < 1 - f ? floor(mk) : ceil(mk);
+	}
 	if (var < 9 && b > 0.5) {
 		k = n - poisson_q(1 - q, n - mk);
 	} else {
@@ -1024,7 +1126,7 @@ static void tpot_dist(const srv *v, const state *st, double sd, int spread, infe
 	double n = v->out - 1;
 	double extra = v->mixed ? st->tP - st->tD : st->tP;
 	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
-	double mk = st->sync ? 0 : per * n, b = v->mixed ? per : -1;
+	double mk = st->sync ? 0 : per * n, b = st->bn > 0 ? COUNT_PERIODIC : v->mixed ? per : -1;
 	d->mean = st->tpot;
 	if (spread && n >= 1 && !st->sync) {
 		tpot_mix x;
@@ -1323,6 +1425,8 @@ static void srv_init(srv *v, const hw_system *s, const wl_workload *w, const pla
 	v->q = w->slo_percentile > 0 ? w->slo_percentile / 100 : 0.99;
 	v->z = infer_normal_quantile(v->q);
 	v->ca2 = w->arrival_ca2 > 0 ? w->arrival_ca2 : 1;
+	v->win = v->f->batch_window;
+	v->win_max = v->f->batch_window_max;
 	plans_init(&v->plans, s, p);
 	lengths_init(v);
 }
@@ -1338,6 +1442,16 @@ static double margin(const wl_workload *w, const infer_load *o)
 	return g;
 }
 
+/* Appends to r's batch_reason what the harness batcher (batch_window) sends a replica at o. */
+static void batcher_note(const srv *v, infer_result *r, const infer_load *o, const state *st)
+{
+	size_t l = strlen(r->batch_reason);
+	if (st->bn > 0)
+		snprintf(r->batch_reason + l, INFER_BATCH_REASON_MAX - l,
+			 "; a batcher sends each replica %.0f prompts every %.2f s (%.0f ms windows: a request waits %.0f ms on average)",
+			 st->bn, st->bn * v->p->dp / o->load, v->win * 1e3, 0.5 * st->hw * 1e3);
+}
+
 /* The highest arrival rate whose latencies at the SLO percentile meet the limits. */
 static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 {
@@ -1351,7 +1465,7 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 	if (!open_load(v, lo, &o, &st, 0) || margin(w, &o) > 1) {
 		*best = o;
 		*bst = st;
-		snprintf(r->batch_reason, INFER_REASON_MAX,
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 			 "%s: even %.3g requests/s miss the limits (p%g TTFT %.0f ms, TPOT %.1f ms against %.0f / %.0f ms)",
 			 wl_scenario_names[w->scenario], lo * v->p->dp, w->slo_percentile, o.ttft.slo * 1e3,
 			 o.tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3);
@@ -1371,12 +1485,49 @@ static int slo_search(srv *v, infer_result *r, infer_load *best, state *bst)
 			hi = mid;
 		}
 	}
-	snprintf(r->batch_reason, INFER_REASON_MAX,
+	snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 		 "%s: %.4g requests/s (%.0f running per replica) is the highest Poisson load whose p%g TTFT %.0f ms and "
 		 "TPOT %.1f ms meet %.0f / %.0f ms (bisection on the rate to %.1g); the server completes at most %.4g/s",
 		 wl_scenario_names[w->scenario], best->load, best->running, w->slo_percentile, best->ttft.slo * 1e3,
 		 best->tpot.slo * 1e3, w->ttft_slo * 1e3, w->tpot_slo * 1e3, INFER_LOAD_TOL, sat.requests_per_s);
+	batcher_note(v, r, best, bst);
 	return 1;
+}
+
+/* The open loop at the workload's arrival_rate (requests/s over all replicas): 1 when the
+ * server completes it and its latencies at the SLO percentile meet the limits; else 0 with
+ * batch_reason saying which (the latencies are filled in whenever the load is stable). */
+static int rate_load(srv *v, infer_result *r, infer_load *o, state *st)
+{
+	const wl_workload *w = v->w;
+	infer_load sat;
+	state sst;
+	int meets, dp = v->p->dp > 0 ? v->p->dp : 1;
+	double bd = 0, lambda = w->arrival_rate / dp;
+	closed_load(v, v->cap, 1, &sat, &sst);
+	/* The open loop's fixed point near capacity is found from the running batch of a lower
+	 * load, as the search's bisection finds it: the rate approached in steps. */
+	for (double f = 0.5; f < 0.99 && lambda < sst.X; f = 0.5 * (1 + f))
+		if (open_load(v, f * lambda, o, st, bd))
+			bd = st->bd;
+	if (!open_load(v, lambda, o, st, bd)) {
+		/* The figures shown are the server's at its most; the load asked for is not stable. */
+		*o = sat;
+		o->stable = 0;
+		*st = sst;
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
+			 "%s: %.4g requests/s (the workload's arrival_rate) is more than the server completes (at most %.4g/s)",
+			 wl_scenario_names[w->scenario], w->arrival_rate, sat.requests_per_s);
+		return 0;
+	}
+	meets = margin(w, o) <= 1;
+	snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
+		 "%s: %.4g requests/s, the workload's arrival_rate (a Poisson load, %.0f running per replica): p%g TTFT %.0f ms "
+		 "and TPOT %.1f ms %s %.0f / %.0f ms; the server completes at most %.4g/s",
+		 wl_scenario_names[w->scenario], o->load, o->running, w->slo_percentile, o->ttft.slo * 1e3, o->tpot.slo * 1e3,
+		 meets ? "meet" : "miss", w->ttft_slo * 1e3, w->tpot_slo * 1e3, sat.requests_per_s);
+	batcher_note(v, r, o, st);
+	return meets;
 }
 
 static int setup(srv *v, const hw_system *s, const wl_workload *w, const plan *p, infer_result *r)
@@ -1470,11 +1621,11 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		double N = (double)w->concurrency / dp;
 		closed_load(&v, N, 0, o, &st);
 		if (o->saturated)
-			snprintf(r->batch_reason, INFER_REASON_MAX,
+			snprintf(r->batch_reason, INFER_BATCH_REASON_MAX,
 				 "single: a closed loop of %d requests; the server runs %.0f per replica (%s), %.0f wait %.0f ms for admission",
 				 w->concurrency, o->running, r->cap_reason, o->waiting * dp, o->wait * 1e3);
 		else
-			snprintf(r->batch_reason, INFER_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
+			snprintf(r->batch_reason, INFER_BATCH_REASON_MAX, "single: a closed loop of %d requests, %.0f running per replica%s",
 				 w->concurrency, o->running,
 				 o->groups > 1 ? " (in locked groups, a prefill pass apart)"
 					       : o->synchronized ? " (prefilled together, decoded together)" : " (at spread phases)");
@@ -1482,8 +1633,13 @@ void infer_eval(const hw_system *s, const wl_workload *w, const plan *p, infer_r
 		double N = w->concurrency > 0 && (double)w->concurrency / dp < v.cap ? (double)w->concurrency / dp : v.cap;
 		closed_load(&v, N, 1, o, &st);
 		o->wait = o->waiting = 0;
-		snprintf(r->batch_reason, INFER_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
+		snprintf(r->batch_reason, INFER_BATCH_REASON_MAX, "offline: %.0f sequences per replica, the most %s (all requests queued; TTFT without the queue)",
 			 o->running, w->concurrency > 0 && N < v.cap ? "the workload's concurrency allows" : r->cap_reason);
+	} else if (w->arrival_rate > 0) {
+		if (!rate_load(&v, r, o, &st) && r->feasible) {
+			r->feasible = 0;
+			snprintf(r->reason, INFER_REASON_MAX, "%s", r->batch_reason);
+		}
 	} else {
 		if (!slo_search(&v, r, o, &st) && r->feasible) {
 			r->feasible = 0;

@@ -40,7 +40,8 @@
  * `offline` the queued closed loop at the batch the server holds (or `concurrency`); `server` and `interactive` take
  * Poisson arrivals at a rate λ (admission wait Erlang C over the cap, service the time in the
  * server) and find the highest λ whose TTFT and TPOT at the SLO percentile meet the limits, by
- * bisection on λ to a relative tolerance of INFER_LOAD_TOL. Percentiles come from the model's
+ * bisection on λ to a relative tolerance of INFER_LOAD_TOL (with the workload's arrival_rate, λ is
+ * that rate: infeasible where the server does not complete it or misses the limits). Percentiles come from the model's
  * distribution: a request's TPOT from the count of prefill-carrying iterations among its own
  * (binomial for an inflight scheduler, whose prompts ride in iterations that decode too; Poisson
  * for prefill_first, whose prompt passes stall the decodes) and, in the open loop, the running batch it sees (Poisson occupancy averaged over its
@@ -67,8 +68,21 @@
  * workload's arrival_ca2, which disagg sets for a router that takes turns). The TTFT law is the
  * mixture over the lengths of the fixed law at each prompt's own prefill time (its passes, each
  * slower by its attention), the lag and the waits shared (a FIFO wait does not depend on the
- * prompt that waits), so its mean and percentiles widen together. Pure: no I/O, no globals, no
- * allocation. */
+ * prompt that waits), so its mean and percentiles widen together.
+ *
+ * With the framework's `batch_window` (open loop only) a harness in front of the replicas
+ * (AMD's MLPerf one: mlcommons/inference_results_v4.1 closed/AMD sync_sut.py) collects the
+ * arrivals of all replicas (L a second) for the window w, or until batch_window_max, and sends
+ * them to one replica, to each in turn: a replica gets n = L w prompts at once every n / λ, and
+ * takes them in as few passes as its room allows (no queue for a slot while they fit the
+ * period). A request's TTFT adds its window's wait, uniform on [0, w] (none after an empty
+ * window: chance e^(-L w)), the rest of the decode iteration under way (uniform), and the passes
+ * of its batch before its own (uniform); the law's two always-on uniforms are integrated over
+ * their trapezoid density. The stalls come once a period, so a request of fixed length sees
+ * floor or ceil of its mean count (a count rarer than p99 resolves carried at its mean). The
+ * framework's seq_overhead adds host work per sequence of an iteration to iter_overhead, and its
+ * gemm_share (a version's older GEMM library) stretches the serving GEMMs by 1 / share.
+ * Pure: no I/O, no globals, no allocation. */
 #ifndef ROOFCOST_INFER_H
 #define ROOFCOST_INFER_H
 
@@ -81,7 +95,7 @@
 #include "engine/roof.h"
 #include "model/wl.h"
 
-enum { INFER_REASON_MAX = 256 };
+enum { INFER_REASON_MAX = 256, INFER_BATCH_REASON_MAX = 384 };
 
 /* Relative tolerance of the search for the highest load that meets the latency limits. */
 #define INFER_LOAD_TOL 1e-3
@@ -137,7 +151,7 @@ typedef struct infer_load {
 typedef struct infer_result {
 	int feasible;
 	char reason[INFER_REASON_MAX];
-	char batch_reason[INFER_REASON_MAX];  /* the operating point and why */
+	char batch_reason[INFER_BATCH_REASON_MAX]; /* the operating point and why */
 	char cap_reason[INFER_REASON_MAX];    /* what bounds the running batch */
 	plan plan;
 	mem_use mem;              /* weights, workspace, and the KV blocks of the running batch */

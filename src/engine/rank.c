@@ -162,18 +162,15 @@ static void owned_price(const rank_opts *o, const hw_system *s, const wl_workloa
 		out->user_capex = 1;
 		snprintf(from, sizeof from, "--capex %s=%.10g/%d: the user's own quote", s->name, u->usd, chips);
 	}
-	if (!isfinite(capex)) {
-		if (s->no_capex[0])
-			snprintf(out->note, sizeof out->note, "no owned price: no capex for %s (%s); --capex %s=USD gives "
-				 "your own quote", s->name, s->no_capex, s->name);
-		else
-			snprintf(out->note, sizeof out->note, "no owned price: no capex for %s ([capex] in its system file); "
-				 "--capex %s=USD gives your own quote", s->name, s->name);
-		return;
-	}
-	if (!isfinite(out->rated_w_per_chip)) {
-		snprintf(out->note, sizeof out->note, "no owned price: no power figure for %s ([power] rated in its "
-			 "system file) for the energy and hosting", s->name);
+	if (!isfinite(capex) || !isfinite(out->rated_w_per_chip)) {
+		/* Every figure missing is named, the capex first (a quote supplies it). */
+		char cap[RANK_NOTE_MAX] = "";
+		if (!isfinite(capex))
+			snprintf(cap, sizeof cap, "no capex for %s (%s); --capex %s=USD gives your own quote%s", s->name,
+				 s->no_capex[0] ? s->no_capex : "[capex] in its system file", s->name,
+				 isfinite(out->rated_w_per_chip) ? "" : "; ");
+		snprintf(out->note, sizeof out->note, "no owned price: %s%s", cap,
+			 isfinite(out->rated_w_per_chip) ? "" : out->power_note);
 		return;
 	}
 	if (miss) {
@@ -233,6 +230,9 @@ int rank_price(const rank_opts *o, const hw_system *s, const wl_workload *w, ran
 	cost_start(o, out);
 	out->node_chips = hw_node_chips(s);
 	out->rated_w_per_chip = hw_rated_w_per_chip(s);
+	if (!isfinite(out->rated_w_per_chip))
+		snprintf(out->power_note, sizeof out->power_note, "no rated power for %s ([power] rated in its system "
+			 "file%s%s)", s->name, s->no_power[0] ? ": " : "", s->no_power);
 	if (user_price(o, s, out))
 		return 0;
 	if (o->pricing == PRICE_OWNED) {

@@ -57,6 +57,7 @@ typedef struct rank_quote {
 	char discount_from[HW_NAME_MAX];/* what the discount was given for: a system, instance or
 					   provider name, "all" (--discount PCT); "" = none */
 	double rated_w_per_chip;        /* W rated per chip, host share included; NaN = not known */
+	char power_note[RANK_NOTE_MAX]; /* when rated_w_per_chip is NaN: the figure missing and why */
 	cost_owned_rate owned;          /* PRICE_OWNED: the rate's parts (USD per chip-hour) */
 	int user_capex;                 /* PRICE_OWNED: the capex is the user's (--capex) */
 	cost_energy energy;             /* power and energy of the result (known = 0: no figure) */

@@ -99,35 +99,65 @@ __attribute__((always_inline)) static inline void sum_axpy(roof_sum *a, double k
 #undef SUM_AXPY
 }
 
-/* comm_time through the memo when there is one, else in group g of the same n and stride when
- * given (collectives of one group share its placement). */
+/* comm_time through the memo when there is one, else in group g of the same n, stride and
+ * channel limit when given (collectives of one group share its placement); ctas as
+ * comm_group_init_ctas. */
 __attribute__((always_inline)) static inline comm_cost memo_comm(train_memo *mm, const hw_system *s,
 								  const comm_group *g, comm_op op, double bytes,
-								  int n, int stride)
+								  int n, int stride, int ctas)
 {
 	unsigned long long h;
 	train_memo_entry *e;
 	unsigned gen;
-	if (!mm)
-		return g ? comm_group_time(g, op, bytes) : comm_time(s, op, bytes, n, stride);
+	if (!mm) {
+		comm_group own;
+		if (!g) {
+			if (!ctas) /* the same group as comm_time's (which places a message's pair alone) */
+				return comm_time(s, op, bytes, n, stride);
+			comm_group_init_ctas(&own, s, n, stride, ctas);
+			g = &own;
+		}
+		return comm_group_time(g, op, bytes);
+	}
 	gen = mm->gen ? mm->gen : 1;
 	h = (unsigned long long)op * 0x9E3779B97F4A7C15ULL;
-	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20);
+	h ^= (unsigned long long)n * 0xC2B2AE3D27D4EB4FULL + ((unsigned long long)stride << 20) +
+	     ((unsigned long long)ctas << 40);
 	h ^= (unsigned long long)(uintptr_t)s * 0x9FB21C651E98DF25ULL;
 	h ^= h >> 29;
 	e = &mm->e[h & (TRAIN_MEMO_SIZE - 1)];
-	if (e->used == gen && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride) {
+	if (e->used == gen && e->sys == s && e->op == (int)op && e->n == n && e->stride == stride &&
+	    e->ctas == ctas) {
 		mm->hits++;
 	} else {
+		comm_group grp;
 		e->used = gen;
 		e->sys = s;
 		e->op = (int)op;
 		e->n = n;
 		e->stride = stride;
-		comm_plan_init(&e->plan, s, op, n, stride);
+		e->ctas = ctas;
+		comm_group_init_ctas(&grp, s, n, stride, ctas);
+		comm_plan_group(&e->plan, &grp, op);
 		mm->misses++;
 	}
 	return comm_plan_time(&e->plan, bytes);
+}
+
+/* The share of an expert all-to-all's cross-node traffic that node-limited routing leaves
+ * (DeepSeek-V3 §2.1.2, §3.2.2: a token goes once over the scale-out to each of the at most R
+ * nodes its experts sit on, and is forwarded inside the node; R = route_groups groups of the
+ * network's expert_groups, each spread over m / expert_groups of the m nodes the group spans):
+ * R / experts_active of the experts_active copies the plain all-to-all sends, at most 1. */
+static double route_share(const hw_system *s, const nn_net *n, int ep, int stride)
+{
+	int ranks[HW_LEVELS_MAX];
+	double m, r;
+	if (n->route_groups <= 0 || n->expert_groups <= 0 || n->experts_active <= 0 || comm_place(s, ep, stride, ranks) <= 0)
+		return 1;
+	m = (double)ep / ranks[0];
+	r = m >= n->expert_groups ? n->route_groups * m / n->expert_groups : num_min(m, n->route_groups);
+	return num_min(1, r / n->experts_active);
 }
 
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
@@ -215,15 +245,24 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		k->tp_layer = p.sp ? t0 + take(&cc[1], per_layer, frac, 1, k->tp_level) : t0;
 	}
 	if (p.ep > 1 && moe > 0) {
-		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md). */
+		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md): half of
+		 * them toward the experts (the forward dispatch, the backward's gradient dispatch),
+		 * which a stack may send in fp8 ([fp8] dispatch; DeepSeek-V3 §3.3.2), half back. */
 		double bytes = tokens * n->experts_active * n->hidden * ab / (p.sp ? p.tp : 1);
-		comm_cost c = comm_time(s, COMM_ALL_TO_ALL, bytes, p.ep, p.tp * p.cp);
-		double cnt = moe * (4 + (recomp_full ? 2 : 0)), frac = 1;
+		double share = route_share(s, n, p.ep, p.tp * p.cp);
+		int fp8d = w->fw.train.fp8_dispatch && w->prec == HW_FP8 && hw_run_prec(&s->chip, w->prec) == HW_FP8;
+		comm_cost c = comm_a2a_limited(s, bytes, p.ep, p.tp * p.cp, share);
+		comm_cost cd = fp8d ? comm_a2a_limited(s, bytes / ab, p.ep, p.tp * p.cp, share) : c;
+		double half = moe * (2 + (recomp_full ? 1 : 0)), raw = half * (c.t + cd.t), frac = 1;
 		/* A stack that overlaps the expert all-to-alls (framework [overlap] ep) hides them
-		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap). */
-		if (w->fw.train.overlap_ep && c.t > 0)
-			frac = hide(cnt * c.t, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / (cnt * c.t);
-		k->ep_layer = take(&c, cnt, frac, 1, k->ep_level);
+		 * behind another micro-batch's compute (DualPipe, Megatron's EP overlap), slowed by
+		 * the SMs its kernels hold ([overlap] ep_sms) or the chip's overlap slowdown. */
+		double sg = w->fw.train.ep_sms > 0 && s->chip.units > 0
+				    ? num_min(1, (double)w->fw.train.ep_sms / s->chip.units)
+				    : s->chip.overlap_slowdown;
+		if (w->fw.train.overlap_ep && raw > 0)
+			frac = hide(raw, k->layer.t_bound[ROOF_COMPUTE], sg) / raw;
+		k->ep_layer = take(&c, half, frac, 1, k->ep_level) + take(&cd, half, frac, 1, k->ep_level);
 	}
 	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
@@ -309,7 +348,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	if (p->pp > 1) {
 		/* One activation forward and one gradient backward per micro-batch and model chunk;
 		 * with sequence parallelism only 1/tp of it crosses (scatter-gather, SC21 §4.1). */
-		comm_cost cc = memo_comm(mm, s, NULL, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp);
+		comm_cost cc = memo_comm(mm, s, NULL, COMM_SEND_RECV, k->pp_msg, 2, p->tp * p->cp * p->dp, 0);
 		/* Overlapped sends (framework [overlap] pp) hide behind the micro-batch's compute. */
 		double frac = w->fw.train.overlap_pp && cc.t > 0
 				      ? hide(2.0 * p->vpp * cc.t, r->micro.t, c->overlap_slowdown) / (2.0 * p->vpp * cc.t)
@@ -328,12 +367,17 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		for (int ex = 0; ex < 2; ex++) {
 			int ndp = (int)shard_zero(p, ex);
 			int stride = ex ? p->tp * p->cp * p->ep : p->tp;
+			int ctas = w->fw.train.dp_ctas;
+			/* A capped communicator moves less at once, and takes that much less of the
+			 * SMs and HBM from the compute it overlaps (the chip's overlap_slowdown is
+			 * derived from a collective at the links' full rate). */
+			double sg = c->overlap_slowdown * comm_ctas_share(s, ctas);
 			double Pp = part[ex];
 			comm_group grp, *gp = NULL;
 			if (ndp <= 1 || Pp <= 0)
 				continue;
 			if (!mm) {
-				comm_group_init(&grp, s, ndp, stride);
+				comm_group_init_ctas(&grp, s, ndp, stride, ctas);
 				gp = &grp;
 			}
 			if (w->zero < 3) {
@@ -344,8 +388,8 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 					comm_group_time2(gp, COMM_REDUCE_SCATTER, Pp * gb, COMM_ALL_GATHER, Pp * pb, &g, &a);
 				} else {
 					g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE, Pp * gb,
-						      ndp, stride);
-					a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride) : g;
+						      ndp, stride, ctas);
+					a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride, ctas) : g;
 				}
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
@@ -356,7 +400,6 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * of the chip's parameters: a layer's, or what the stack's bucket holds
 				 * ([overlap] bucket, Megatron's bucket_size in parameters). */
 				double f = w->fw.train.dp_bucket > 0 ? num_min(1, w->fw.train.dp_bucket / Pp) : 1 / L;
-				double sg = c->overlap_slowdown;
 				double e_g = w->overlap_grad_reduce
 						     ? num_max(hide(t_g, t_bwd * (1 - f), sg), t_g * f + sg * t_g * (1 - f))
 						     : t_g;
@@ -377,10 +420,9 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				if (gp) {
 					comm_group_time2(gp, COMM_ALL_GATHER, Pl * ab, COMM_REDUCE_SCATTER, Pl * gb, &a, &g);
 				} else {
-					a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride);
-					g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride);
+					a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride, ctas);
+					g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride, ctas);
 				}
-				double sg = c->overlap_slowdown;
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the
 					 * first micro-batch's forward to the last one's backward and

@@ -79,14 +79,14 @@ typedef struct train_kernel {
 } train_kernel;
 
 /* Memo of collectives for sweeps: a direct-mapped table of comm_plan by system, collective,
- * group size and stride, whatever the buffer size (a data-parallel sync of a layout repeats in
+ * group size, stride and channel limit, whatever the buffer size (a data-parallel sync of a layout repeats in
  * the layouts that differ in pp, ZeRO or micro-batch, at other sizes); results identical to
  * comm_time. Zero it before use (calloc); one per thread, about 2 MB. */
 enum { TRAIN_MEMO_SIZE = 1024 };
 typedef struct train_memo_entry {
 	const hw_system *sys;
 	unsigned used;               /* the memo's generation when filled */
-	int op, n, stride;
+	int op, n, stride, ctas;
 	comm_plan plan;
 } train_memo_entry;
 typedef struct train_memo {

@@ -132,6 +132,8 @@ static int split_settings(const char *path, int line, const char *cellv, val_cas
 	if (!w)
 		return err_set(e, ERR_DATA, "out of memory");
 	w->mode = out->train ? WL_TRAIN : WL_INFER;
+	/* The scenario val_build picks, for the keys that apply to some only. */
+	w->scenario = out->scenario >= 0 ? (wl_scenario)out->scenario : (out->concurrency > 0 ? WL_SINGLE : WL_OFFLINE);
 	snprintf(from, sizeof from, "%s:%d: settings", path, line);
 	for (const char *p = cellv; *p && rc == 0;) {
 		const char *q = strchr(p, ';');
@@ -229,6 +231,22 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 	return 0;
 }
 
+double val_case_load(const val_case *c, const val_case *t)
+{
+	double tok;
+	if (c->train || t->train || strcmp(c->id, t->id) != 0 || c->scenario != t->scenario ||
+	    (c->scenario != WL_SERVER && c->scenario != WL_INTERACTIVE) ||
+	    (c->metric != VAL_TTFT_MS && c->metric != VAL_TPOT_MS) || c->output_len <= 0)
+		return 0;
+	if (t->metric == VAL_TOKENS_PER_S)
+		tok = t->value;
+	else if (t->metric == VAL_TOKENS_PER_S_PER_CHIP)
+		tok = t->value * t->chips;
+	else
+		return 0;
+	return tok / c->output_len;
+}
+
 #define PICK(...) do { k += snprintf(picked + k, (size_t)(len > k ? len - k : 0), __VA_ARGS__); } while (0)
 
 void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *p, char *picked, int len)
@@ -321,6 +339,9 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 		w->tpot_slo = c->tpot_slo_ms > 0 ? c->tpot_slo_ms / 1e3 : 0;
 		if (c->concurrency <= 0 && w->scenario != WL_SINGLE)
 			PICK(", batch chosen by the scheduler");
+		if (c->load > 0)
+			PICK(", latencies at the highest load meeting the limits (the run's own load, its throughput row over "
+			     "output_len, is %.4g requests/s)", c->load);
 	}
 	for (const char *q = c->wl_settings; *q;) {
 		/* The row's workload keys over what its columns describe (checked by val_parse). */

@@ -52,6 +52,8 @@ typedef struct val_case {
 	double ttft_slo_ms, tpot_slo_ms;  /* -1 = none */
 	val_metric metric;
 	double value;
+	double load;                /* requests/s over all replicas a latency row is predicted at: its
+				       case's throughput row over output_len (val_case_load); 0: none */
 } val_case;
 
 /* The columns of DESIGN §7, in order; the last two (settings, source_group) are optional. */
@@ -65,6 +67,15 @@ int val_parse(const char *path, int line, const char *const *header, const char 
 /* Checks that a header has every column of DESIGN §7 (settings and source_group may be
  * absent) and no other. */
 int val_check_header(const char *path, const char *const *header, int ncols, err *e);
+
+/* The load a server or interactive case ran at, for its latency rows: when t is the case's
+ * throughput row (tokens_per_s, or tokens_per_s_per_chip times chips) and c a ttft_ms or tpot_ms
+ * row of the same case_id and scenario, t's output tokens/s over c's output_len, requests/s
+ * over all replicas; else 0. In MLPerf's Server and Interactive scenarios the completed rate is
+ * LoadGen's scheduled one (the submitter's target QPS), an input of the run that the row set
+ * publishes: the latencies are those at that load, the throughput row stays the capacity at the
+ * limits. */
+double val_case_load(const val_case *c, const val_case *t);
 
 /* Builds the workload (network included) and layout of c with the defaults of c's framework
  * fw for the cells the source left empty; notes what it picked in picked. */

@@ -37,6 +37,9 @@ static void limits_text(const wl_workload *w, const rank_opts *ro, int fill, cha
 		else if (w->scenario == WL_OFFLINE)
 			snprintf(buf, n, "limits: %s; load: the batch that maximises tokens/s%s (scenario offline)", lim,
 				 most);
+		else if (w->arrival_rate > 0)
+			snprintf(buf, n, "limits: %s; load: %.4g requests/s over the replicas (the workload's arrival_rate)%s "
+				 "(scenario %s)", lim, w->arrival_rate, most, wl_scenario_names[w->scenario]);
 		else
 			snprintf(buf, n, "limits: %s; load: the highest that meets them%s (scenario %s)", lim, most,
 				 wl_scenario_names[w->scenario]);

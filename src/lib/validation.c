@@ -201,6 +201,26 @@ int validation_explain_rows(const validation_result *r, const char *id, int *idx
 	return k;
 }
 
+/* What the model's server gives at the run's own load (the case's throughput row over
+ * output_len), beside the prediction at the highest load meeting the limits. */
+static void explain_at_load(const fit_row *r, validation_explained *x)
+{
+	wl_workload *w = malloc(sizeof *w);
+	infer_result *ir = malloc(sizeof *ir);
+	if (w && ir) {
+		*w = *x->w;
+		w->arrival_rate = r->c.load;
+		infer_eval(r->sys, w, &x->p, ir, NULL, NULL);
+		if (ir->at.stable && ir->at.requests_per_s > 0)
+			snprintf(x->at_load, sizeof x->at_load, "%s; TTFT %.1f ms, TPOT %.2f ms (means)", ir->batch_reason,
+				 ir->ttft * 1e3, ir->tpot * 1e3);
+		else
+			snprintf(x->at_load, sizeof x->at_load, "%s", ir->batch_reason);
+	}
+	free(w);
+	free(ir);
+}
+
 int validation_explain(const fit_row *r, validation_explained *x)
 {
 	memset(x, 0, sizeof *x);
@@ -216,6 +236,8 @@ int validation_explain(const fit_row *r, validation_explained *x)
 	} else {
 		infer_eval(r->sys, x->w, &x->p, &x->ir, NULL, NULL);
 		x->rep.infer = &x->ir;
+		if (r->c.load > 0 && !x->w->disagg.on)
+			explain_at_load(r, x);
 		/* A disaggregated row is predicted by its pools (val_predict): shown after the
 		 * aggregated layout its chips give. */
 		if (x->w->disagg.on && (x->dis = malloc(sizeof *x->dis)) != NULL)
@@ -243,6 +265,8 @@ void *validation_explained_json(const validation_explained *x)
 	add_prediction(o, r->ok, r->pred, r->err_pct);
 	cJSON_AddStringToObject(o, "reason", r->reason);
 	cJSON_AddStringToObject(o, "picked", x->picked);
+	if (x->at_load[0])
+		cJSON_AddStringToObject(o, "at_run_load", x->at_load);
 	cJSON_AddItemToObject(o, "evaluation", show_json(&x->rep));
 	if (x->dis)
 		cJSON_AddItemToObject(o, "disaggregated", show_disagg_json(x->w, x->dis, NULL));

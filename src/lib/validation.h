@@ -64,6 +64,9 @@ typedef struct validation_explained {
 	wl_workload *w;
 	plan p;
 	char picked[512];           /* what was picked for the cells the source left empty */
+	char at_load[INFER_BATCH_REASON_MAX]; /* a latency row of a case with a throughput row: the
+					       model's server at the run's own load (c.load), not
+					       what the row is predicted at; "" = none */
 	train_result tr;
 	infer_result ir;
 	disagg_result *dis;         /* a disaggregated row's pools, else NULL */

@@ -66,8 +66,10 @@ static const cfg_field fw_fields[] = {
 	BOOL("overlap", "param_gather", train.overlap_param_gather),
 	NUM("overlap", "tp", train.overlap_tp, UNITS_NONE, 0, 1),
 	OPT_NUM("overlap", "bucket", train.dp_bucket, UNITS_COUNT, 0, 1e13),
+	OPT_INT("overlap", "dp_ctas", train.dp_ctas, 0, 1024),
 	BOOL("overlap", "pp", train.overlap_pp),
 	BOOL("overlap", "ep", train.overlap_ep),
+	OPT_INT("overlap", "ep_sms", train.ep_sms, 0, 100000),
 	SRC("overlap", train.src_overlap),
 	ENUM("recompute", "default", train.recompute, fw_recompute_names),
 	ENUM("recompute", "selective", train.selective, fw_selective_names),
@@ -80,6 +82,7 @@ static const cfg_field fw_fields[] = {
 	SRC("host", train.src_host),
 	NUM("fp8", "cast_bytes", train.fp8_cast_bytes, UNITS_NONE, 0, 64),
 	OPT_ENUM("fp8", "weights", train.fp8_weights, fw_fp8_weights_names),
+	OPT_BOOL("fp8", "dispatch", train.fp8_dispatch),
 	SRC("fp8", train.src_fp8),
 	NUM("memory", "logits_bytes", train.logits_bytes, UNITS_NONE, 1, 8),
 	BOOL("memory", "offload_remat", train.offload_remat),
@@ -100,6 +103,10 @@ static const cfg_field fw_fields[] = {
 	ENUM("serve", "preempt", serve.preempt, fw_preempt_names),
 	BOOL("serve", "overlap", serve.overlap),
 	NUM("serve", "iter_overhead", serve.iter_overhead, UNITS_TIME, 0, 1),
+	OPT_NUM("serve", "seq_overhead", serve.seq_overhead, UNITS_TIME, 0, 0.01),
+	OPT_NUM("serve", "batch_window", serve.batch_window, UNITS_TIME, 0, 60),
+	OPT_INT("serve", "batch_window_max", serve.batch_window_max, 0, 10000000),
+	OPT_NUM("serve", "gemm_share", serve.gemm_share, UNITS_NONE, 0.05, 1),
 	ENUM("serve", "allreduce", serve.allreduce, fw_allreduce_names),
 	OPT_NUM("serve", "allreduce_max", serve.allreduce_max, UNITS_BYTES, 0, 1e12),
 	OPT_INT("serve", "pp_microbatches", serve.pp_microbatches, 0, 4096),
@@ -107,6 +114,7 @@ static const cfg_field fw_fields[] = {
 	 sizeof(((fw_framework *)0)->serve.tokens_by_family), NULL},
 	{"serve", "max_num_seqs_by_family", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.seqs_by_family),
 	 sizeof(((fw_framework *)0)->serve.seqs_by_family), NULL},
+	{"serve", "fitted", CFG_STR, UNITS_NONE, 0, 1, 0, OFF(serve.fitted), sizeof(((fw_framework *)0)->serve.fitted), NULL},
 	SRC("serve", serve.src_serve),
 	OPT_BOOL("deploy", "attention_dp", serve.attention_dp),
 	OPT_BOOL("deploy", "disaggregated", serve.disagg),
@@ -285,6 +293,36 @@ static void base_path(const char *child, const char *value, const char *models_d
 		snprintf(out, n, "%s/frameworks/%s.ini", models_dir, value);
 }
 
+static void trimmed(const char *s, size_t len, char *out, size_t n);
+
+/* The [serve] field of key (a number, whole number or choice a version may fit), or NULL. */
+static const cfg_field *fittable(const char *key)
+{
+	for (int i = 0; i < NFIELDS; i++)
+		if (!strcmp(fw_fields[i].section, "serve") && !strcmp(fw_fields[i].key, key))
+			return fw_fields[i].type == CFG_NUM || fw_fields[i].type == CFG_INT || fw_fields[i].type == CFG_ENUM ||
+					       fw_fields[i].type == CFG_BOOL
+				       ? &fw_fields[i]
+				       : NULL;
+	return NULL;
+}
+
+/* Each item of the comma list names a fittable [serve] key. Returns 0, or -1 with why. */
+static int check_fitted(const char *list, char *why, size_t n)
+{
+	char buf[HW_TEXT_MAX], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char key[FW_KEY_MAX];
+		trimmed(tok, strlen(tok), key, sizeof key);
+		if (!fittable(key)) {
+			snprintf(why, n, "'%s' is not a number or choice of [serve]", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int load_file(const char *path, const char *models_dir, int depth, fw_framework *out, err *e)
 {
 	cfg_doc d;
@@ -341,6 +379,7 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 			f->nbases = f->nbases + 1 < FW_BASES_MAX ? f->nbases + 1 : FW_BASES_MAX;
 			f->based_on[0] = '\0';
 			f->source_groups[0] = '\0';
+			f->serve.fitted[0] = '\0';
 			rc = cfg_extract(&d, child, NFIELDS, always, f, e);
 			if (rc == 0 && f->kind != kind)
 				rc = err_at(e, path, line_of(&d, "framework", "kind"), "kind: %s differs from %s's %s",
@@ -364,6 +403,14 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 	if (rc == 0 && f->source_groups[0] && !f->based_on[0])
 		rc = err_at(e, path, line_of(&d, "framework", "source_groups"),
 			    "source_groups: names the rows that ran a version of a stack: needs based_on");
+	if (rc == 0 && f->serve.fitted[0]) {
+		char why[256];
+		if (!f->source_groups[0])
+			rc = err_at(e, path, line_of(&d, "serve", "fitted"),
+				    "fitted: names keys fitted on a version's own rows: needs based_on and source_groups");
+		else if (check_fitted(f->serve.fitted, why, sizeof why) != 0)
+			rc = err_at(e, path, line_of(&d, "serve", "fitted"), "fitted: %s", why);
+	}
 	if (rc == 0 && cfg_has_section(&d, "calibration", NULL) && f->kind == FW_KIND_SERVE)
 		rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"),
 			    "section [calibration] (train_sustained) does not apply to kind serve");
@@ -371,6 +418,10 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		char why[256];
 		if (parse_sustain(&f->train, why, sizeof why) != 0)
 			rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"), "train_sustained: %s", why);
+	}
+	if (rc == 0 && (!based || cfg_has_section(&d, "calibration", NULL))) {
+		snprintf(f->train.sustain_from, sizeof f->train.sustain_from, "%s", f->name);
+		snprintf(f->train.sustain_path, sizeof f->train.sustain_path, "%s", path);
 	}
 	if (rc == 0) {
 		f->train.flash_attention = f->train.attention_kernel > 0;
@@ -445,8 +496,12 @@ int fw_set(fw_framework *f, const char *assign, const char *from, err *e)
 		if (strlen(fw_fields[i].section) == (size_t)(dot - key) && !strncmp(fw_fields[i].section, key, (size_t)(dot - key)) &&
 		    !strcmp(fw_fields[i].key, dot + 1))
 			hit = &fw_fields[i];
-	if (!hit || !strcmp(hit->key, "source") || !strcmp(hit->key, "as_of") || !strcmp(hit->key, "note"))
-		return set_err(e, from, key, hit ? "a source is the file's, not a run's" : "unknown key (models/README.md lists them)");
+	if (!hit || !strcmp(hit->key, "source") || !strcmp(hit->key, "as_of") || !strcmp(hit->key, "note") ||
+	    !strcmp(hit->key, "fitted"))
+		return set_err(e, from, key,
+			       !hit ? "unknown key (models/README.md lists them)"
+			       : !strcmp(hit->key, "fitted") ? "what the file fitted on its rows, not a run's"
+							     : "a source is the file's, not a run's");
 	if (!strcmp(hit->section, "serve") ? !f->has_serve : !f->has_train) {
 		snprintf(why, sizeof why, "%s is a %s stack: [%s] does not apply", f->name,
 			 f->has_train ? "training" : "serving", hit->section);
@@ -564,4 +619,34 @@ int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out,
 		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
 	return load_file(path, models_dir, 0, out, e);
+}
+
+int fw_unfitted(const fw_framework *f, const char *models_dir, fw_framework *out, err *e)
+{
+	char buf[HW_TEXT_MAX], *save = NULL;
+	fw_framework *base;
+	if (!f->serve.fitted[0] || f->nbases < 1)
+		return 1;
+	if (!(base = malloc(sizeof *base)))
+		return err_set(e, ERR_DATA, "out of memory");
+	if (fw_find(f->bases[0], models_dir, base, e) != 0) {
+		free(base);
+		return ERR_DATA;
+	}
+	*out = *f;
+	snprintf(buf, sizeof buf, "%s", f->serve.fitted);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char key[FW_KEY_MAX];
+		const cfg_field *c;
+		int set = 0;
+		trimmed(tok, strlen(tok), key, sizeof key);
+		c = fittable(key);
+		/* A key the run sets over the file is the run's, not a fitted value. */
+		for (int j = 0; j < f->nset && !set; j++)
+			set = !strncmp(f->set[j].key, "serve.", 6) && !strcmp(f->set[j].key + 6, key);
+		if (c && !set)
+			memcpy((char *)out + c->offset, (const char *)base + c->offset, c->type == CFG_NUM ? sizeof(double) : sizeof(int));
+	}
+	free(base);
+	return 0;
 }

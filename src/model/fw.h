@@ -106,6 +106,11 @@ typedef struct fw_train {
 	double dp_bucket;         /* parameters per gradient bucket (Megatron's bucket_size): the last
 				     bucket's reduce and the first one's gather are not hidden; 0: one
 				     layer's parameters (the default) */
+	int dp_ctas;              /* channels (CTAs) the data-parallel communicator may run (Megatron's
+				     per-communicator max_ctas); 0: the library's own choice */
+	int ep_sms;               /* SMs the expert dispatch/combine kernels hold while they overlap
+				     compute: the compute slows by ep_sms / units; 0: the chip's
+				     overlap_slowdown */
 	int overlap_pp;           /* 1: pipeline sends overlap compute */
 	int overlap_ep;           /* 1: expert all-to-alls overlap compute */
 	int recompute;            /* default: index into fw_recompute_names */
@@ -118,6 +123,8 @@ typedef struct fw_train {
 				     (eager stacks issue several kernels per elementwise op) */
 	double fp8_cast_bytes;    /* B of HBM traffic per fp8 GEMM input element for scaling/casts */
 	int fp8_weights;          /* FW_FP8W_*: when an fp8 recipe casts the weights */
+	int fp8_dispatch;         /* 1: under fp8 the expert all-to-alls toward the experts (the forward
+				     dispatch, the backward's gradient dispatch) carry fp8, 1 B */
 	double logits_bytes;      /* B per logit element kept for the loss backward (4: fp32) */
 	int offload_remat;        /* 1: the tensors recompute keeps go to host memory */
 	char kernel_by_family[HW_TEXT_MAX]; /* "family:kernel,..." attention kernel per chip family */
@@ -128,6 +135,10 @@ typedef struct fw_train {
 	int nsustain;
 	char sustain_family[FW_SUSTAIN_MAX][HW_NAME_MAX];
 	double sustain[FW_SUSTAIN_MAX];
+	char sustain_from[FW_NAME_MAX];  /* the stack whose file gives this [calibration]: the file
+					    itself, or the base a version inherits it from, whose
+					    value the version's rows are fitted with */
+	char sustain_path[HW_TEXT_MAX];  /* that file */
 	hw_sourced src_calibration;
 	hw_sourced src_attention, src_sharding, src_parallel, src_overlap, src_recompute, src_flops,
 		src_host, src_fp8, src_memory;
@@ -148,12 +159,25 @@ typedef struct fw_serve {
 	int overlap;              /* 1: host work of iteration n+1 runs beside device step n (overlap
 				     or async scheduling): hidden, but a new request waits one iteration */
 	double iter_overhead;     /* s of host work per iteration (scheduling, sampling, detokenizing) */
+	double seq_overhead;      /* s of host work per sequence an iteration holds (a scheduler that
+				     rebuilds each sequence's inputs and processes each one's output
+				     every step), beside iter_overhead */
+	double batch_window;      /* s: a harness in front of the replicas collects the arriving
+				     requests this long (0: none) and sends them to one replica as a
+				     batch, to each replica in turn */
+	int batch_window_max;     /* requests that close a window early (0: none) */
+	double gemm_share;        /* share of the chip's serving GEMM rate ([decode] curves) the stack's
+				     kernels reach: a version's older kernels (0: all of it, 1) */
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */
 	/* Defaults that depend on the device ("family:N,..."): max_num_tokens, max_num_seqs. */
 	char tokens_by_family[HW_TEXT_MAX];
 	char seqs_by_family[HW_TEXT_MAX];
+	/* [serve] fitted (a version's file only): the keys of the section it fitted on its own
+	 * rows (its source_groups) for want of a source; out of sample they take the values of
+	 * the stack it is based on (fw_unfitted). "" = none. */
+	char fitted[HW_TEXT_MAX];
 	hw_sourced src_serve;
 	/* [deploy] (optional; absent: neither): how the stack may lay a model out beyond one
 	 * tensor-parallel replica, each with the stack's own documents as its source. */
@@ -242,5 +266,10 @@ int fw_set_list(fw_framework *f, const char *list, const char *from, err *e);
 /* Finds a framework by name (models_dir/frameworks/<name>.ini) or by path (contains '/' or
  * ends in .ini) and loads it (a based_on name not beside the file: models_dir/frameworks). An unknown name is an error naming 'roofcost list frameworks'. */
 int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out, err *e);
+
+/* f with the keys its [serve] fitted names at the values of the stack it is based on (its
+ * file's based_on, loaded from models_dir), into *out: what f predicts without the values fitted
+ * on its own rows. Returns 0, 1 when f names none (out untouched), or nonzero with e set. */
+int fw_unfitted(const fw_framework *f, const char *models_dir, fw_framework *out, err *e);
 
 #endif

@@ -88,9 +88,7 @@ static const struct {
 	{"router_jitter_noise", "routing noise: who is routed, not how many"},
 	{"norm_topk_prob", "how the routed experts' outputs are weighted"},
 	{"scoring_func", "how experts are scored: who is routed, not how many"},
-	{"topk_method", "how experts are picked: who is routed, not how many (node-limited routing is not modelled)"},
-	{"n_group", "expert groups for node-limited routing (not modelled)"},
-	{"topk_group", "expert groups for node-limited routing (not modelled)"},
+	{"topk_method", "how experts are picked: who is routed, not how many"},
 	{"routed_scaling_factor", "a scale on the routed experts' output"},
 	{"ep_size", "the reference code's expert parallelism: the plan's ep sets it"},
 	{"moe_router_dtype", "the router's numerics"},
@@ -531,6 +529,15 @@ static int deepseek(rd *r)
 	if (n->experts > 0) {
 		if (take(r, "n_shared_experts", "shared_experts", &n->shared_experts, 0))
 			return -1;
+		if (cJSON_GetObjectItemCaseSensitive(r->obj, "n_group") &&
+		    cJSON_GetObjectItemCaseSensitive(r->obj, "topk_group")) {
+			/* Node-limited routing: a token's experts in at most topk_group of n_group groups. */
+			if (take(r, "n_group", "expert_groups", &n->expert_groups, 0) ||
+			    take(r, "topk_group", "route_groups", &n->route_groups, 0))
+				return -1;
+			trace(r, "expert_groups", "n_group (node-limited routing: the routed experts in groups)");
+			trace(r, "route_groups", "topk_group (a token's experts in at most this many groups)");
+		}
 		if ((k = whole(r, "first_k_dense_replace", &kdense)) < 0 || whole(r, "moe_layer_freq", &freq) < 0)
 			return -1;
 		if (k > 0 && put(r, "first_k_dense_replace", "dense_layers", &n->dense_layers, kdense) != 0)

@@ -312,6 +312,7 @@ typedef struct sys_raw {
 	F_NUM(sec, "inr_eff", sys_raw, lv[i].inr_eff, UNITS_NONE, 0, 0.05, 1.0), \
 	F_NUM(sec, "call_floor", sys_raw, lv[i].call_floor, UNITS_TIME, 0, 0, 1e-2), \
 	F_NUM(sec, "p2p_floor", sys_raw, lv[i].p2p_floor, UNITS_TIME, 0, 0, 1e-2), \
+	F_NUM(sec, "channel_bw", sys_raw, lv[i].channel_bw, UNITS_BW, 0, 1e6, 1e15), \
 	F_NUM(sec, "oversubscription", sys_raw, lv[i].oversubscription, UNITS_NONE, 0, 1, 100), \
 	F_SRC(sec, sys_raw, lv[i].src)
 
@@ -324,6 +325,7 @@ static const cfg_field sys_fields[] = {
 	F_STR("system", "no_public_price", sys_raw, s.no_public_price, 0),
 	F_NUM("system", "power_limit", sys_raw, s.power_limit, UNITS_POWER, 0, 1, 1e5),
 	F_STR("system", "no_capex", sys_raw, s.no_capex, 0),
+	F_STR("system", "no_power", sys_raw, s.no_power, 0),
 	F_SRC("system", sys_raw, s.src),
 	F_NUM("power", "rated", sys_raw, s.power_rated, UNITS_POWER, 1, 1, 1e8),
 	F_INT("power", "chips", sys_raw, s.power_chips, 0, 1, LIM_CHIPS),
@@ -458,6 +460,10 @@ static int load_system(const char *path, const char *models_dir, hw_cache *cache
 		if (r->s.capex_usd > 0 && r->s.no_capex[0]) {
 			const cfg_entry *en = cfg_find(&d, "system", "no_capex");
 			rc = err_at(e, d.path, en ? en->line : 0, "no_capex: the file has a [capex] section");
+		}
+		if (rc == 0 && r->s.power_rated > 0 && r->s.no_power[0]) {
+			const cfg_entry *en = cfg_find(&d, "system", "no_power");
+			rc = err_at(e, d.path, en ? en->line : 0, "no_power: the file has a [power] section");
 		}
 	}
 	if (rc == 0) {

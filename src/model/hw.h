@@ -166,6 +166,8 @@ typedef struct hw_level {
 	double inr_eff;            /* same for in-network reduction (NVLS algbw / bw) */
 	double call_floor;         /* s: the least one collective call takes at this level */
 	double p2p_floor;          /* s: the same for a peer-to-peer kernel; default call_floor */
+	double channel_bw;         /* B/s per direction one channel (CTA) of the collective library
+				      drives on this level; 0: not limited (comm_group_init_ctas) */
 	double oversubscription;   /* >= 1 */
 	hw_sourced src;
 } hw_level;
@@ -187,6 +189,7 @@ typedef struct hw_system {
 	double capex_usd;            /* USD; 0 = not known */
 	int capex_chips;             /* chips that price buys; one node when not given */
 	char no_capex[HW_TEXT_MAX];  /* [system] no_capex: why it cannot be bought; "" = not said */
+	char no_power[HW_TEXT_MAX];  /* [system] no_power: why no rated power is given; "" = not said */
 	hw_chip chip;
 	hw_level levels[HW_LEVELS_MAX];
 	int nlevels;

@@ -33,6 +33,7 @@ static const cfg_field net_fields[] = {
 	I("experts", experts, 0, 0, LIM_EXPERTS), I("experts_active", experts_active, 0, 0, LIM_EXPERTS),
 	I("expert_ffn", expert_ffn, 0, 0, LIM_WIDTH), I("shared_experts", shared_experts, 0, 0, 1000),
 	I("dense_layers", dense_layers, 0, 0, LIM_LAYERS),
+	I("expert_groups", expert_groups, 0, 0, LIM_EXPERTS), I("route_groups", route_groups, 0, 0, LIM_EXPERTS),
 	I("mtp_layers", mtp_layers, 0, 0, 16),
 	I("q_lora_rank", q_lora_rank, 0, 0, LIM_HIDDEN), I("kv_lora_rank", kv_lora_rank, 0, 0, LIM_HIDDEN),
 	I("rope_head_dim", rope_head_dim, 0, 0, LIM_HEAD_DIM), I("v_head_dim", v_head_dim, 0, 0, LIM_HEAD_DIM),
@@ -231,6 +232,12 @@ int nn_complete(nn_net *n, const char **key, char *why, int len)
 	}
 	if (n->dense_layers >= n->layers)
 		BAD("dense_layers", "must be less than layers");
+	if ((n->expert_groups > 0) != (n->route_groups > 0))
+		BAD(n->expert_groups > 0 ? "route_groups" : "expert_groups", "expert_groups and route_groups go together");
+	if (n->expert_groups > 0 && (n->experts == 0 || n->experts % n->expert_groups != 0))
+		BAD("expert_groups", "%d does not divide experts %d", n->expert_groups, n->experts);
+	if (n->route_groups > n->expert_groups)
+		BAD("route_groups", "%d is more than expert_groups %d", n->route_groups, n->expert_groups);
 	if (nn_is_mla(n) && n->rope_head_dim >= n->head_dim)
 		BAD("rope_head_dim", "must be less than head_dim");
 	if (n->experts > 0) {

@@ -41,6 +41,9 @@ typedef struct nn_net {
 	nn_window window_kind;
 	int attn_sinks;        /* 1: a learned sink logit per head joins each softmax (gpt-oss) */
 	int qk_norm;           /* 1: RMSNorm over each query and key head (Qwen3, Gemma 3, Llama 4) */
+	int expert_groups;     /* node-limited routing (DeepSeek-V3 §2.1.2): the routed experts in this
+				  many equal groups, ... */
+	int route_groups;      /* ... and a token's experts in at most this many of them; 0 = unlimited */
 	int mtp_layers;              /* multi-token-prediction modules (speculative decoding's draft,
 					DeepSeek-V3 §2.2); not counted among the layers */
 	char source[NN_TEXT_MAX];

@@ -87,6 +87,7 @@ static const cfg_field wl_fields[] = {
 	INT("infer", "draft_tokens", spec_tokens, 0, 1, 16),
 	NUM("infer", "acceptance", spec_acceptance, UNITS_NONE, 0, 0.01, 0.99),
 	NUM("infer", "iter_overhead", iter_overhead, UNITS_TIME, 0, 0, 1),
+	NUM("infer", "arrival_rate", arrival_rate, UNITS_NONE, 0, 1e-6, 1e7),
 	INT("plan", "tp", plan.tp, 0, 1, LIM_CHIPS),
 	INT("plan", "pp", plan.pp, 0, 1, LIM_PP),
 	INT("plan", "vpp", plan.vpp, 0, 1, LIM_VPP),
@@ -292,6 +293,8 @@ static int validate_cost(const cfg_doc *d, wl_workload *w, err *e)
 	return 0;
 }
 
+static const char arrival_scope[] = "applies to an open loop (scenario server or interactive), not offline or single";
+
 static int validate(const cfg_doc *d, wl_workload *w, err *e)
 {
 	const char *path = d->path;
@@ -316,6 +319,8 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		if (w->scenario == WL_SINGLE && w->concurrency <= 0)
 			return key_err(e, d, "infer", "scenario",
 				       "single needs concurrency (the requests in flight, a closed loop)");
+		if (w->arrival_rate > 0 && w->scenario != WL_SERVER && w->scenario != WL_INTERACTIVE)
+			return key_err(e, d, "infer", "arrival_rate", arrival_scope);
 	}
 	{
 		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;
@@ -464,7 +469,7 @@ static int load_serving_modes(const cfg_doc *d, const wl_raw *r, const char *mod
 static const char *const row_keys[] = {"kv_precision", "tokens", "optimizer", "flash_attention", "dropout",
 	"overlap_grad_reduce", "host", "elementwise", "attention", "overlap_tp", "offload_remat",
 	"slo_percentile", "length_spread", "input_spread", "scheduler", "kv_mem_fraction", "max_num_tokens", "max_num_seqs",
-	"disagg", "iter_overhead", NULL};
+	"disagg", "iter_overhead", "arrival_rate", NULL};
 
 int wl_set(wl_workload *w, const char *assign, const char *from, err *e)
 {
@@ -496,6 +501,10 @@ int wl_set(wl_workload *w, const char *assign, const char *from, err *e)
 	if (r->input_spread[0] && wl_lengths_parse(r->input_spread, &r->w.input_spread, why, sizeof why) != 0) {
 		free(r);
 		return err_set(e, ERR_DATA, "%s: input_spread: %s", from, why);
+	}
+	if (r->w.arrival_rate > 0 && r->w.scenario != WL_SERVER && r->w.scenario != WL_INTERACTIVE) {
+		free(r);
+		return err_set(e, ERR_DATA, "%s: arrival_rate: %s", from, arrival_scope);
 	}
 	if (r->disagg[0]) {
 		err inner = {0};

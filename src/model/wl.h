@@ -94,6 +94,8 @@ typedef struct wl_workload {
 	double slo_percentile;
 	wl_spread length_spread;  /* open loop: every request at the means, or lengths spread about them */
 	wl_lengths input_spread;  /* open loop: prompt lengths about input_len (n 0: all at input_len) */
+	double arrival_rate;      /* open loop: a fixed Poisson load, requests/s over all replicas ([infer]
+				     arrival_rate); 0: the highest load whose latencies meet the limits */
 	double arrival_ca2;       /* open loop: arrivals at one replica, squared coefficient of variation;
 				     0: Poisson (1). Not a key: disagg sets it for a router that takes turns */
 	fw_scheduler scheduler;   /* framework default, or [infer] scheduler */

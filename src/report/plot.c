@@ -27,6 +27,11 @@ static const int point_types[] = {7, 5, 9, 13, 11, 15};
 static const double AREA_L = 0.09, AREA_R = 0.735, AREA_B = 0.14, AREA_T = 0.88;
 static const double GAP_X = 0.11, GAP_Y = 0.13, KEY_X = 0.755;
 
+/* Pixels of labels' text: font 8 runs about 5.5 pixels a character and 10 high, and an `offset
+ * character` unit of the default font is 6 by 12 (pngcairo; the SVG is close). A ringed
+ * marker reaches 8 pixels from its centre, a small one 3. */
+static const double LABEL_CW = 5.5, LABEL_H = 10, OFF_CW = 6, OFF_CH = 12, MARK_R = 8, DOT_R = 3, LINE_R = 1.5;
+
 /* gnuplot label tags: reference lines 1..PLOT_REFS_MAX, point labels from PLOT_LABEL_TAG, the
  * footer one tag above them all. */
 enum { PLOT_LABEL_TAG = 100, PLOT_FOOTER_TAG = PLOT_LABEL_TAG + PLOT_LABELS_MAX };
@@ -121,6 +126,12 @@ static int point_type(int i)
 	return point_types[(i < 0 ? -i : i) % (int)(sizeof point_types / sizeof point_types[0])];
 }
 
+/* A legend entry with no data of its own. */
+static int key_entry(const plot_series *r)
+{
+	return r->style == PLOT_KEY_ONLY || r->style == PLOT_KEY_LINE;
+}
+
 /* Points of r that gnuplot can draw (finite, and positive on a log axis). */
 static int drawable(const plot_panel *p, const plot_series *r, int i)
 {
@@ -140,6 +151,37 @@ static int series_points(const plot_panel *p, const plot_series *r)
 	return n;
 }
 
+/* For a stacked panel with totals printed and a capacity tick (PLOT_TICKS) drawn: the index of
+ * the top bar series, whose block gets a third column (where each total's label sits), with
+ * tick[c] the tick at category c (NaN: none) and *ylim the largest total or tick. Else -1. */
+static int total_labels_at_ticks(const plot_panel *p, double *tick, double *ylim)
+{
+	double sum[PLOT_CATS_MAX] = {0};
+	int top = -1, ticks = 0;
+	for (int c = 0; c < PLOT_CATS_MAX; c++)
+		tick[c] = NAN;
+	if (!p->stacked || !p->value_fmt[0])
+		return -1;
+	for (int j = 0; j < p->nseries; j++) {
+		const plot_series *r = &p->series[j];
+		for (int i = 0; i < r->n; i++) {
+			int c = (int)r->x[i];
+			if (!drawable(p, r, i) || c < 0 || c >= PLOT_CATS_MAX)
+				continue;
+			if (r->style == PLOT_TICKS) {
+				tick[c] = r->y[i];
+				ticks = 1;
+				*ylim = fmax(*ylim, r->y[i]);
+			} else if (r->style == PLOT_BARS) {
+				sum[c] += r->y[i];
+				*ylim = fmax(*ylim, sum[c]);
+				top = j;
+			}
+		}
+	}
+	return ticks ? top : -1;
+}
+
 /* The .dat file: one block per drawn series, in panel and series order, each two blank lines
  * apart (gnuplot's `index`). Stacked bars are written as the running totals they are drawn
  * at. Returns 0 or -1. */
@@ -153,10 +195,11 @@ static int write_dat(const plot_spec *s, const char *path)
 		s->name);
 	for (int k = 0; k < s->npanels; k++) {
 		const plot_panel *p = &s->panel[k];
-		double stack[PLOT_CATS_MAX] = {0};
+		double stack[PLOT_CATS_MAX] = {0}, tick[PLOT_CATS_MAX], ylim = 0;
+		int top = total_labels_at_ticks(p, tick, &ylim);
 		for (int j = 0; j < p->nseries; j++) {
 			const plot_series *r = &p->series[j];
-			if (r->style == PLOT_KEY_ONLY || series_points(p, r) == 0)
+			if (key_entry(r) || series_points(p, r) == 0)
 				continue;
 			fprintf(fp, "%s# index %d: panel %d, %s\n", block ? "\n\n" : "", block, k + 1,
 				r->label[0] ? r->label : "(no label)");
@@ -168,6 +211,14 @@ static int write_dat(const plot_spec *s, const char *path)
 					int c = (int)r->x[i];
 					if (c >= 0 && c < PLOT_CATS_MAX)
 						y = stack[c] += y;
+					if (j == top && c >= 0 && c < PLOT_CATS_MAX) {
+						/* Third column: where the total's label sits, above a capacity
+						 * tick that would strike through it. */
+						double t = tick[c], at = isfinite(t) && t - y <= 0.06 * ylim &&
+									 y - t <= 0.03 * ylim ? fmax(y, t) : y;
+						fprintf(fp, "%.10g %.10g %.10g\n", r->x[i], y, at);
+						continue;
+					}
 				}
 				fprintf(fp, "%.10g %.10g\n", r->x[i], y);
 			}
@@ -185,6 +236,20 @@ static int nbars(const plot_panel *p)
 	return n;
 }
 
+static double panel_px(const plot_spec *s, int k, double *w, double *h);
+
+/* Whether the values printed on side-by-side bars of panel k stand on end: a bar narrower than
+ * about five characters of font 8. */
+static int upright_values(const plot_spec *s, int k)
+{
+	const plot_panel *p = &s->panel[k];
+	double w, h;
+	int bars = nbars(p);
+	if (p->stacked || !p->value_fmt[0] || bars <= 1 || p->ncats <= 0)
+		return 0;
+	return panel_px(s, k, &w, &h) / (p->ncats + 0.2) * 0.8 / bars < 5 * LABEL_CW;
+}
+
 /* One `plot` element for series j of panel p, drawn from .dat block `block`. bar = its
  * position among the side-by-side bars. */
 static void plot_elem(FILE *fp, const plot_spec *s, const plot_panel *p, const plot_series *r,
@@ -193,8 +258,11 @@ static void plot_elem(FILE *fp, const plot_spec *s, const plot_panel *p, const p
 	const char *c = color(r->color);
 	fputs(*first ? "\tplot " : ", \\\n\t     ", fp);
 	*first = 0;
-	if (r->style == PLOT_KEY_ONLY) {
-		fprintf(fp, "keyentry with points pt %d ps 1.6 lc rgb '#000000' title ", point_type(r->point));
+	if (key_entry(r)) {
+		if (r->style == PLOT_KEY_LINE)
+			fputs("keyentry with lines lw 2 lc rgb '#555555' title ", fp);
+		else
+			fprintf(fp, "keyentry with points pt %d ps 1.6 lc rgb '#000000' title ", point_type(r->point));
 		quoted(fp, r->label);
 		return;
 	}
@@ -223,10 +291,12 @@ static void plot_elem(FILE *fp, const plot_spec *s, const plot_panel *p, const p
 		fprintf(fp, "using ($1%+.4f):2:(%.4f) with boxes fs solid 0.85 border lc rgb '#333333' "
 			"fc rgb '%s'", off, w * 0.95, c);
 		if (p->value_fmt[0] && !p->stacked) {
+			int upright = upright_values(s, (int)(p - s->panel));
 			fprintf(fp, " title ");
 			quoted(fp, r->label);
 			fprintf(fp, ", \\\n\t     '%s.dat' index %d using ($1%+.4f):2:(sprintf('%s', $2)) "
-				"with labels offset 0,0.6 font ',8' notitle", s->name, block, off, p->value_fmt);
+				"with labels %s font ',8' notitle", s->name, block, off, p->value_fmt,
+				upright ? "rotate by 90 left offset 0,0.4" : "offset 0,0.6");
 			return;
 		}
 	}
@@ -252,6 +322,18 @@ static void panel_box(const plot_spec *s, int k, double *l, double *r, double *b
 	*r = *l + w;
 	*t = AREA_T - row * (h + GAP_Y);
 	*b = *t - h;
+}
+
+/* The width of panel k's plot area in pixels (960 across the figure), its height into *h (of
+ * 540, or 760 with two rows of panels). */
+static double panel_px(const plot_spec *s, int k, double *w, double *h)
+{
+	double l, r, b, t;
+	int rows = (s->npanels + (s->cols < 1 ? 1 : s->cols) - 1) / (s->cols < 1 ? 1 : s->cols);
+	panel_box(s, k, &l, &r, &b, &t);
+	*w = (r - l) * 960;
+	*h = (t - b) * (rows > 1 ? 760 : 540);
+	return *w;
 }
 
 void plot_text(plot_spec *s, int panel, double x, double y, int color, const char *text)
@@ -287,12 +369,11 @@ static double tick_below(double v, const int *ms)
  * to hi·1.25. Tics at 1, 2 and 5 × 10^k while that makes at most 12 of them on a y axis; an x
  * axis keeps 1, 2, 5 over at most 1.5 decades, 1 and 3 over at most 3, else 1 alone, so that
  * its labels do not run into each other. */
-static void log_axis(FILE *fp, const plot_panel *p, int y)
+static int log_span(const plot_panel *p, int y, double *lop, double *hip, const int **msp)
 {
 	static const int m125[] = {1, 2, 5, 0}, m13[] = {1, 3, 0}, m1[] = {1, 0};
 	const int *ms;
 	double lo = INFINITY, hi = 0, decades;
-	int n = 0;
 	for (int j = 0; j < p->nseries; j++)
 		for (int i = 0; i < p->series[j].n; i++) {
 			double v = y ? p->series[j].y[i] : p->series[j].x[i];
@@ -307,11 +388,22 @@ static void log_axis(FILE *fp, const plot_panel *p, int y)
 			hi = fmax(hi, p->refs[i].v);
 		}
 	if (!(hi > 0) || !isfinite(lo) || !(lo > 0))
-		return;
+		return 0;
 	decades = log10(hi / lo);
 	ms = y ? m125 : decades <= 1.5 ? m125 : decades <= 3 ? m13 : m1;
-	lo = fmin(lo / 1.25, tick_below(lo, ms) / 1.1);
-	hi *= 1.25;
+	*lop = fmin(lo / 1.25, tick_below(lo, ms) / 1.1);
+	*hip = hi * 1.25;
+	*msp = ms;
+	return 1;
+}
+
+static void log_axis(FILE *fp, const plot_panel *p, int y)
+{
+	const int *ms;
+	double lo, hi;
+	int n = 0;
+	if (!log_span(p, y, &lo, &hi, &ms))
+		return;
 	fprintf(fp, "\tset %srange [%.6g:%.6g]\n", y ? "y" : "x", lo, hi);
 	for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
 		for (int j = 0; ms[j]; j++)
@@ -354,43 +446,203 @@ static void pow_axis(FILE *fp, const plot_panel *p)
 	fputs(")\n", fp);
 }
 
-/* Where a value sits along an axis of the panel's data, 0 to 1 (log axes in logs). */
-static double axis_frac(double v, double lo, double hi, int logs)
+/* gnuplot's autoscaled tic step for a linear axis spanning `span` (quantize_normal_tics, guide 20). */
+static double tic_step(double span)
+{
+	double power = pow(10, floor(log10(span))), xnorm = span / power, posns = 20 / xnorm;
+	double t = posns > 40 ? 0.05 : posns > 20 ? 0.1 : posns > 10 ? 0.2 : posns > 4 ? 0.5 : posns > 2 ? 1 :
+		   posns > 0.5 ? 2 : ceil(xnorm);
+	return t * power;
+}
+
+/* The range an axis of p is drawn over, as write_panel and gnuplot set it: a given range, the
+ * fitted log-10 range of log_axis, whole powers on a log-2 or log-4 axis, else the data's
+ * extent widened to whole tic steps (from 0 on a y axis). Returns 0 when there is nothing to
+ * draw. */
+static int axis_span(const plot_panel *p, int y, double *lo, double *hi)
+{
+	double given_lo = y ? p->ymin : p->xmin, given_hi = y ? p->ymax : p->xmax, step;
+	int logb = y ? p->logy : p->logx;
+	const int *ms;
+	if (!y && p->ncats > 0) {
+		*lo = -0.6;
+		*hi = p->ncats - 0.4;
+		return 1;
+	}
+	if (logb == 10 && !isfinite(given_lo) && !isfinite(given_hi))
+		return log_span(p, y, lo, hi, &ms);
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int j = 0; j < p->nseries; j++)
+		for (int i = 0; i < p->series[j].n; i++)
+			if (drawable(p, &p->series[j], i)) {
+				*lo = fmin(*lo, y ? p->series[j].y[i] : p->series[j].x[i]);
+				*hi = fmax(*hi, y ? p->series[j].y[i] : p->series[j].x[i]);
+			}
+	if (!isfinite(*lo))
+		return 0;
+	if (logb > 1) {
+		*lo = pow(logb, floor(log(*lo) / log(logb) + 1e-9));
+		*hi = pow(logb, ceil(log(*hi) / log(logb) - 1e-9));
+	} else {
+		if (y && !isfinite(given_lo) && !isfinite(given_hi))
+			*lo = fmin(*lo, 0);
+		step = *hi > *lo ? tic_step(*hi - *lo) : 1;
+		*lo = floor(*lo / step + 1e-9) * step;
+		*hi = ceil(*hi / step - 1e-9) * step;
+	}
+	if (isfinite(given_lo))
+		*lo = given_lo;
+	if (isfinite(given_hi))
+		*hi = given_hi;
+	return *hi > *lo && (logb <= 1 || *lo > 0);
+}
+
+
+/* Where a label may go around its point, in `offset character` units with its alignment:
+ * above right (the default), below right, above left, below left. */
+static const struct {
+	double dx, dy;
+	int right;
+} label_spots[] = {{0.5, 0.7, 0}, {0.5, -0.7, 0}, {-0.5, 0.7, 1}, {-0.5, -0.7, 1}};
+enum { LABEL_SPOTS = sizeof label_spots / sizeof label_spots[0] };
+
+typedef struct panel_geom {
+	double w, h, xlo, xhi, ylo, yhi;
+	int logx, logy, ok;
+} panel_geom;
+
+static double px_along(double v, double lo, double hi, int logs, double size)
 {
 	if (logs) {
 		v = log(v);
 		lo = log(lo);
 		hi = log(hi);
 	}
-	return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+	return (v - lo) / (hi - lo) * size;
 }
 
-/* keep[i] = 0 for a label whose box (its text right of and above its point, in fractions of the
- * panel: about 0.009 of its width per character, 0.04 of its height) would overlap the box of
- * an earlier one: names that run into each other say nothing. */
-static void label_boxes(const plot_panel *p, int *keep)
+static void to_px(const panel_geom *g, double x, double y, double *px, double *py)
 {
-	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, bx[PLOT_LABELS_MAX], by[PLOT_LABELS_MAX],
-	       bw[PLOT_LABELS_MAX];
-	for (int j = 0; j < p->nseries; j++)
-		for (int i = 0; i < p->series[j].n; i++)
-			if (drawable(p, &p->series[j], i)) {
-				xlo = fmin(xlo, p->series[j].x[i]);
-				xhi = fmax(xhi, p->series[j].x[i]);
-				ylo = fmin(ylo, p->series[j].y[i]);
-				yhi = fmax(yhi, p->series[j].y[i]);
-			}
-	for (int i = 0; i < p->nlabels; i++) {
-		const plot_label *l = &p->labels[i];
-		keep[i] = 1;
-		if (!isfinite(xlo))
+	*px = px_along(x, g->xlo, g->xhi, g->logx, g->w);
+	*py = px_along(y, g->ylo, g->yhi, g->logy, g->h);
+}
+
+typedef struct box {
+	double l, r, b, t;
+} box;
+
+static int boxes_meet(box a, box b)
+{
+	return a.l < b.r && b.l < a.r && a.b < b.t && b.b < a.t;
+}
+
+/* Whether the segment (x0, y0)-(x1, y1) crosses box a (Liang and Barsky's clip). */
+static int segment_meets(box a, double x0, double y0, double x1, double y1)
+{
+	double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+	const double pq[4][2] = {{-dx, x0 - a.l}, {dx, a.r - x0}, {-dy, y0 - a.b}, {dy, a.t - y0}};
+	for (int k = 0; k < 4; k++) {
+		double pk = pq[k][0], qk = pq[k][1];
+		if (pk == 0) {
+			if (qk < 0)
+				return 0;
+		} else if (pk < 0) {
+			t0 = fmax(t0, qk / pk);
+		} else {
+			t1 = fmin(t1, qk / pk);
+		}
+		if (t0 > t1)
+			return 0;
+	}
+	return 1;
+}
+
+/* How much of the panel's drawing box a meets: -1 when it leaves the plot area or covers a
+ * ringed marker or another series' point (never), else the line segments it crosses. */
+static int box_cost(const plot_panel *p, const panel_geom *g, box a)
+{
+	int cost = 0;
+	if (a.l < 0 || a.r > g->w || a.b < 0 || a.t > g->h)
+		return -1;
+	for (int j = 0; j < p->nseries; j++) {
+		const plot_series *r = &p->series[j];
+		double lx = NAN, ly = NAN;
+		int dots = r->style == PLOT_LINES || r->style == PLOT_DASHED || r->style == PLOT_POINTS, mark = r->style == PLOT_MARK,
+		    line = r->style == PLOT_LINES || r->style == PLOT_DASHED || r->style == PLOT_CURVE;
+		if (!dots && !mark && !line)
 			continue;
-		bx[i] = axis_frac(l->x, xlo, xhi, p->logx && xlo > 0);
-		by[i] = axis_frac(l->y, ylo, yhi, p->logy && ylo > 0);
-		bw[i] = 0.009 * (double)strlen(l->text) + 0.01;
-		for (int j = 0; j < i && keep[i]; j++)
-			if (keep[j] && bx[i] < bx[j] + bw[j] && bx[j] < bx[i] + bw[i] && fabs(by[i] - by[j]) < 0.04)
-				keep[i] = 0;
+		for (int i = 0; i < r->n; i++) {
+			double x, y, rad = mark ? MARK_R : DOT_R;
+			if (!drawable(p, r, i))
+				continue;
+			to_px(g, r->x[i], r->y[i], &x, &y);
+			if ((dots || mark) && boxes_meet(a, (box){x - rad, x + rad, y - rad, y + rad}))
+				return -1;
+			if (line && isfinite(lx) &&
+			    segment_meets((box){a.l - LINE_R, a.r + LINE_R, a.b - LINE_R, a.t + LINE_R}, lx, ly, x, y))
+				cost++;
+			lx = x;
+			ly = y;
+		}
+	}
+	for (int i = 0; i < p->nrefs; i++) {
+		/* A reference line is crossed at a cost; its label, in font 9 beside it (write_panel),
+		 * is never covered. */
+		const plot_ref *f = &p->refs[i];
+		double x, y, w = 6.2 * (double)strlen(f->label);
+		box line, text;
+		to_px(g, f->vertical ? f->v : g->xlo, f->vertical ? g->ylo : f->v, &x, &y);
+		line = f->vertical ? (box){x - LINE_R, x + LINE_R, 0, g->h} : (box){0, g->w, y - LINE_R, y + LINE_R};
+		text = f->vertical ? (box){x + 0.6 * OFF_CW, x + 0.6 * OFF_CW + w, 0.03 * g->h - 6, 0.03 * g->h + 6}
+				   : (box){0.01 * g->w, 0.01 * g->w + w, y + 0.6 * OFF_CH - 6, y + 0.6 * OFF_CH + 6};
+		if (f->label[0] && boxes_meet(a, text))
+			return -1;
+		cost += boxes_meet(a, line);
+	}
+	return cost;
+}
+
+/* Where each point label of panel k goes: spot[i] indexes label_spots, or is -1 for a label
+ * left out. Labels are placed in order; each takes the first spot, in label_spots' order,
+ * that stays in the plot area, covers no marker and no earlier label, and crosses the
+ * fewest lines: names that run into each other or into the data say nothing. */
+static void place_labels(const plot_spec *s, int k, int *spot)
+{
+	const plot_panel *p = &s->panel[k];
+	panel_geom g;
+	box kept[PLOT_LABELS_MAX];
+	int nkept = 0;
+	panel_px(s, k, &g.w, &g.h);
+	g.logx = p->logx > 1;
+	g.logy = p->logy > 1;
+	g.ok = axis_span(p, 0, &g.xlo, &g.xhi) && axis_span(p, 1, &g.ylo, &g.yhi);
+	for (int i = 0; i < p->nlabels; i++) {
+		const plot_label *lb = &p->labels[i];
+		double x, y, w = LABEL_CW * (double)strlen(lb->text);
+		int best = -1, best_cost = 0;
+		box bb = {0, 0, 0, 0};
+		spot[i] = -1;
+		if (!g.ok || (g.logx && !(lb->x > 0)) || (g.logy && !(lb->y > 0)))
+			continue;
+		to_px(&g, lb->x, lb->y, &x, &y);
+		for (int c = 0; c < LABEL_SPOTS; c++) {
+			double ax = x + label_spots[c].dx * OFF_CW, cy = y + label_spots[c].dy * OFF_CH;
+			box a = {label_spots[c].right ? ax - w : ax, label_spots[c].right ? ax : ax + w, cy - LABEL_H / 2,
+				 cy + LABEL_H / 2};
+			int cost = box_cost(p, &g, a);
+			for (int j = 0; j < nkept && cost >= 0; j++)
+				if (boxes_meet(a, kept[j]))
+					cost = -1;
+			if (cost >= 0 && (best < 0 || cost < best_cost)) {
+				best = c;
+				best_cost = cost;
+				bb = a;
+			}
+		}
+		spot[i] = best;
+		if (best >= 0)
+			kept[nkept++] = bb;
 	}
 }
 
@@ -398,7 +650,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 {
 	const plot_panel *p = &s->panel[k];
 	double l, r, b, t;
-	int first = 1, bars = nbars(p), bar = 0, any = 0, last_bars = -1, blk[PLOT_SERIES_MAX], keep[PLOT_LABELS_MAX];
+	int first = 1, bars = nbars(p), bar = 0, any = 0, last_bars = -1, blk[PLOT_SERIES_MAX], spot[PLOT_LABELS_MAX];
 	panel_box(s, k, &l, &r, &b, &t);
 	fprintf(fp, "\t# panel %d\n", k + 1);
 	fprintf(fp, "\tset lmargin at screen %.4f; set rmargin at screen %.4f\n", l, r);
@@ -429,7 +681,7 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 		if (p->stacked && p->value_fmt[0])
 			fputs("\tset offsets 0, 0, graph 0.06, 0\n", fp);
 		else if (p->value_fmt[0])
-			fputs("\tset offsets 0, 0, graph 0.08, 0\n", fp);
+			fputs(upright_values(s, k) ? "\tset offsets 0, 0, graph 0.14, 0\n" : "\tset offsets 0, 0, graph 0.08, 0\n", fp);
 	}
 	range(fp, "x", p->xmin, p->xmax);
 	range(fp, "y", p->ymin, p->ymax);
@@ -465,22 +717,23 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 					"tc rgb '#333333' front\n", f->v);
 		}
 	}
-	label_boxes(p, keep);
+	place_labels(s, k, spot);
 	for (int i = 0; i < p->nlabels; i++) {
 		const plot_label *lb = &p->labels[i];
-		if (!keep[i])
+		if (spot[i] < 0)
 			continue;
 		fprintf(fp, "\tset label %d ", PLOT_LABEL_TAG + i);
 		quoted(fp, lb->text);
-		fprintf(fp, " at first %.10g, first %.10g offset character 0.5, 0.7 left font ',8' tc rgb '%s' front\n",
-			lb->x, lb->y, palette[(lb->color % PALETTE_N + PALETTE_N) % PALETTE_N]);
+		fprintf(fp, " at first %.10g, first %.10g offset character %.1f, %.1f %s font ',8' tc rgb '%s' front\n",
+			lb->x, lb->y, label_spots[spot[i]].dx, label_spots[spot[i]].dy,
+			label_spots[spot[i]].right ? "right" : "left", palette[(lb->color % PALETTE_N + PALETTE_N) % PALETTE_N]);
 	}
 	/* Blocks in series order; stacked bars drawn top segment first so that each running
 	 * total shows above the one below it (and the legend lists them top down). */
 	for (int j = 0; j < p->nseries; j++) {
 		const plot_series *sr = &p->series[j];
 		blk[j] = -1;
-		if (sr->style != PLOT_KEY_ONLY && series_points(p, sr) > 0)
+		if (!key_entry(sr) && series_points(p, sr) > 0)
 			blk[j] = (*block)++;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -491,9 +744,9 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 				j = p->nseries - 1 - i;
 			sr = &p->series[j];
 			stacked_bar = p->stacked && sr->style == PLOT_BARS;
-			if (stacked_bar != (pass == 0) || (sr->style != PLOT_KEY_ONLY && blk[j] < 0))
+			if (stacked_bar != (pass == 0) || (!key_entry(sr) && blk[j] < 0))
 				continue;
-			any |= sr->style != PLOT_KEY_ONLY;
+			any |= !key_entry(sr);
 			plot_elem(fp, s, p, sr, blk[j], bar, bars, &first);
 			if (sr->style == PLOT_BARS) {
 				bar++;
@@ -501,11 +754,14 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 					last_bars = blk[j];
 			}
 		}
-	if (p->stacked && p->value_fmt[0] && last_bars >= 0)
-		/* The stack totals: the running totals of the top segment, on an opaque box so that a
-		 * capacity tick just above a total does not strike through it. */
-		fprintf(fp, ", \\\n\t     '%s.dat' index %d using 1:2:(sprintf('%s', $2)) with labels "
-			"boxed offset 0,0.6 font ',8' notitle", s->name, last_bars, p->value_fmt);
+	if (p->stacked && p->value_fmt[0] && last_bars >= 0) {
+		/* The stack totals: the running totals of the top segment, on an opaque box, at the
+		 * third column's height where a capacity tick is drawn (write_dat). */
+		double tick[PLOT_CATS_MAX], ylim = 0;
+		fprintf(fp, ", \\\n\t     '%s.dat' index %d using 1:%d:(sprintf('%s', $2)) with labels "
+			"boxed offset 0,0.6 font ',8' notitle", s->name, last_bars,
+			total_labels_at_ticks(p, tick, &ylim) >= 0 ? 3 : 2, p->value_fmt);
+	}
 	if (!any) {
 		fputs(first ? "\tset xrange [0:1]; set yrange [0:1]; unset logscale\n"
 			      "\tset label 20 'no point to draw' at graph 0.5, graph 0.5 center\n"

@@ -33,7 +33,8 @@ typedef enum plot_style {
 	PLOT_MARK,      /* a large ringed marker: a chosen point */
 	PLOT_BARS,      /* bars at the categories (x = category index 0..ncats-1) */
 	PLOT_TICKS,     /* a short horizontal bar across each category: a capacity */
-	PLOT_KEY_ONLY   /* no points: an entry in the legend only (style of `point`, black) */
+	PLOT_KEY_ONLY,  /* no points: an entry in the legend only (style of `point`, black) */
+	PLOT_KEY_LINE   /* no points: an entry in the legend only (a grey line) */
 } plot_style;
 
 typedef struct plot_series {

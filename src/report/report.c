@@ -246,6 +246,7 @@ typedef struct rep {
 	price_row prices[PRICES_MAX];      /* the rows used */
 	int nprices;
 	char hw_lo[HW_DATE_MAX], hw_hi[HW_DATE_MAX];
+	char capex_lo[HW_DATE_MAX], capex_hi[HW_DATE_MAX]; /* of the owned prices used ("" = none) */
 	char footer_hw[PLOT_TEXT_MAX], footer_all[PLOT_TEXT_MAX];
 	plot_spec *ps;
 } rep;
@@ -401,6 +402,8 @@ static void date_range(char *lo, char *hi, const char *d)
 /* Records a catalog row used (the user's own prices are in the command, not a catalog). */
 static void add_price(rep *r, const rank_quote *c)
 {
+	if (c->have_price && c->pricing == PRICE_OWNED && !c->user_price && !c->user_capex)
+		date_range(r->capex_lo, r->capex_hi, c->price.as_of); /* an owned price is as old as its capex */
 	if (!c->have_price || c->user_price || c->pricing == PRICE_OWNED)
 		return;   /* a user's or an owned price is no catalog row */
 	for (int i = 0; i < r->nprices; i++) {
@@ -417,7 +420,7 @@ static void add_price(rep *r, const rank_quote *c)
 /* The as_of ranges of the hardware figures and of the prices used, for the plots' footers. */
 static void footers(rep *r)
 {
-	char plo[HW_DATE_MAX] = "", phi[HW_DATE_MAX] = "", pr[64] = "";
+	char plo[HW_DATE_MAX] = "", phi[HW_DATE_MAX] = "", pr[128] = "";
 	for (int i = 0; i < r->n; i++) {
 		const hw_system *s = r->rows[i].sys;
 		const hw_chip *c = &s->chip;
@@ -432,12 +435,15 @@ static void footers(rep *r)
 	for (int i = 0; i < r->nprices; i++)
 		date_range(plo, phi, r->prices[i].as_of);
 	if (plo[0])
-		snprintf(pr, sizeof pr, "; prices as_of %s%s%s", plo, strcmp(plo, phi) ? " to " : "",
+		snprintf(pr, sizeof pr, ", prices %s%s%s", plo, strcmp(plo, phi) ? " to " : "",
 			 strcmp(plo, phi) ? phi : "");
-	snprintf(r->footer_hw, sizeof r->footer_hw, "%s | hardware figures as_of %s%s%s | roofcost %s",
+	if (r->capex_lo[0])
+		cat(pr, sizeof pr, ", capex %s%s%s", r->capex_lo, strcmp(r->capex_lo, r->capex_hi) ? " to " : "",
+		    strcmp(r->capex_lo, r->capex_hi) ? r->capex_hi : "");
+	snprintf(r->footer_hw, sizeof r->footer_hw, "%s | hardware as_of %s%s%s | roofcost %s",
 		 r->w->name, r->hw_lo, strcmp(r->hw_lo, r->hw_hi) ? " to " : "",
 		 strcmp(r->hw_lo, r->hw_hi) ? r->hw_hi : "", r->o->version);
-	snprintf(r->footer_all, sizeof r->footer_all, "%s | hardware figures as_of %s%s%s%s | roofcost %s",
+	snprintf(r->footer_all, sizeof r->footer_all, "%s | hardware as_of %s%s%s%s | roofcost %s",
 		 r->w->name, r->hw_lo, strcmp(r->hw_lo, r->hw_hi) ? " to " : "",
 		 strcmp(r->hw_lo, r->hw_hi) ? r->hw_hi : "", pr, r->o->version);
 }
@@ -914,6 +920,18 @@ static int memory_section(rep *r)
 	free(cap);
 	return rc;
 }
+/* The scale that gives an axis of values up to hi round ticks: 1, 1e3, 1e6 or 1e9, whichever
+ * leaves hi between 1 and 1000, and its words for the label ("", " (thousands)", ...). */
+static double axis_scale(double hi, const char **words)
+{
+	static const char *const w[] = {"", " (thousands)", " (millions)", " (billions)"};
+	int k = 0;
+	while (k < 3 && hi >= 1000 * pow(1000, k))
+		k++;
+	*words = w[k];
+	return pow(1000, k);
+}
+
 /* The model's error: each system's ranking figure with the interval of its calibration group
  * (the 10th to 90th percentile of its validation rows' out-of-sample errors), drawn as a bar
  * from low to high with the figure marked. No section when no row has an interval. */
@@ -923,10 +941,23 @@ static int error_section(rep *r)
 					  "rows", "note"};
 	plot_panel *pn;
 	out_table t;
-	char s[4096] = "", title[256], ylab[64] = "", other[1024] = "";
+	char s[4096] = "", title[256], ylab[64] = "", yaxis[96], other[1024] = "";
+	const char *words;
+	double top = 0, scale;
 	int any = 0, rc;
 	plot_start(r, "model_error", "", 0);
 	pn = &r->ps->panel[0];
+	for (int i = 0; i < r->n; i++) {
+		double v, lo, hi;
+		const char *name;
+		if (rank_key_interval(&r->rows[i], &v, &lo, &hi, &name) && (!ylab[0] || !strcmp(name, ylab))) {
+			snprintf(ylab, sizeof ylab, "%s", name);
+			top = fmax(top, fmax(v, hi));
+		}
+	}
+	/* USD per run runs to tens of millions: an axis in millions has round ticks, and tick
+	 * labels narrow enough to leave its title on the figure. */
+	scale = axis_scale(top, &words);
 	for (int i = 0; i < r->n; i++) {
 		double v, lo, hi;
 		const char *name;
@@ -934,26 +965,31 @@ static int error_section(rep *r)
 		int k = pn->ncats;
 		if (k >= PLOT_CATS_MAX || !rank_key_interval(&r->rows[i], &v, &lo, &hi, &name))
 			continue;
-		if (!any++)
-			snprintf(ylab, sizeof ylab, "%s", name);
-		else if (strcmp(name, ylab) != 0) {
+		if (strcmp(name, ylab) != 0) {
 			/* Ranked by another figure (no price: throughput): one axis holds one unit. */
 			cat(other, sizeof other, "%s%s", other[0] ? ", " : "", r->rows[i].sys->name);
 			continue;
 		}
+		any++;
 		snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
 		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
-			plot_point(sr, k, lo);
-			plot_point(sr, k, hi);
+			plot_point(sr, k, lo / scale);
+			plot_point(sr, k, hi / scale);
 		}
 		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
-			plot_point(sr, k, v);
+			plot_point(sr, k, v / scale);
 	}
 	if (!any)
 		return 0;
+	plot_add(r->ps, 0, PLOT_KEY_ONLY, 0, 0, "the ranking figure");
+	plot_add(r->ps, 0, PLOT_KEY_LINE, 0, 0, "its 10th-90th percentile");
+	/* A price's figure is dated by its prices too. */
+	if (!strncmp(ylab, "USD", 3))
+		snprintf(r->ps->footer, sizeof r->ps->footer, "%s", r->footer_all);
 	snprintf(title, sizeof title, "%s: each system's figure with the model's error (10th-90th percentile)", r->w->name);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s", title);
-	axes(r, 0, "", "", ylab, 0, PLOT_AUTO_LOG);
+	snprintf(yaxis, sizeof yaxis, "%s%s", ylab, words);
+	axes(r, 0, "", "", yaxis, 0, PLOT_AUTO_LOG);
 	if (table_start(r, &t, 10, hdr) != 0)
 		return ERR_DATA;
 	for (int i = 0; i < r->n; i++) {
@@ -1739,7 +1775,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 {
 	const wl_workload *w = r->w;
 	double slo_speed = w->tpot_slo > 0 ? 1 / w->tpot_slo : 0, best[REPORT_SYSTEMS_MAX];
-	char s[2048] = "", none[1024] = "", ref[128];
+	char s[2048] = "", none[4096] = "", ref[128];
 	int order[REPORT_SYSTEMS_MAX], nb = 0, rc;
 	plot_start(r, "serving_power", "", 0);
 	snprintf(r->ps->title, sizeof r->ps->title, "%s: output tokens/s per provisioned MW against speed per user",
@@ -1753,7 +1789,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 		plot_series *sr;
 		best[i] = r->rows[i].ir.feasible && rank_slo_met(w, &r->rows[i].ir) ? c->energy.tokens_per_s_per_mw : NAN;
 		if (!isfinite(per_mw)) {
-			cat(none, sizeof none, "%s%s", none[0] ? ", " : "", sys_name(r, i));
+			cat(none, sizeof none, "%s%s", none[0] ? "; " : "", c->power_note);
 			continue;
 		}
 		sr = plot_add(r->ps, 0, PLOT_LINES, r->color[i], r->color[i], sys_name(r, i));
@@ -1784,7 +1820,7 @@ static int serve_power(rep *r, const serve_sys *sv)
 	else
 		rc = say(r, HTML_P, "No system with a rated power meets the latency limits.");
 	if (rc == 0 && none[0])
-		rc = say(r, HTML_P, "No rated power in the system file of %s: no curve.", none);
+		rc = say(r, HTML_P, "No curve: %s.", none);
 	if (rc != 0)
 		return ERR_DATA;
 	return emit_plot(r, "serving_frontier", "The frontiers of the throughput plot per MW of facility power "
@@ -1942,18 +1978,6 @@ typedef struct train_sys {
 	report_roof_op ops[OPS_MAX];
 	int nops;
 } train_sys;
-
-/* The scale that gives an axis of values up to hi round ticks: 1, 1e3, 1e6 or 1e9, whichever
- * leaves hi between 1 and 1000, and its words for the label ("", " (thousands)", ...). */
-static double axis_scale(double hi, const char **words)
-{
-	static const char *const w[] = {"", " (thousands)", " (millions)", " (billions)"};
-	int k = 0;
-	while (k < 3 && hi >= 1000 * pow(1000, k))
-		k++;
-	*words = w[k];
-	return pow(1000, k);
-}
 
 /* The sweep's Pareto front of one system over chip counts around the chosen size. */
 static int train_front(rep *r, const rank_row *x, const plan *given, train_sys *v)

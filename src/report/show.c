@@ -161,7 +161,7 @@ static cJSON *power_json(const rank_quote *c, const wl_workload *w)
 	cJSON_AddStringToObject(o, "pue_source", w->owned_source[3]);
 	if (!c->energy.known)
 		cJSON_AddStringToObject(o, "note", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
-					"the system file gives no rated power ([power] rated)");
+					c->power_note);
 	return o;
 }
 
@@ -258,6 +258,10 @@ static void cost_json(cJSON *o, const rank_quote *c, const wl_workload *w, int c
 	cJSON_AddStringToObject(o, "unit", cost_unit_names[x->unit]);
 	if (c->note[0])
 		cJSON_AddStringToObject(o, "price_note", c->note);
+	if (!(x->ok && isfinite(x->usd_per_unit)) && !cJSON_GetObjectItemCaseSensitive(o, "reason"))
+		/* A null cost per unit says why, as an infeasible result does (DESIGN §6): the figure
+		 * missing (price_note), or why no unit is delivered. */
+		cJSON_AddStringToObject(o, "reason", !x->ok && x->reason[0] ? x->reason : c->note[0] ? c->note : "no price");
 	num_or_null(o, "power_w", c->energy.power_w);
 	num_or_null(o, "energy_kwh_per_unit", c->energy.energy_kwh_per_unit);
 	num_or_null(o, "tokens_per_s_per_mw", c->energy.tokens_per_s_per_mw);
@@ -709,7 +713,7 @@ static void cost_text(const rank_view *r, FILE *fp)
 		     grouped(f, sizeof f, round(c->energy.tokens_per_s_per_mw), ""));
 	else
 		line(fp, "power", "unknown: %s", isfinite(c->rated_w_per_chip) ? "no power_share or pue (models/cost.ini)" :
-		     "the system file gives no rated power ([power] rated)");
+		     c->power_note);
 	show_terms_text(c, r->train != NULL, a, sizeof a);
 	line(fp, "assumptions", "%s", a);
 	show_spot_text(c, r->train != NULL, a, sizeof a);
@@ -730,17 +734,20 @@ static void stack_text(const rank_view *r, FILE *fp)
 	hw_attn a = k == 2 ? HW_ATTN_FLASH2 : HW_ATTN_FLASH;
 	double m = t->micro_batches;
 	const double *tk = t->micro.t_kind;
+	char ctas[48] = "";
 	if (!f->has_train)
 		return;
+	if (ft->dp_ctas > 0)
+		snprintf(ctas, sizeof ctas, " on %d channels", ft->dp_ctas);
 	line(fp, "framework", "%s (%s): attention %s%s, elementwise %s, host %s, recompute %s = %s, zero %d%s, "
-	     "grad reduce %s, overlap dp %d gather %d tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
+	     "grad reduce %s, overlap dp %d gather %d%s tp %.2f, MFU counts %s attention", f->name, fw_shown_path(f->path),
 	     r->w->flash_attention ? (a == HW_ATTN_FLASH2 ? "flash2" : "flash") : "unfused",
 	     k != ft->attention_kernel ? " (on this chip family)" : "", ft->eager_elementwise ? "eager" : "fused",
 	     fw_host_names[ft->host], wl_recompute_names[r->w->recompute], fw_selective_names[ft->selective],
 	     r->w->zero,
 	     r->w->zero >= 3 && t->plan.pp > 1 && ft->pp_keep_gathered ? " (kept gathered over the micro-batches)" : "",
 	     ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
-	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
+	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ctas, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
 	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
 	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
 	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],

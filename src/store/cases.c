@@ -75,6 +75,9 @@ void cases_release(cases_set *s)
 		free(s->sys[i]);
 	for (int i = 0; i < s->nfw; i++)
 		free(s->fw[i]);
+	for (int i = 0; s->fw_unfit && i < s->nfw; i++)
+		free(s->fw_unfit[i]);
+	free(s->fw_unfit);
 	free(s->sys);
 	free(s->fw);
 	free(s->rows);
@@ -185,11 +188,12 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		out->rows = calloc(n, sizeof *out->rows);
 		out->sys = calloc(n, sizeof *out->sys);
 		out->fw = calloc(n, sizeof *out->fw);
+		out->fw_unfit = calloc(n, sizeof *out->fw_unfit);
 		sys_names = calloc(n, sizeof *sys_names);
 		sys_why = calloc(n, sizeof *sys_why);
 		fw_keys = calloc(n, sizeof *fw_keys);
 		fw_why = calloc(n, sizeof *fw_why);
-		if (!out->rows || !out->sys || !out->fw || !sys_names || !sys_why || !fw_keys || !fw_why)
+		if (!out->rows || !out->sys || !out->fw || !out->fw_unfit || !sys_names || !sys_why || !fw_keys || !fw_why)
 			rc = err_set(e, ERR_DATA, "out of memory");
 	}
 	/* Every row parsed first: a bad file is an error before anything is predicted. */
@@ -202,21 +206,32 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 			 (rc = case_limits(path, &out->rows[out->n].c, e)) == 0)
 			out->n++;
 	}
+	/* A latency row of a server or interactive case is predicted at the load its case's
+	 * throughput row gives (val_case_load). */
+	for (int i = 0; rc == 0 && i < out->n; i++)
+		for (int j = 0; j < out->n && out->rows[i].c.load <= 0; j++)
+			out->rows[i].c.load = val_case_load(&out->rows[i].c, &out->rows[j].c);
 	if (rc == 0) {
 		/* A row of a stack's framework cell whose source document ran a version of it (a file
 		 * based_on the stack that names the document's source_group) is predicted with that
-		 * version, and counts under its name. */
+		 * version, and counts under its name; a version of that version naming the group too
+		 * (a build of one year, based_on the builds' file) is taken in turn, down the chain. */
 		version vs[32];
 		int nv = load_versions(models_dir, vs, 32, e);
 		if (nv < 0)
 			rc = ERR_DATA;
 		for (int i = 0; rc == 0 && i < out->n; i++) {
 			val_case *c = &out->rows[i].c;
-			for (int k = 0; k < nv; k++)
-				if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") && fit_listed(vs[k].groups, c->group)) {
-					snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
-					break;
-				}
+			for (int depth = 0, moved = 1; moved && depth < nv; depth++) {
+				moved = 0;
+				for (int k = 0; k < nv; k++)
+					if (!strcmp(vs[k].based_on, c->framework[0] ? c->framework : "generic") &&
+					    fit_listed(vs[k].groups, c->group)) {
+						snprintf(c->framework, sizeof c->framework, "%s", vs[k].name);
+						moved = 1;
+						break;
+					}
+			}
 		}
 	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
@@ -253,12 +268,28 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 				for (int j = 0; j < out->fw[k]->nset; j++)
 					snprintf(out->fw[k]->set[j].from, sizeof out->fw[k]->set[j].from, "%s: settings", path);
 			}
+			if (out->fw[k] && out->fw[k]->serve.fitted[0]) {
+				int u;
+				if (!(out->fw_unfit[k] = malloc(sizeof *out->fw_unfit[k]))) {
+					rc = err_set(e, ERR_DATA, "out of memory");
+					break;
+				}
+				if ((u = fw_unfitted(out->fw[k], models_dir, out->fw_unfit[k], e)) != 0) {
+					free(out->fw_unfit[k]);
+					out->fw_unfit[k] = NULL;
+					if (u != 1) {
+						rc = u;
+						break;
+					}
+				}
+			}
 		}
 		if (!out->fw[k]) {
 			snprintf(r->reason, sizeof r->reason, "%s", fw_why[k]);
 			continue;
 		}
 		r->fw = out->fw[k];
+		r->fw_unfit = out->fw_unfit[k];
 		snprintf(r->family, sizeof r->family, "%s", r->sys->chip.family);
 		r->ok = val_predict(r->sys, r->fw, &r->c, &r->pred, r->reason, sizeof r->reason, &r->mem_miss);
 		if (r->ok)

@@ -28,6 +28,7 @@ typedef struct cases_set {
 	hw_system **sys;            /* the distinct systems (owned) */
 	int nsys;
 	fw_framework **fw;          /* the distinct frameworks with their settings (owned) */
+	fw_framework **fw_unfit;    /* fw[k] without the values its version fitted (owned; NULL: none) */
 	int nfw;
 } cases_set;
 

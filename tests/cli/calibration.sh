@@ -9,33 +9,43 @@ else
 fi
 # Every row predicted (none skipped), within what the model reaches on the 288 rows today
 # (issue 17 asks training median <= 8 %, worst <= 30 %; serving <= 10 %, <= 45 %). Training:
-# median 5.1 %, worst 46.3 % (MLPerf v5.1 Llama 3.1 8B on 512 GB200: 1024 tokens per chip a step,
-# whose data-parallel sync the model hides; with the MLPerf build's bf16 gradient reduce it hides
-# more; see the issue 17 report); serving: 6.9 %, 54.2 % (MLPerf v5.0 MI325X Server TTFT: AMD's
-# harness, whose batcher is unpublished; 54.1 % MLPerf v4.1 H200 Server TPOT).
+# median 4.8 %, worst 23.3 % (MaxText Llama 2 7B on 16 A3 nodes: GPUDirect-TCPX, whose collective
+# efficiency no source measures; 22.5 % torchtitan Llama 3.1 8B TP8 async TP; see the issue 17
+# report); serving: 6.2 %, 54.1 % (MLPerf v4.1 H200 Server TPOT: the run stopped at 101 queries/s
+# with p99 TPOT 146 ms and TTFT 453 ms, below both limits, where the model runs to the TPOT limit;
+# at the run's own load the model's H200 server does not keep up, being 12 % slow at TP 1 offline;
+# see the issue 17 reports).
 # Tightened as fidelity improves.
 check validate-all-rows 0 "all   n=288 skipped=0" -- $R validate $V
-check validate-train-thresholds 0 "" -- $R validate $V --check-train 6:47
-check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 7:55
-# No framework with 5 rows or more is biased beyond 8 % either way (in sample), but vLLM V0's 11
-# (vllm-v0.ini, the OCI rows of October 2024: +22.6 % on the CDNA3 fp8 curve measured from aiter's
-# kernels, what V0's per-step host work loses, which no source quantifies; see the issue 17
-# report). vLLM (V1) is held: +0.6 % on its 17 rows.
+check validate-train-thresholds 0 "" -- $R validate $V --check-train 5:24
+check validate-infer-thresholds 0 "" -- $R validate $V --check-infer 6.3:55
+# No framework with 5 rows or more is biased beyond 8 % either way (in sample). AMD's MLPerf
+# harness is two builds of 4 rows (vllm-mlperf-amd-v4.1.ini, 2024; vllm-mlperf-amd.ini, v5.0): its
+# Server rows' TPOT (+34 %, +20 %) is the mean at the p99 limit, since the rows give every output
+# one length where the dataset's spread puts the runs' p99 39 % and 25 % above their means, and
+# v5.0's build runs 15 % above the CDNA3 curve offline. vLLM V0 (vllm-v0.ini, the OCI rows) is at
+# +0.6 % with its host work fitted on its own rows; vLLM (V1) +0.6 % on its 9.
 check_sh validate-framework-bias "$R validate $V --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)[\"summary\"]
 for k in (\"train_groups\", \"infer_groups\"):
     for name, g in d[k][\"by_framework\"].items():
-        if name != \"vllm-v0\":
-            assert g[\"n\"] < 5 or abs(g[\"signed_median_error_pct\"]) <= 8, (name, g[\"signed_median_error_pct\"])
+        assert g[\"n\"] < 5 or abs(g[\"signed_median_error_pct\"]) <= 8, (name, g[\"signed_median_error_pct\"])
+' || ! command -v python3 >/dev/null"
+# The harness's two builds have 4 rows each: their 8 rows together are held to the same bound.
+check_sh validate-amd-harness-bias "$R validate $V --format csv | python3 -c '
+import csv, statistics, sys
+r = [float(x[\"error_pct\"]) for x in csv.DictReader(sys.stdin) if x[\"case_id\"].startswith((\"MLPI41-AMD\", \"MLPI50-AMD\"))]
+assert len(r) == 8 and abs(statistics.median(r)) <= 8, r
 ' || ! command -v python3 >/dev/null"
 check validate-train-fails 3 "training rows miss the check" -- $R validate $V --check-train 1:5
 # Out of sample (DESIGN §6 out_of_sample): every calibrated value refitted without the rows of
-# the case's own source document (25 source groups), then those rows predicted. Issue 17: the
-# medians within 10 % (training) and 12 % (serving). Today: training 8.4 %, worst 46.6 %;
-# serving 6.9 %, 54.2 %.
+# the case's own source document (25 source groups), then those rows predicted; a version's values
+# fitted on its own rows ([serve] fitted) go back to its base stack's. Issue 17: the medians within
+# 10 % (training) and 12 % (serving). Today: training 8.0 %, worst 34.7 % (MaxText on TPU v6e, whose
+# stack share has no other rows to fall back on); serving 6.8 %, 54.1 %.
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
-check validate-oos-train 0 "" -- $R validate $V --check-oos-train 10:47
+check validate-oos-train 0 "" -- $R validate $V --check-oos-train 8.5:35
 check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 7:55
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
@@ -53,6 +63,33 @@ check validate-version 0 "framework nemo-mlperf (models/frameworks/nemo-mlperf.i
 # chunked budget for Llama 3.1's 128K context, the scheduler between steps); the rest are V1's.
 check validate-version-vllm0 0 "framework vllm-v0 (models/frameworks/vllm-v0.ini)" -- $R validate $V --explain OCI-MI300X-L31-405B-TP8-128x128-BS8
 check validate-version-vllm1 0 "framework vllm (models/frameworks/vllm.ini)" -- $R validate $V --explain AMDPERF-MI300X-L31-70B-TP8-128x2048-BS2
+# vLLM V0's host work between steps (iter_overhead, seq_overhead) is fitted on the OCI rows, its
+# own ([serve] fitted): in sample they hold it, out of sample vLLM's (none) stands.
+check validate-fitted-oos 0 "vllm-v0 [serve] iter_overhead, seq_overhead at vllm's (fitted on its own rows)" -- $R validate $V
+check_sh validate-fitted-in-sample "$R validate $V | awk '/^  vllm-v0  / && \$2 ~ /^[0-9]+$/ { b = \$6; o = \$13 } END { sub(/%/, \"\", b); exit !(b + 0 > -8 && b + 0 < 8 && o + 0 > 15) }'"
+mkdir -p "$tmp/fw"
+printf '[framework]\nname = v0-bad\ndisplay = x\nbased_on = vllm\nsource_groups = g\nsource = s\nas_of = 2025\n\n[serve]\nfitted = source\nsource = s\nas_of = 2025\n' > "$tmp/fw/v0-bad.ini"
+check fitted-bad-key 1 "v0-bad.ini:10: fitted: 'source' is not a number or choice of [serve]" -- $R eval -s mi300x-8 -w llama3-70b-serve --framework "$tmp/fw/v0-bad.ini"
+printf '[framework]\nname = v0-nogroup\ndisplay = x\nbased_on = vllm\nsource = s\nas_of = 2025\n\n[serve]\nfitted = iter_overhead\nsource = s\nas_of = 2025\n' > "$tmp/fw/v0-nogroup.ini"
+check fitted-needs-groups 1 "v0-nogroup.ini:9: fitted: names keys fitted on a version's own rows: needs based_on and source_groups" -- $R eval -s mi300x-8 -w llama3-70b-serve --framework "$tmp/fw/v0-nogroup.ini"
+check fitted-not-a-setting 2 "--set serve.fitted: what the file fitted on its rows, not a run's" -- $R eval -s mi300x-8 -w llama3-70b-serve --framework vllm-v0 --set serve.fitted=iter_overhead
+# AMD's MLPerf harness (vllm-mlperf-amd.ini): the v4.1 and v5.0 rows whose cell is vllm; its batcher
+# sends each GPU a 0.3 s window of queries at once (22 prompts every 2.4 s at the model's v4.1 load),
+# so the mean TTFT is the window's wait, the decode under way and that batch's prefill pass: 1073 ms
+# against 1006 measured (was 486), MI325X 1083 against 1060 (was 486). The v4.1 rows ran the 2024
+# build (vllm-mlperf-amd-v4.1.ini: ROCm 6.1.2, its GEMM share fitted on its own throughput rows).
+check validate-version-amd 0 "framework vllm-mlperf-amd (models/frameworks/vllm-mlperf-amd.ini)" -- $R validate $V --explain MLPI50-AMD-MI325Xx8-L2-70B-99.9-SERVER
+check validate-version-amd-v41 0 "framework vllm-mlperf-amd-v4.1 (models/frameworks/vllm-mlperf-amd-v4.1.ini)" -- $R validate $V --explain MLPI41-AMD-MI300Xx8-SERVER
+check validate-amd-batcher 0 "a batcher sends each replica 22 prompts every 2.40 s (300 ms windows: a request waits 150 ms on average)" -- \
+	$R validate $V --explain MLPI41-AMD-MI300Xx8-SERVER
+check validate-fitted-oos-amd 0 "vllm-mlperf-amd-v4.1 [serve] gemm_share at vllm-mlperf-amd's (fitted on its own rows)" -- $R validate $V
+# The latency rows of a server case are predicted at the highest load meeting the limits; --explain
+# also gives the model's server at the run's own load (its throughput row over output_len).
+check validate-at-run-load 0 "at the run's load (not what the row is predicted at): server: 74.5 requests/s, the workload's arrival_rate" -- \
+	$R validate $V --explain MLPI41-NV-H100x8-SERVER
+check validate-at-run-load-json 0 '"at_run_load":' -- $R validate $V --explain MLPI41-NV-H100x8-SERVER --format json
+{ head -1 $V; grep -E '^MLPI(41|50)-AMD-.*-SERVER,.*,ttft_ms,' $V; } > "$tmp/amd-ttft.csv"
+check validate-amd-ttft 0 "infer n=2 skipped=0" -- $R validate "$tmp/amd-ttft.csv" --check-infer 8:8
 # The 51 serving rows of the first release (MLPerf v4.1, TensorRT-LLM perf-overview, AWS Neuron).
 { head -1 $V; grep -E '^(MLPI41|TRTLLM|NEU)-' $V; } > "$tmp/old51.csv"
 check validate-infer-old51 0 "infer n=51 skipped=0" -- $R validate "$tmp/old51.csv" --check-infer 18:60

@@ -2,12 +2,17 @@
 # check, check_not, check_sh, $R (the binary), $B, $C and $tmp.
 
 # --- owned hardware (--pricing owned)
-# Every system of the comparison ends with a cost per unit or a note naming the figure it lacks.
+# Every system of the comparison ends with a cost per unit or a reason naming the figure it lacks (a
+# null figure says why, as an infeasible result does: DESIGN §6); the same text is its price_note.
 check_sh owned-every-system "$R compare -w llama3-70b-serve -s all --pricing owned --format json >$tmp/own.json &&
 	awk -F'\t' '/^\t\"systems\":/ { in_sys = 1 } NF == 5 && in_sys && \$4 == \"\\\"system\\\":\" { n++; sys = \$5 }
 		NF == 5 && \$4 == \"\\\"usd_per_unit\\\":\" { if (\$5 != \"null,\") ok++; else pend = sys }
-		NF == 5 && \$4 == \"\\\"price_note\\\":\" && pend == sys && \$5 ~ /^\"no owned price: no (capex|power figure)/ { ok++; pend = \"\" }
+		NF == 5 && \$4 == \"\\\"reason\\\":\" && pend == sys && \$5 ~ /^\"no owned price: no (capex|rated power) for / { ok++; pend = \"\" }
 		END { if (n < 30 || ok != n) { print n, ok; exit 1 } }' $tmp/own.json"
+# A system with neither figure names both, each with the reason its file gives.
+check owned-names-both 0 '"reason":	"no owned price: no capex for tpu-v6e (Google rents TPUs as Cloud TPU only; no purchase price was found); --capex tpu-v6e=USD gives your own quote; no rated power for tpu-v6e ([power] rated in its system file: Google publishes no TPU v6e' -- \
+	$R eval -s tpu-v6e -w llama3-70b-serve --pricing owned --format json
+check_not owned-priced-no-reason 0 '"reason":' -- $R eval -s dgx-h100 -w llama3-70b-serve --pricing owned --format json
 # One owned price by hand (models/hw/systems/dgx-h100.ini, models/cost.ini): $270,000 for 8 chips rated
 # 10.2 kW. Per chip-hour: capex 33,750 x 1.25 / (5 x 8,760 h) = 0.963185; energy 1.275 kW x 0.76 x 1.56 x
 # $0.0895 = 0.135292; hosting 1.275 kW x $184.06 / 730 h = 0.321475; total 1.419951, x 8 chips = $11.3596/h.
@@ -25,7 +30,7 @@ check owned-capex-chips 0 '"capex_usd_per_chip_hour":	0.71347' -- \
 # hgx-b300 has a rated power and no capex estimate: a quote prices it; a TPU has neither, a quote still
 # lacks the power.
 check owned-capex-quote 0 "per chip-hour owned" -- $R eval -s hgx-b300 -w llama3-70b-serve --pricing owned --capex hgx-b300=450000
-check owned-capex-tpu 0 "no owned price: no power figure for tpu-v6e" -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned --capex tpu-v6e=50000
+check owned-capex-tpu 0 "no owned price: no rated power for tpu-v6e" -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned --capex tpu-v6e=50000
 check owned-no-capex 0 "no owned price: no capex for tpu-v6e (Google rents TPUs" -- $R eval -s tpu-v6e -w llama3-70b-serve --pricing owned
 check owned-capex-bad 2 "--capex: 'dgx-h100=abc' is not SYSTEM=USD" -- $R eval -s dgx-h100 -w llama3-70b-serve --capex dgx-h100=abc
 check owned-capex-unknown 2 "--capex: unknown system 'dgx-h10'; did you mean 'dgx-h100'" -- \
@@ -42,8 +47,15 @@ check power-eval 0 '"power_w":	7752' -- $R eval -s dgx-h100 -w llama3-70b-serve 
 check power-eval-energy 0 '"energy_kwh_per_unit":	' -- $R eval -s dgx-h100 -w llama3-70b-serve --format json
 check power-eval-mw 0 '"tokens_per_s_per_mw":	' -- $R eval -s dgx-h100 -w llama3-70b-serve --format json
 check power-text 0 "tokens/s per provisioned MW" -- $R eval -s dgx-h100 -w llama3-70b-serve
-check power-unknown 0 "power            unknown: the system file gives no rated power" -- $R eval -s trn2.48xlarge -w llama3-70b-serve
-check power-unknown-null 0 '"power_w":	null' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --format json
+check power-unknown 0 "power            unknown: no rated power for tpu-v6e ([power] rated in its system file: Google publishes no TPU v6e chip" -- $R eval -s tpu-v6e -w llama3-70b-serve
+check power-unknown-null 0 '"power_w":	null' -- $R eval -s tpu-v6e -w llama3-70b-serve --format json
+check power-unknown-note 0 '"note":	"no rated power for tpu-v6e ([power] rated in its system file: Google' -- $R eval -s tpu-v6e -w llama3-70b-serve --format json
+check power-no-power-and-power 1 "$B/sys-no-power-and-power.ini:6: no_power: the file has a [power] section" -- $R eval -s $B/sys-no-power-and-power.ini -w llama3-8b-serve
+# Trainium2 from one analyst's chip figure (UNVERIFIED, models/hw/systems/trn2.48xlarge.ini): 16 x 500 W + 4.6 kW
+# = 12.6 kW per 16 chips, 787.5 W per chip; at tp=8, 8 x 787.5 x 0.76 = 4,788 W.
+check power-trn2 0 '"power_w":	4788' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --plan tp=8 --format json
+# TPU7x from Google's Hot Chips 2025 pod figure: 10 MW over 9,216 chips, 1,085.07 W per chip.
+check power-tpu7x 0 '"rated_w_per_chip":	1085.069444' -- $R eval -s tpu7x -w llama3-70b-serve --format json
 check power-train 0 '"energy_kwh_per_unit":	' -- $R eval -s dgx-h100 -w llama3-8b-train --format json
 check power-train-text 0 "MWh per run at PUE 1.56" -- $R eval -s dgx-h100 -w llama3-8b-train
 check power-compare 0 '"tokens_per_s_per_mw":	' -- $R compare -w llama3-70b-serve -s dgx-h100,hgx-b200 --format json
@@ -91,10 +103,10 @@ check verified-mirror 0 "UNVERIFIED: a third-party mirror, not the AWS page" -- 
 check trn2-newer 0 '"as_of":	"2026-05-01"' -- $R eval -s trn2.48xlarge -w llama3-70b-serve --set region=ap-southeast-4 --format json
 
 # --- the report: tokens per MW beside the cost plot, each price's age
-check_sh report-power "rm -rf $tmp/rp && $R report -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,hgx-b200 -o $tmp/rp >/dev/null &&
+check_sh report-power "rm -rf $tmp/rp && $R report -w llama3-70b-serve -s trn2.48xlarge,p5.48xlarge,hgx-b200,tpu-v6e -o $tmp/rp >/dev/null &&
 	test -s $tmp/rp/plots/serving_power.gp && grep -q 'tokens/s per MW' $tmp/rp/plots/serving_power.gp &&
 	grep -q '## Tokens per megawatt against speed per user' $tmp/rp/report.md &&
-	grep -q 'No rated power in the system file of trn2.48xlarge' $tmp/rp/report.md &&
+	grep -q 'No curve: no rated power for tpu-v6e (\\[power\\] rated in its system file: Google publishes' $tmp/rp/report.md &&
 	head -1 $tmp/rp/data/serving_load.csv | grep -q tokens_per_s_per_mw"
 check_sh report-ages "grep -q 'Price ages: days from each price' $tmp/rp/report.md && grep -q 'Warning: prices 182 days apart' $tmp/rp/report.md &&
 	grep -q '^trn2.48xlarge,on-demand,2024-12-01,182,yes' $tmp/rp/data/price_ages.csv"

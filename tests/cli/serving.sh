@@ -101,3 +101,18 @@ check_sh report-front-units "grep -q \"chip-hours per run (thousands)\" $dt/plot
 # tail is never below the median nor the mean (it printed TTFT mean 383.0 ms with p50 = p90 =
 # p99 = 380.8 ms).
 check_sh percentiles-one-distribution "$R eval -s trn3-ultraserver -w llama3-70b-serve --plan tp=2 --format json | awk -F'[:,]' '{ gsub(/[ \t\"]/, \"\", \$1); gsub(/[ \t]/, \"\", \$2) } \$1 ~ /^(ttft|tpot)_(ms|p50_ms|p90_ms|p99_ms)\$/ && !(\$1 in v) { v[\$1] = \$2 + 0 } END { exit !(v[\"ttft_p99_ms\"] >= v[\"ttft_p90_ms\"] && v[\"ttft_p90_ms\"] >= v[\"ttft_p50_ms\"] && v[\"ttft_p99_ms\"] > v[\"ttft_ms\"] && v[\"tpot_p99_ms\"] >= v[\"tpot_p90_ms\"] && v[\"tpot_p90_ms\"] >= v[\"tpot_p50_ms\"] && v[\"tpot_p99_ms\"] > v[\"tpot_ms\"]) }'"
+# [infer] arrival_rate: a fixed Poisson load (requests/s over all replicas) in place of the highest
+# load meeting the limits: the latencies at that load fall with it; beyond what the server
+# completes the result is infeasible and says so; only an open loop takes it.
+check arrival-rate 0 "server: 40 requests/s, the workload's arrival_rate (a Poisson load" -- $R eval -s hgx-h200 -w llama2-70b-serve --set arrival_rate=40
+check_sh arrival-rate-lower-tpot "a=\$($R eval -s hgx-h200 -w llama2-70b-serve --set arrival_rate=20 --format json | sed -n 's/^	\"tpot_ms\":[[:space:]]*\([0-9.]*\),*\$/\1/p'); \
+b=\$($R eval -s hgx-h200 -w llama2-70b-serve --set arrival_rate=40 --format json | sed -n 's/^	\"tpot_ms\":[[:space:]]*\([0-9.]*\),*\$/\1/p'); \
+awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { exit !(a > 0 && a < b) }'"
+check arrival-rate-beyond 0 "feasible         no: server: 600 requests/s (the workload's arrival_rate) is more than the server completes" -- \
+	$R eval -s hgx-h200 -w llama2-70b-serve --set arrival_rate=600
+check arrival-rate-offline 2 "--set arrival_rate: applies to an open loop (scenario server or interactive), not offline or single" -- \
+	$R eval -s hgx-h200 -w llama2-70b-serve --set scenario=offline --set arrival_rate=6
+{ head -1 $V; grep '^MLPI41-NV-H100x8-OFFLINE,' $V | sed 's/,trt-llm,,/,trt-llm,arrival_rate=50,/'; } > "$tmp/rate-offline.csv"
+check arrival-rate-row-offline 1 "$tmp/rate-offline.csv:2: settings: arrival_rate: applies to an open loop" -- $R validate "$tmp/rate-offline.csv"
+check arrival-rate-compare 0 "load: 30 requests/s over the replicas (the workload's arrival_rate) (scenario server)" -- \
+	$R compare -w llama2-70b-serve -s hgx-h200,dgx-h100 --set arrival_rate=30

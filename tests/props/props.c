@@ -493,6 +493,15 @@ static void sample(suite *s, const names *systems, const names *wls, int per, un
 						snprintf(buf[nsets++], 64, "input_spread=%s",
 							 pair / 3 % 2 ? "0:48,50:152,90:519,99:791,100:1021"
 								      : "0:476,50:10112,90:14157,99:18958,100:19988");
+					/* A fifth reach the replicas through a harness batcher (AMD's MLPerf one:
+					 * 0.3 s windows of at most 96, vllm-mlperf-amd.ini), likewise undrawn. */
+					if (pair % 5 == 1)
+						snprintf(buf[nsets++], 64, "serve.batch_window=300ms");
+					if (pair % 5 == 1)
+						snprintf(buf[nsets++], 64, "serve.batch_window_max=96");
+					/* A seventh run an older GEMM library (vllm-mlperf-amd-v4.1.ini's share). */
+					if (pair % 7 == 3)
+						snprintf(buf[nsets++], 64, "serve.gemm_share=0.8");
 				}
 				for (int k = 0; k < nsets; k++)
 					sets[k] = buf[k];

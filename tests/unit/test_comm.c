@@ -199,3 +199,43 @@ Test(comm, a_group_times_its_collectives_as_comm_time_does)
 	cr_assert_gt(n, 10000);
 	cr_assert_eq(bad, 0, "%ld of %ld costs off", bad, n);
 }
+
+Test(comm, channel_cap_limits_a_capped_communicator)
+{
+	/* NVLink 5 switch, 900 GB/s per direction, 25 GB/s per channel: a communicator capped at 8
+	 * CTAs gets 200 GB/s. Reduce-scatter of 1 GB over 8 ranks, bw_eff 1: 7/8 · 1 GB / 200 GB/s
+	 * + 7 · 3 us = 4.396 ms, against 7/8 · 1 GB / 900 GB/s + 21 us = 0.993 ms uncapped; a cap
+	 * of 36 channels (900 GB/s) or none leaves the level's bandwidth. */
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 900e9, 3e-6);
+	comm_group g;
+	s.levels[0].channel_bw = 25e9;
+	comm_group_init_ctas(&g, &s, 8, 1, 8);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 200e9 + 21e-6, 1e-12);
+	comm_group_init_ctas(&g, &s, 8, 1, 36);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+	comm_group_init(&g, &s, 8, 1);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+	/* A level without channel_bw is not capped. */
+	s.levels[0].channel_bw = 0;
+	comm_group_init_ctas(&g, &s, 8, 1, 8);
+	cr_assert_float_eq(comm_group_time(&g, COMM_REDUCE_SCATTER, 1e9).t, 0.875 * 1e9 / 900e9 + 21e-6, 1e-12);
+}
+
+Test(comm, a2a_limited_sends_a_share_across_the_nodes)
+{
+	/* 16 ranks, 8 per node on a 400 GB/s switch, 2 nodes on a 50 GB/s fat tree, no latency:
+	 * an all-to-all of S = 1 GB per rank sends S·8/16 among the node's 8 ranks (7/8 of it, at
+	 * 400 GB/s: 1.09 ms) and S·16/16 over the scale-out among 2 nodes (1/2 of it at 50 GB/s:
+	 * 10 ms); node-limited to half as many copies, the scale-out part halves: 5 ms. */
+	hw_system s = sys_with(HW_TOPO_SWITCH, 8, 400e9, 0);
+	s.nlevels = 2;
+	s.levels[1] = s.levels[0];
+	s.levels[1].kind = HW_LEVEL_SCALEOUT;
+	s.levels[1].topo = HW_TOPO_FATTREE;
+	s.levels[1].chips = 64;
+	s.levels[1].bw = 50e9;
+	cr_assert_float_eq(comm_time(&s, COMM_ALL_TO_ALL, 1e9, 16, 1).t, 0.01, 1e-12);
+	cr_assert_float_eq(comm_a2a_limited(&s, 1e9, 16, 1, 0.5).t, 0.005, 1e-12);
+	cr_assert_float_eq(comm_a2a_limited(&s, 1e9, 16, 1, 0.5).t_level[0], 0.875 * 0.5e9 / 400e9, 1e-12);
+	cr_assert_float_eq(comm_a2a_limited(&s, 1e9, 16, 1, 1).t, 0.01, 1e-12);
+}

@@ -36,8 +36,9 @@ Test(fw, every_shipped_framework_loads)
 		cr_assert(!f.based_on[0] || f.source_groups[0], "%s: a version without source_groups", path);
 	}
 	closedir(d);
-	/* DESIGN §7 names 18 stacks (11 training, 7 serving); generic serves both. */
-	cr_assert_eq(n, 18);
+	/* DESIGN §7 names 18 stacks (11 training, 7 serving; generic serves both) for the
+	 * validation rows; hai-llm is the DeepSeek-V3 workload's, which no row ran. */
+	cr_assert_eq(n, 19);
 }
 
 Test(fw, attention_kernel_by_family)
@@ -362,4 +363,41 @@ Test(fw, a_stack_share_per_chip_family)
 	cr_assert_str_eq(f.based_on, "nemo");
 	cr_assert(strstr(f.source_groups, "mlperf-training-v5.0") != NULL);
 	cr_assert_eq(f.train.fp8_weights, FW_FP8W_NATIVE);
+}
+
+Test(fw, a_version_gives_back_what_it_fitted)
+{
+	/* vllm-v0 fitted its host work (iter_overhead, seq_overhead) on its own rows ([serve]
+	 * fitted): without them it holds vLLM's (none), and keeps what it sourced (256 sequences). A
+	 * run's own setting of a fitted key is the run's, and stays. */
+	fw_framework f, u;
+	err e = {0};
+	cr_assert_eq(fw_find("vllm-v0", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_gt(f.serve.seq_overhead, 0);
+	cr_assert_gt(f.serve.iter_overhead, 0);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 0, "%s", e.msg);
+	cr_assert_eq(u.serve.seq_overhead, 0);
+	cr_assert_eq(u.serve.iter_overhead, 0);
+	cr_assert_eq(u.serve.max_num_seqs, 256);
+	cr_assert_eq(fw_set(&f, "serve.seq_overhead=50us", "--set", &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 0, "%s", e.msg);
+	cr_assert_float_eq(u.serve.seq_overhead, 50e-6, 1e-15);
+	cr_assert_eq(u.serve.iter_overhead, 0);
+	/* A stack that fitted nothing has nothing to give back. */
+	cr_assert_eq(fw_find("vllm", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_eq(fw_unfitted(&f, "models", &u, &e), 1);
+}
+
+Test(fw, a_version_fits_with_its_bases_calibration)
+{
+	/* nemo-mlperf-v5.1 gives no [calibration]: its shares are nemo-mlperf's, and a fit moves
+	 * that one value with the rows of both; nemo-mlperf gives its own. */
+	fw_framework f;
+	err e = {0};
+	cr_assert_eq(fw_find("nemo-mlperf-v5.1", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo-mlperf");
+	cr_assert_eq(fw_find("nemo-mlperf", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo-mlperf");
+	cr_assert_eq(fw_find("nemo", "models", &f, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(f.train.sustain_from, "nemo");
 }

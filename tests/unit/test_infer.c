@@ -281,7 +281,7 @@ Test(infer, host_work_hides_behind_an_overlapped_step)
 	wl_workload w = fx_infer(n, 512, 128, 1);
 	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
 	infer_step a, b;
-	w.fw.serve.iter_overhead = 2e-3;
+	w.iter_overhead = 2e-3;
 	infer_step_eval(&s, &w, &p, 1, 576, 0, &a);
 	w.fw.serve.overlap = 1;
 	infer_step_eval(&s, &w, &p, 1, 576, 0, &b);
@@ -567,4 +567,91 @@ Test(infer, a_spread_of_prompts_widens_the_ttft_tail)
 	cr_assert_leq(b.ttft.p50, b.ttft.p90);
 	cr_assert_leq(b.ttft.p90, b.ttft.p99);
 	cr_assert_leq(b.ttft.mean, b.ttft.p99);
+}
+
+Test(infer, host_work_grows_with_the_sequences_of_an_iteration)
+{
+	/* seq_overhead: host time per sequence an iteration holds, beside iter_overhead: 10
+	 * decodes and two prompts of 512 tokens (1024 prefill tokens) take 1 ms + 12 x 50 us =
+	 * 1.6 ms without overlap. The workload's iter_overhead is what the engine reads (a
+	 * workload's or --set's own value, over the stack's). */
+	hw_system s = fx_round_system(8);
+	nn_net n = fx_gpt(4, 2048, 16, 32000);
+	wl_workload w = fx_infer(n, 512, 128, 1);
+	plan p = {1, 1, 1, 1, 1, 1, 0, 0, 1};
+	infer_step a;
+	w.iter_overhead = 1e-3;
+	w.fw.serve.seq_overhead = 50e-6;
+	infer_step_eval(&s, &w, &p, 10, 576, 1024, &a);
+	cr_assert_float_eq(a.t_host, 1.6e-3, 1e-15);
+	infer_step_eval(&s, &w, &p, 0, 576, 0, &a);
+	cr_assert_float_eq(a.t_host, 1e-3, 1e-15);
+}
+
+/* The MLPerf llama2-70b Server workload on 8 MI300X, one replica a GPU, behind a harness batcher
+ * of `win` s (at most 96 a batch) in an open loop at `share` of what the server completes:
+ * prefill_first, whole prompts within 49,152 tokens (vllm-mlperf-amd.ini's scheduler). */
+static void batched_server(double win, double share, infer_load *o)
+{
+	hw_system s;
+	wl_workload w;
+	err e = {0};
+	plan p = {1, 1, 1, 8, 1, 1, 0, 0, 8};
+	const char *sets[] = {"scenario=server", "input_len=222", "output_len=293"};
+	cr_assert_eq(hw_find_system("mi300x-8", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama2-70b-serve", "workloads", "models", sets, 3, &w, &e), 0, "%s", e.msg);
+	w.scheduler = w.fw.serve.scheduler = FW_SCHED_PREFILL_FIRST;
+	w.fw.serve.chunked_prefill = 0;
+	w.max_num_tokens = w.fw.serve.max_num_tokens = 49152;
+	w.fw.serve.overlap = 0;
+	w.iter_overhead = w.fw.serve.iter_overhead = 0;
+	w.fw.serve.batch_window = win;
+	w.fw.serve.batch_window_max = 96;
+	plan_fill(&p);
+	cr_assert(infer_open_curve(&s, &w, &p, &share, 1, o, NULL, 0));
+	cr_assert(o->stable);
+}
+
+Test(infer, a_harness_batcher_sends_a_window_to_one_replica)
+{
+	/* At L requests/s over 8 replicas a 0.3 s window holds n = 0.3 L prompts, all sent to one
+	 * replica, which gets one batch every 8 x 0.3 s: its prompt passes carry the n prompts
+	 * (one pass: n x 222 tokens fit 49,152), Rp = L / 8 / n passes a second. A request waits for
+	 * its window, 0.15 s on average (the chance of an empty window, e^-0.3L, is nil here), then
+	 * for the decode iteration under way (half of one), then its batch's pass: TTFT = 0.15 +
+	 * tD / 2 + tP. The decodes stall in the passes: TPOT = tD / (1 - Rp tP). */
+	infer_load o;
+	double L, n, Rp;
+	batched_server(0.3, 0.7, &o);
+	L = o.requests_per_s;
+	n = 0.3 * L;
+	Rp = L / 8 / n;
+	cr_assert_float_eq(o.prompts_per_iter, n, 1e-9 * n);
+	cr_assert_float_eq(o.ttft.mean, 0.15 * -expm1(-n) + 0.5 * o.iter_decode + o.iter_prefill, 1e-3 * o.ttft.mean, "%g",
+			   o.ttft.mean);
+	cr_assert_float_eq(o.tpot.mean, o.iter_decode / (1 - Rp * o.iter_prefill), 1e-9 * o.tpot.mean);
+	/* The window's wait is uniform on [0, 0.3 s]: its spread lifts p99 above the median by
+	 * most of 0.15 s (plus the half decode iteration's). */
+	cr_assert(o.ttft.p50 <= o.ttft.p90 && o.ttft.p90 <= o.ttft.p99);
+	cr_assert_gt(o.ttft.p99 - o.ttft.p50, 0.13);
+	cr_assert_lt(o.ttft.p99 - o.ttft.p50, 0.15 + 0.5 * o.iter_decode);
+	/* Every stall comes once a period: a request of 292 decode iterations sees floor or ceil of
+	 * its mean count, one stall (iter_prefill / 292) at most above its mean share, beside the
+	 * running batch's spread: with every output 293 tokens the p99 TPOT stays within 10 % of the
+	 * mean (the MLPerf dataset's spread of lengths is the workload's length_spread). */
+	cr_assert_geq(o.tpot.p99, o.tpot.mean);
+	cr_assert_lt(o.tpot.p99, 1.1 * o.tpot.mean, "p99 %g, mean %g", o.tpot.p99, o.tpot.mean);
+}
+
+Test(infer, a_wider_window_batches_more_and_waits_longer)
+{
+	/* Twice the window at the same load: twice the prompts a pass, half the passes a second,
+	 * and a TTFT longer by the wait (0.15 s more on average) and the longer pass. */
+	infer_load a, b;
+	batched_server(0.3, 0.6, &a);
+	batched_server(0.6, 0.6, &b);
+	cr_assert_float_eq(b.requests_per_s, a.requests_per_s, 1e-12 * a.requests_per_s);
+	cr_assert_float_eq(b.prompts_per_iter, 2 * a.prompts_per_iter, 1e-9 * a.prompts_per_iter);
+	cr_assert_gt(b.ttft.mean - a.ttft.mean, 0.15);
+	cr_assert_gt(b.iter_prefill, a.iter_prefill);
 }

@@ -122,21 +122,28 @@ Test(plot, points_past_the_limit_are_dropped)
 	free(s);
 }
 
-/* Writes s into a fresh folder and returns its script (caller frees), the folder left empty. */
-static char *script_of(plot_spec *s)
+/* Writes s into a fresh folder and returns its NAME.ext ("gp" or "dat"; caller frees), the
+ * folder removed. */
+static char *file_of(plot_spec *s, const char *ext)
 {
 	char dir[] = "/tmp/plot-test-XXXXXX", path[128];
-	char *gp;
+	char *text;
 	err e = {0};
 	cr_assert(mkdtemp(dir));
 	cr_assert_eq(plot_write(s, dir, &e), 0, "%s", e.msg);
+	snprintf(path, sizeof path, "%s/%s.%s", dir, s->name, ext);
+	text = fx_slurp(path);
 	snprintf(path, sizeof path, "%s/%s.gp", dir, s->name);
-	gp = fx_slurp(path);
 	remove(path);
 	snprintf(path, sizeof path, "%s/%s.dat", dir, s->name);
 	remove(path);
 	rmdir(dir);
-	return gp;
+	return text;
+}
+
+static char *script_of(plot_spec *s)
+{
+	return file_of(s, "gp");
 }
 
 /* A log-10 y axis over 1.5 to 80: its range starts below the tick 1 (the largest of 1, 2, 5 x
@@ -179,23 +186,86 @@ Test(plot, wide_chip_counts_tick_in_thousands)
 	free(s);
 }
 
-/* Labels at points: one that would overlap an earlier one is left out, one apart is kept. */
-Test(plot, overlapping_labels_are_left_out)
+/* Labels at points: a label takes the spot around its point (above right, below right, above
+ * left, below left) that stays in the plot area, covers no earlier label and no marker, and
+ * crosses the fewest lines; one with no such spot is left out. */
+Test(plot, labels_move_aside_or_are_left_out)
 {
 	plot_spec *s = malloc(sizeof *s);
 	plot_series *a;
 	char *gp;
 	plot_init(s, "t_labels", "labels");
-	a = plot_add(s, 0, PLOT_LINES, 0, 0, "a");
+	a = plot_add(s, 0, PLOT_CURVE, 0, 0, "a");
 	plot_point(a, 0, 0);
 	plot_point(a, 100, 100);
 	plot_text(s, 0, 10, 10, 1, "first");
 	plot_text(s, 0, 11, 10.5, 1, "second");
 	plot_text(s, 0, 80, 80, 2, "third");
 	gp = script_of(s);
-	cr_assert(strstr(gp, "'first' at first 10, first 10"), "%s", gp);
-	cr_assert_null(strstr(gp, "'second'"));
-	cr_assert(strstr(gp, "'third' at first 80, first 80"));
+	/* The curve y = x runs through the spot above right of each point: the first label goes
+	 * below right, clear of it; the second, whose below right would cover the first, goes
+	 * above left. */
+	cr_assert(strstr(gp, "'first' at first 10, first 10 offset character 0.5, -0.7 left"), "%s", gp);
+	cr_assert(strstr(gp, "'second' at first 11, first 10.5 offset character -0.5, 0.7 right"), "%s", gp);
+	cr_assert(strstr(gp, "'third' at first 80, first 80 offset character 0.5, -0.7 left"), "%s", gp);
+	free(gp);
+	/* Ringed markers all round the point, and the panel's corner: no spot is free. */
+	plot_init(s, "t_labels", "labels");
+	a = plot_add(s, 0, PLOT_MARK, 0, 0, "");
+	plot_point(a, 0, 0);
+	plot_point(a, 1, 1);
+	plot_point(a, 100, 100);
+	plot_text(s, 0, 0, 0, 1, "boxed");
+	gp = script_of(s);
+	cr_assert_null(strstr(gp, "'boxed'"), "%s", gp);
+	free(gp);
+	free(s);
+}
+
+/* Values on narrow side-by-side bars stand on end (six bars a category over six categories),
+ * with room above them; on wide bars they lie flat. A stack's total sits above a capacity tick
+ * just over it (the .dat's third column), not under it. */
+Test(plot, bar_values_stay_legible)
+{
+	plot_spec *s = malloc(sizeof *s);
+	plot_series *a;
+	char *gp, *dat;
+	plot_init(s, "t_vals", "values");
+	s->panel[0].ncats = 6;
+	snprintf(s->panel[0].value_fmt, sizeof s->panel[0].value_fmt, "%%.2f");
+	for (int j = 0; j < 6; j++) {
+		a = plot_add(s, 0, PLOT_BARS, j, 0, "m");
+		for (int c = 0; c < 6; c++)
+			plot_point(a, c, 1 + j + c);
+	}
+	gp = script_of(s);
+	cr_assert(strstr(gp, "with labels rotate by 90 left offset 0,0.4"), "%s", gp);
+	cr_assert(strstr(gp, "set offsets 0, 0, graph 0.14, 0"), "%s", gp);
+	free(gp);
+	plot_init(s, "t_vals", "values");
+	s->panel[0].ncats = 2;
+	snprintf(s->panel[0].value_fmt, sizeof s->panel[0].value_fmt, "%%.2f");
+	a = plot_add(s, 0, PLOT_BARS, 0, 0, "m");
+	plot_point(a, 0, 1);
+	plot_point(a, 1, 2);
+	gp = script_of(s);
+	cr_assert_null(strstr(gp, "rotate by 90"), "%s", gp);
+	free(gp);
+	plot_init(s, "t_vals", "values");
+	s->panel[0].ncats = 2;
+	s->panel[0].stacked = 1;
+	snprintf(s->panel[0].value_fmt, sizeof s->panel[0].value_fmt, "%%.1f");
+	a = plot_add(s, 0, PLOT_BARS, 0, 0, "m");
+	plot_point(a, 0, 73.7);
+	plot_point(a, 1, 20);
+	a = plot_add(s, 0, PLOT_TICKS, 0, 0, "capacity");
+	plot_point(a, 0, 74.5);
+	plot_point(a, 1, 96);
+	dat = file_of(s, "dat");
+	cr_assert(dat && strstr(dat, "0 73.7 74.5\n1 20 20\n"), "%s", dat);
+	gp = script_of(s);
+	cr_assert(gp && strstr(gp, "using 1:3:(sprintf('%.1f', $2)) with labels boxed"), "%s", gp);
+	free(dat);
 	free(gp);
 	free(s);
 }

@@ -294,8 +294,20 @@ Test(rank, an_owned_price_names_the_missing_figure)
 	s.capex_chips = 8;
 	s.power_rated = 0;
 	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
-	cr_assert(!c.have_price && strstr(c.note, "no power figure"), "%s", c.note);
+	cr_assert(!c.have_price && strstr(c.note, "no owned price: no rated power for round-sys ([power] rated in its "
+						   "system file)"), "%s", c.note);
 	cr_assert(!c.energy.known && isnan(c.energy.power_w));
+	/* Neither figure: both are named, each with its reason. */
+	s.capex_usd = 0;
+	strcpy(s.no_power, "not published");
+	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);
+	cr_assert(strstr(c.note, "no capex for round-sys ([capex] in its system file)") &&
+		  strstr(c.note, "no rated power for round-sys ([power] rated in its system file: not published)"),
+		  "%s", c.note);
+	cr_assert(!strcmp(c.power_note, "no rated power for round-sys ([power] rated in its system file: not published)"),
+		  "%s", c.power_note);
+	s.no_power[0] = '\0';
+	s.capex_usd = 1e5;
 	s.power_rated = 10200;
 	w.cost.owned.pue = NAN;
 	rank_price_and_cost(&o, &s, &w, NULL, &ir, &c, &e);

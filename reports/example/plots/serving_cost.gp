@@ -10,7 +10,7 @@ do for [fmt in 'svg png'] {
 	set output 'serving_cost.'.fmt
 	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: USD per M output tokens at the latency limits, by pricing model' font ',14'
-	set label 132 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22; prices as_of 2024-12-01 to 2026-08-06 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
+	set label 132 'llama3-70b-serve | hardware as_of 2026-08-21 to 2026-08-22, prices 2024-12-01 to 2026-08-06, capex 2026-05 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
 	set bmargin at screen 0.1400; set tmargin at screen 0.8800

@@ -10,7 +10,7 @@ do for [fmt in 'svg png'] {
 	set output 'serving_memory.'.fmt
 	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: memory per chip against its capacity (at the chosen layout and load)' font ',14'
-	set label 132 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
+	set label 132 'llama3-70b-serve | hardware as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
 	set bmargin at screen 0.1400; set tmargin at screen 0.8800
@@ -29,7 +29,7 @@ do for [fmt in 'svg png'] {
 	     'serving_memory.dat' index 1 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#d55e00' title 'workspace', \
 	     'serving_memory.dat' index 0 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#0072b2' title 'weights', \
 	     'serving_memory.dat' index 3 using ($1-0.42):2:(0.84):(0) with vectors nohead lw 3 lc rgb '#000000' title 'capacity', \
-	     'serving_memory.dat' index 2 using 1:2:(sprintf('%.1f', $2)) with labels boxed offset 0,0.6 font ',8' notitle
+	     'serving_memory.dat' index 2 using 1:3:(sprintf('%.1f', $2)) with labels boxed offset 0,0.6 font ',8' notitle
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot

@@ -10,7 +10,7 @@ do for [fmt in 'svg png'] {
 	set output 'serving_power.'.fmt
 	set style textbox opaque noborder
 	set multiplot title 'llama3-70b-serve: output tokens/s per provisioned MW against speed per user' font ',14'
-	set label 132 'llama3-70b-serve | hardware figures as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
+	set label 132 'llama3-70b-serve | hardware as_of 2026-08-21 to 2026-08-22 | roofcost 0.1.0' at screen 0.01, screen 0.018 left font ',9' tc rgb '#555555'
 	# panel 1
 	set lmargin at screen 0.0900; set rmargin at screen 0.7350
 	set bmargin at screen 0.1400; set tmargin at screen 0.8800
@@ -22,14 +22,17 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [4545.45:460412]
-	set ytics (5000, 10000, 20000, 50000, 100000, 200000)
+	set yrange [909.091:460412]
+	set ytics (1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front
 	set label 1 'TPOT limit 50 ms' at first 20, graph 0.03 offset character 0.6, 0 left font ',9' tc rgb '#333333' front
 	plot 'serving_power.dat' index 0 using 1:2 with linespoints lw 2 dt 1 pt 5 ps 0.55 lc rgb '#e69f00' title 'p5en.48xlarge', \
-	     'serving_power.dat' index 1 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
-	     'serving_power.dat' index 1 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
+	     'serving_power.dat' index 1 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.55 lc rgb '#0072b2' title 'trn2.48xlarge', \
+	     'serving_power.dat' index 2 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
+	     'serving_power.dat' index 2 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
+	     'serving_power.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
+	     'serving_power.dat' index 3 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
 	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'the pick at the latency limits'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
