@@ -212,19 +212,6 @@ __attribute__((always_inline)) static inline double level_direct(const hw_system
 	return ring_if_none(l, op, n, group_bw, bytes, best);
 }
 
-void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
-{
-	comm_group_init_ctas(g, s, n, stride, 0);
-}
-
-double comm_ctas_share(const hw_system *s, int ctas)
-{
-	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
-	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
-		return 1;
-	return ctas * l->channel_bw / l->bw;
-}
-
 void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas)
 {
 	int inner = 1, ps = stride < 1 ? 1 : stride;
@@ -354,7 +341,7 @@ __attribute__((always_inline)) static inline comm_cost cost(const comm_plan *cp,
 			const comm_cand *k = &cp->c[c.outer][0][0];
 			c.t_level[c.outer] = k->a + bytes / k->bw;
 		} else {
-			c.t_level[c.outer] = lv->latency + bytes / (comm_group_bw(lv, 2, g->stride) * lv->bw_eff);
+			c.t_level[c.outer] = lv->latency + bytes / (group_bw(lv, 2, g->stride) * lv->bw_eff);
 		}
 		c.t = c.t_level[c.outer];
 	} else if (op == COMM_ALL_TO_ALL) {

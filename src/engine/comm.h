@@ -77,18 +77,28 @@ typedef struct comm_group {
 	double torus_steps[HW_LEVELS_MAX]; /* a torus level's latency steps, one ring per dimension */
 } comm_group;
 
-void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
-
 /* comm_group_init of a group whose communicator may run at most ctas channels (CTAs; 0 = no
  * limit, as comm_group_init): on a level whose file gives channel_bw, the group gets no more than
  * ctas x channel_bw per direction (NCCL needs 2 CTAs per NVLink to fill it, NVIDIA/nccl#1703;
  * Megatron sets max_ctas per communicator from nccl_communicator_config_path). */
 void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas);
 
+/* A group of n ranks stride apart with no channel limit. */
+static inline void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
+{
+	comm_group_init_ctas(g, s, n, stride, 0);
+}
+
 /* The share of a chip's own links (the innermost level) a communicator capped at ctas channels
  * drives: min(1, ctas x channel_bw / bw), 1 when it is not capped or the level gives no
  * channel_bw. What a collective beside compute takes from it (SMs, HBM traffic) scales with it. */
-double comm_ctas_share(const hw_system *s, int ctas);
+static inline double comm_ctas_share(const hw_system *s, int ctas)
+{
+	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
+	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
+		return 1;
+	return ctas * l->channel_bw / l->bw;
+}
 
 /* comm_plan_init of op in group g. */
 void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);

@@ -343,6 +343,7 @@ __attribute__((always_inline)) static inline void layer(lower *c, const wl_workl
 {
 	const nn_net *n = &w->net;
 	double t = p->tp, h = n->hidden, a = n->heads, d = n->head_dim, dv = n->v_head_dim;
+	double a_l = shard_heads_local(n, p->tp); /* query heads per chip, padded when tp does not divide */
 	double T = sh.seqs * sh.s_q + (extra ? extra->seqs * extra->s_q : 0);
 	double Tsp = (p->sp && p->tp > 1) ? T / t : T;  /* norms/dropout split under SP */
 	double ab = c->ab;
@@ -370,7 +371,7 @@ __attribute__((always_inline)) static inline void layer(lower *c, const wl_workl
 			 * T×dc per head) and W_UV into its output (T×dc into T×dv per head), instead of
 			 * expanding the whole cache to keys and values (DeepSeek-V2 §2.1.3). The same
 			 * weights and FLOPs per new token as kv_up, as per-head GEMMs. */
-			double a_l = shard_heads_local(n, p->tp), Td = sh.seqs * sh.s_q;
+			double Td = sh.seqs * sh.s_q;
 			gemm(c, GR_OTHER, "q_absorb", Td, dc, d - dr, a_l, count);
 			gemm(c, GR_OTHER, "o_absorb", Td, dv, dc, a_l, count);
 			if (T > Td)   /* prompts in the same pass expand their own keys and values */
@@ -380,7 +381,7 @@ __attribute__((always_inline)) static inline void layer(lower *c, const wl_workl
 		}
 	} else {
 		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
-		double a_l = shard_heads_local(n, p->tp), k_l = shard_kv_heads_local(n, p->tp);
+		double k_l = shard_kv_heads_local(n, p->tp);
 		gemm(c, GR_QKV, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
 		if (n->qk_norm)
 			/* QK-norm (Qwen3, Gemma 3): an RMSNorm over each query and key head after the
@@ -390,7 +391,7 @@ __attribute__((always_inline)) static inline void layer(lower *c, const wl_workl
 	attention_layers(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
 		attention_layers(c, w, p, *extra, count);
-	gemm(c, GR_OPROJ, "o_proj", T, h, shard_heads_local(n, p->tp) * dv, 1, count);
+	gemm(c, GR_OPROJ, "o_proj", T, h, a_l * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
 		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
