@@ -25,9 +25,11 @@ int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX])
 	if (stride < 1)
 		stride = 1;
 	NUM_UNROLL
-	for (int l = 0; l < HW_LEVELS_MAX; l++)
-		ranks[l] = 1;
-	for (int l = 0; l < s->nlevels; l++) {
+	for (int l = 0; l < HW_LEVELS_MAX; l++) {
+		if (l >= s->nlevels) {
+			ranks[l] = 1;
+			continue;
+		}
 		ranks[l] = place_level(s, l, n, stride, inner);
 		if (ranks[l] > 1)
 			outer = l;

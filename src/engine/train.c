@@ -288,8 +288,9 @@ int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, 
 }
 
 /* train_compose; fit: the layout is known to divide and fit, with that memory (else NULL). */
-static void compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
-		    train_memo *mm, const mem_use *fit, train_result *r)
+__attribute__((always_inline)) static inline void compose(const hw_system *s, const wl_workload *w,
+							  const train_kernel *k, const plan *p, train_memo *mm,
+							  const mem_use *fit, train_result *r)
 {
 	const hw_chip *c = &s->chip;
 	const nn_net *n = &w->net;
