@@ -14,7 +14,8 @@
 #include "base/units.h"
 
 /* train_flops_per_token with the counts of w's network given. */
-static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *model, double *hardware)
+__attribute__((always_inline)) static inline void flops_per_token(const wl_workload *w, const nn_counts *cnt,
+								  double *model, double *hardware)
 {
 	const nn_net *n = &w->net;
 	/* Parameters a token's matmuls touch: all active ones except the input embedding (a
@@ -534,7 +535,7 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 {
 	train_kernel k;
 	train_kernel_eval(s, w, p, &k);
-	train_compose(s, w, &k, p, NULL, r);
+	compose(s, w, &k, p, NULL, NULL, r);
 	if (ops)
 		ops_train(w, p, s->chip.family, ops);
 }
