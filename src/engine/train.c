@@ -161,7 +161,9 @@ static double route_share(const hw_system *s, const nn_net *n, int ep, int strid
 	return num_min(1, r / n->experts_active);
 }
 
-void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+/* train_kernel_eval, inline where train_eval composes the kernel straight away. */
+__attribute__((always_inline)) static inline void kernel_eval(const hw_system *s, const wl_workload *w,
+							      const plan *key, train_kernel *k)
 {
 	const nn_net *n = &w->net;
 	plan p = *key;
@@ -279,6 +281,11 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		if (c.t > 0)
 			take(&c, k->cp_layer / c.t, 1, 1, k->cp_level);
 	}
+}
+
+void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+{
+	kernel_eval(s, w, key, k);
 }
 
 int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
@@ -534,7 +541,7 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 		ops_list *ops)
 {
 	train_kernel k;
-	train_kernel_eval(s, w, p, &k);
+	kernel_eval(s, w, p, &k);
 	compose(s, w, &k, p, NULL, NULL, r);
 	if (ops)
 		ops_train(w, p, s->chip.family, ops);
