@@ -28,7 +28,7 @@ extern const char *const ops_phase_names[];
  * the framework's attention kernel on it. */
 void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out);
 
-/* ops_train without the optimizer step: one micro-batch (what train_kernel_eval times). */
+/* ops_train without the optimizer step: one micro-batch (the list ops_train_micro_roof times). */
 void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out);
 
 /* ops_train_micro on chip, each op timed as it is made (roof_time_op) and summed as roof_list

@@ -6,7 +6,8 @@
  * spread over the chip's matrix engines in whole waves). p is the workload precision, or the
  * next wider one the chip supports. Elementwise work runs at the vector rate when the chip
  * file gives one, else only its bytes count. Serving ops use the chip's measured decode curves
- * where it has them (roof_op). Pure. */
+ * where it has them (roof_op). The per-op timing is inline below (roof_time_op, roof_add_op),
+ * for the lowering that times a micro-batch's ops as it makes them (ops_train_micro_roof). Pure. */
 #ifndef ROOFCOST_ROOF_H
 #define ROOFCOST_ROOF_H
 

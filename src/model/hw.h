@@ -287,11 +287,7 @@ double hw_capex_per_chip(const hw_system *s);
  * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
  * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
  * a chip without an fp32 rate). */
-static inline hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
-
-/* hw_run_prec when c has no rate for p itself: the wider ones. */
-hw_prec hw_run_prec_wider(const hw_chip *c, hw_prec p);
-
+hw_prec hw_run_prec_wider(const hw_chip *c, hw_prec p); /* past p itself, out of line */
 static inline hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
 {
 	if ((int)p >= 0 && p < HW_PREC_N && c->peak[p] > 0)

@@ -329,7 +329,7 @@ Test(ops, decode_flops_of_the_whole_network)
 	cr_assert(all > attn);
 }
 
-/* roof_list over the parts of l roof_parts named: ops of a layer, the embedding, the rest. */
+/* roof_list over the three parts ops_train_micro_roof sums: ops of a layer, the embedding, the rest. */
 static void list_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
 {
 	static ops_list part[3];
