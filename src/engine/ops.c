@@ -554,16 +554,22 @@ __attribute__((always_inline)) static inline void lower_train(const wl_workload 
 	}
 }
 
-void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+/* lower_train into a list: one copy for both entries below (the timed one has its own). */
+__attribute__((noinline)) static void lower_train_list(const wl_workload *w, const plan *p, const char *family,
+							int optimizer, ops_list *out)
 {
 	if (out)
-		lower_train(w, p, family, 1, out, NULL);
+		lower_train(w, p, family, optimizer, out, NULL);
+}
+
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+{
+	lower_train_list(w, p, family, 1, out);
 }
 
 void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
-	if (out)
-		lower_train(w, p, family, 0, out, NULL);
+	lower_train_list(w, p, family, 0, out);
 }
 
 void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *chip, roof_sum *layer, roof_sum *embed,
