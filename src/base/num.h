@@ -8,6 +8,11 @@
 
 #include <math.h>
 
+/* Before a loop over a handful of items fixed at compile time (the HW_LEVELS_MAX levels, the
+ * phases and kinds of an op, torus dimensions): unrolled whole, as the engine's inner loops
+ * run them for every layout. */
+#define NUM_UNROLL _Pragma("GCC unroll 8")
+
 static inline double num_max(double a, double b)
 {
 	if (isnan(a))

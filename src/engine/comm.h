@@ -13,6 +13,7 @@
 #ifndef ROOFCOST_COMM_H
 #define ROOFCOST_COMM_H
 
+#include "base/num.h"
 #include "model/hw.h"
 
 typedef enum comm_op {
@@ -76,24 +77,38 @@ typedef struct comm_group {
 	double torus_steps[HW_LEVELS_MAX]; /* a torus level's latency steps, one ring per dimension */
 } comm_group;
 
-void comm_group_init(comm_group *g, const hw_system *s, int n, int stride);
-
 /* comm_group_init of a group whose communicator may run at most ctas channels (CTAs; 0 = no
  * limit, as comm_group_init): on a level whose file gives channel_bw, the group gets no more than
  * ctas x channel_bw per direction (NCCL needs 2 CTAs per NVLink to fill it, NVIDIA/nccl#1703;
  * Megatron sets max_ctas per communicator from nccl_communicator_config_path). */
 void comm_group_init_ctas(comm_group *g, const hw_system *s, int n, int stride, int ctas);
 
+/* A group of n ranks stride apart with no channel limit. */
+static inline void comm_group_init(comm_group *g, const hw_system *s, int n, int stride)
+{
+	comm_group_init_ctas(g, s, n, stride, 0);
+}
+
 /* The share of a chip's own links (the innermost level) a communicator capped at ctas channels
  * drives: min(1, ctas x channel_bw / bw), 1 when it is not capped or the level gives no
  * channel_bw. What a collective beside compute takes from it (SMs, HBM traffic) scales with it. */
-double comm_ctas_share(const hw_system *s, int ctas);
+static inline double comm_ctas_share(const hw_system *s, int ctas)
+{
+	const hw_level *l = s->nlevels > 0 ? &s->levels[0] : NULL;
+	if (!l || ctas <= 0 || !(l->channel_bw > 0) || !(l->bw > 0) || ctas * l->channel_bw >= l->bw)
+		return 1;
+	return ctas * l->channel_bw / l->bw;
+}
 
 /* comm_plan_init of op in group g. */
 void comm_plan_group(comm_plan *cp, const comm_group *g, comm_op op);
 
 /* comm_time(g->s, op, bytes, g->n, g->stride), figure for figure. */
 comm_cost comm_group_time(const comm_group *g, comm_op op, double bytes);
+
+/* comm_group_time of two collectives of g at once (an all-gather and a reduce-scatter), into
+ * *a and *b, figure for figure: the levels and their algorithms are walked once. */
+void comm_group_time2(const comm_group *g, comm_op oa, double ba, comm_op ob, double bb, comm_cost *a, comm_cost *b);
 
 /* Works out op in a group of n ranks stride apart on s (see comm_time). s must outlive it. */
 void comm_plan_init(comm_plan *cp, const hw_system *s, comm_op op, int n, int stride);
@@ -121,7 +136,20 @@ comm_cost comm_a2a_limited(const hw_system *s, double bytes, int n, int stride, 
 
 /* Adds t seconds of c's kind of traffic into level[], split in proportion to the time c spent
  * on each level (all on the outermost when c has no split). */
-void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX]);
+static inline void comm_split(const comm_cost *c, double t, double level[HW_LEVELS_MAX])
+{
+	double sum = 0;
+	NUM_UNROLL
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		sum += c->t_level[l];
+	if (sum > 0) {
+		NUM_UNROLL
+		for (int l = 0; l < HW_LEVELS_MAX; l++)
+			level[l] += t * c->t_level[l] / sum;
+	}
+	if (sum == 0 && c->outer >= 0)
+		level[c->outer] += t;
+}
 
 /* Ranks of such a group on each level (innermost first); returns the outermost level index. */
 int comm_place(const hw_system *s, int n, int stride, int ranks[HW_LEVELS_MAX]);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "engine/shard.h"
 
 double mem_act_layer(const wl_workload *w, const plan *p, double b)
@@ -85,7 +86,7 @@ mem_use mem_train_parts(const wl_workload *w, const nn_counts *cnt, const plan *
 	double P = shard_params_local_c(n, cnt, p);
 	double shard = (double)p->dp * p->cp;
 	double micro = (double)w->global_batch / (p->dp * b);
-	double inflight = fmin((double)p->pp, micro);
+	double inflight = num_min((double)p->pp, micro);
 	double L = shard_layers_per_stage(n, p->pp);
 	double wb = 2, gb = 2, ob = w->optimizer == WL_ADAM ? 12 : 4;
 

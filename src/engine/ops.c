@@ -11,6 +11,8 @@
 
 #include <math.h>
 
+#include "base/num.h"
+
 const char *const ops_kind_names[] = {"gemm", "attn", "norm", "elem", "embed", "loss", "optim", NULL};
 const char *const ops_phase_names[] = {"fwd", "bwd", "recomp", "step", NULL};
 
@@ -20,8 +22,19 @@ typedef enum recomp { RC_NONE, RC_FULL, RC_PER_OP, RC_MATMUL } recomp;
 /* What a weight GEMM is to a selective recompute policy (which matmuls it re-runs). */
 typedef enum gemm_role { GR_OTHER, GR_QKV, GR_OPROJ, GR_UP, GR_DOWN } gemm_role;
 
+/* Timing ops as they are made: ops of a transformer layer into *layer, the embedding into
+ * *embed, the rest into *rest, as roof_list sums them, with ck = roof_chip_init(chip). */
+typedef struct timing {
+	const hw_chip *chip;
+	const roof_chip *ck;
+	roof_memo *sm;
+	roof_sum *layer, *embed, *rest;
+} timing;
+
 typedef struct lower {
-	ops_list *l;
+	ops_list *l;     /* the list the ops go into, or NULL: each is timed (to) */
+	int n;           /* ops made so far (at most OPS_MAX, in either case) */
+	timing to;
 	hw_prec prec;
 	double ab, wb;
 	int train;       /* lower as a training step: backward ops, training fusions */
@@ -53,17 +66,16 @@ static double host_of(const lower *c, ops_kind kind)
 	return c->kernel_overhead * kernels;
 }
 
-/* The next op, written field by field in place (no clearing, no copy): shape 0, one instance,
- * no FLOPs or bytes yet. NULL when the list is full, or when a selective recompute does not
- * re-run ops of this kind. */
-__attribute__((always_inline)) static inline ops_op *add(lower *c, const char *name, ops_kind kind, ops_phase phase, double count)
+/* A new op o of this lowering (not yet made: emit makes it), shape 0, one instance, no FLOPs
+ * or bytes yet. 0 when the list is full, or when a selective recompute does not re-run ops of
+ * this kind. */
+__attribute__((always_inline)) static inline int op_new(const lower *c, ops_op *o, const char *name, ops_kind kind,
+							 ops_phase phase, double count)
 {
-	ops_op *o;
-	if (c->l->n >= OPS_MAX)
-		return NULL;
+	if (c->n >= OPS_MAX)
+		return 0;
 	if (c->rc > RC_FULL && (kind == OPS_ATTN || kind == OPS_EMBED))
-		return NULL;
-	o = &c->l->op[c->l->n++];
+		return 0;
 	o->name = name;
 	o->kind = kind;
 	o->phase = c->rc ? OPS_RECOMP : phase;
@@ -78,20 +90,50 @@ __attribute__((always_inline)) static inline ops_op *add(lower *c, const char *n
 	o->train = c->op_train;
 	o->host = c->host[kind];
 	o->serve = c->serve;
-	return o;
+	return 1;
 }
 
-/* The next op as a copy of o (its backward or recomputed kernel) in another phase; NULL when
- * the list is full. */
-__attribute__((always_inline)) static inline ops_op *add_like(lower *c, const ops_op *o, ops_phase phase)
+/* A new op b as a copy of o (its backward or recomputed kernel) in another phase; 0 when the
+ * list is full. */
+__attribute__((always_inline)) static inline int op_like(const lower *c, ops_op *b, const ops_op *o, ops_phase phase)
 {
-	ops_op *b;
-	if (c->l->n >= OPS_MAX)
-		return NULL;
-	b = &c->l->op[c->l->n++];
+	if (c->n >= OPS_MAX)
+		return 0;
 	*b = *o;
 	b->phase = phase;
-	return b;
+	return 1;
+}
+
+/* Makes o, whole: the next op of the list, or timed into its part's sum. */
+__attribute__((always_inline)) static inline void emit(lower *c, const ops_op *o)
+{
+	if (c->l) {
+		c->l->op[c->n] = *o;
+		c->l->n = c->n + 1;
+	} else {
+		roof_time r;
+		roof_time_op(c->to.chip, c->to.ck, o, c->to.sm, &r);
+		roof_add_op(o->per_layer ? c->to.layer : o->kind == OPS_EMBED ? c->to.embed : c->to.rest, o, &r);
+	}
+	c->n++;
+}
+
+/* emit of a copy of the tensor op (GEMM, attention) made just before it, in another phase: its
+ * shape is that op's, whose efficiency the timing keeps. */
+__attribute__((always_inline)) static inline void emit_copy(lower *c, const ops_op *o)
+{
+	if (!c->l)
+		c->to.sm->same = 1;
+	emit(c, o);
+}
+
+/* emit of a new tensor op (a forward GEMM or attention): a shape the last op timed does not
+ * have, as a lowering makes them, so the timing need not compare. */
+__attribute__((always_inline)) static inline void emit_new(lower *c, const ops_op *o)
+{
+	if (!c->l)
+		c->to.sm->same = -1;
+	emit(c, o);
 }
 
 /* The share of a GEMM that a recompute re-runs (0: none). Per-op checkpointing re-runs the
@@ -113,36 +155,36 @@ static double recomp_keep(const lower *c, gemm_role role)
 }
 
 /* A weight GEMM: out[m×n] = in[m×k] · W[k×n], `inst` instances (experts). */
-static void gemm(lower *c, gemm_role role, const char *name, double m, double n, double k, double inst,
-		 double count)
+__attribute__((always_inline)) static inline void gemm(lower *c, gemm_role role, const char *name, double m, double n,
+						       double k, double inst, double count)
 {
-	ops_op *o;
+	ops_op o, b;
 	double keep;
 	if (count <= 0 || m <= 0 || n <= 0 || k <= 0 || inst <= 0)
 		return;
 	keep = recomp_keep(c, role);
 	if (keep <= 0)
 		return;
-	o = add(c, name, OPS_GEMM, OPS_FWD, count);
-	if (!o)
+	if (!op_new(c, &o, name, OPS_GEMM, OPS_FWD, count))
 		return;
-	o->m = m; o->n = n; o->k = k; o->batch = inst;
-	o->flops = 2 * m * n * k * inst;
-	o->bytes = inst * (n * k * c->wb + m * k * c->ab + m * n * c->ab);
+	o.m = m; o.n = n; o.k = k; o.batch = inst;
+	o.flops = 2 * m * n * k * inst;
+	o.bytes = inst * (n * k * c->wb + m * k * c->ab + m * n * c->ab);
 	if (c->rc) {
-		o->flops *= keep;
-		o->bytes *= keep;
+		o.flops *= keep;
+		o.bytes *= keep;
 	}
+	emit_new(c, &o);
 	if (c->train) {
-		ops_op *b = add_like(c, o, OPS_BWD);
-		if (!b)
+		if (!op_like(c, &b, &o, OPS_BWD))
 			return;
-		b->flops = 2 * o->flops;
+		b.flops = 2 * o.flops;
 		/* dX = dY·Wᵀ reads dY, W, writes dX; dW = Xᵀ·dY reads dY, X and accumulates into the
 		 * fp32 main gradient (read + write, Megatron's default). */
-		b->bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
-				   (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
-		if (o->prec == HW_FP8 && c->cast_bytes > 0) {
+		b.bytes = inst * ((m * n * c->ab + n * k * c->wb + m * k * c->ab) +
+				  (m * n * c->ab + m * k * c->ab + 2 * 4 * n * k));
+		emit_copy(c, &b);
+		if (o.prec == HW_FP8 && c->cast_bytes > 0) {
 			/* An fp8 recipe quantizes each operand it feeds the tensor cores: X and W forward,
 			 * dY and the transposed X and W backward (torchao float8, TransformerEngine),
 			 * cast_bytes of HBM traffic per element each (the framework's [fp8]). */
@@ -150,41 +192,42 @@ static void gemm(lower *c, gemm_role role, const char *name, double m, double n,
 			 * ([fp8] weights), casts only the activations here; the weights' once-per-step
 			 * cast is train.c's. */
 			double wk = c->cast_weights ? n * k : 0;
-			ops_op *q = add(c, "fp8_cast", OPS_ELEM, OPS_FWD, count);
-			if (q) {
-				q->m = inst * (m * k + wk);
-				q->bytes = c->cast_bytes * q->m;
-				q->prec = HW_BF16;
+			ops_op q;
+			if (op_new(c, &q, "fp8_cast", OPS_ELEM, OPS_FWD, count)) {
+				q.m = inst * (m * k + wk);
+				q.bytes = c->cast_bytes * q.m;
+				q.prec = HW_BF16;
+				emit(c, &q);
 			}
-			q = add(c, "fp8_cast", OPS_ELEM, OPS_BWD, count);
-			if (q) {
-				q->m = inst * (m * n + m * k + wk);
-				q->bytes = c->cast_bytes * q->m;
-				q->prec = HW_BF16;
+			if (op_new(c, &q, "fp8_cast", OPS_ELEM, OPS_BWD, count)) {
+				q.m = inst * (m * n + m * k + wk);
+				q.bytes = c->cast_bytes * q.m;
+				q.prec = HW_BF16;
+				emit(c, &q);
 			}
 		}
 	}
 }
 
 /* A memory-bound op over `elems` elements: bytes per element forward and backward. */
-static void elem(lower *c, const char *name, ops_kind kind, double elems, double fwd_bpe,
-		 double bwd_bpe, double flops_pe, double count)
+__attribute__((always_inline)) static inline void elem(lower *c, const char *name, ops_kind kind, double elems,
+						       double fwd_bpe, double bwd_bpe, double flops_pe, double count)
 {
-	ops_op *o;
+	ops_op o, b;
 	if (count <= 0 || elems <= 0)
 		return;
-	o = add(c, name, kind, OPS_FWD, count);
-	if (!o)
+	if (!op_new(c, &o, name, kind, OPS_FWD, count))
 		return;
-	o->m = elems;
-	o->bytes = elems * fwd_bpe;
-	o->flops = elems * flops_pe;
+	o.m = elems;
+	o.bytes = elems * fwd_bpe;
+	o.flops = elems * flops_pe;
+	emit(c, &o);
 	if (c->train && bwd_bpe > 0) {
-		ops_op *b = add_like(c, o, OPS_BWD);
-		if (!b)
+		if (!op_like(c, &b, &o, OPS_BWD))
 			return;
-		b->bytes = elems * bwd_bpe;
-		b->flops = 2 * o->flops;
+		b.bytes = elems * bwd_bpe;
+		b.flops = 2 * o.flops;
+		emit(c, &b);
 	}
 }
 
@@ -205,45 +248,46 @@ typedef struct shape {
 } shape;
 
 /* Attention core: scores and values over the context. */
-static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+__attribute__((always_inline)) static inline void attention(lower *c, const wl_workload *w, const plan *p, shape sh,
+							    double count)
 {
 	const nn_net *n = &w->net;
-	double t = p->tp, heads_l = ceil((double)n->heads / t); /* padded when tp does not divide */
+	double heads_l = shard_heads_local(n, p->tp); /* padded when tp does not divide */
 	double d = n->head_dim, dv = n->v_head_dim;
 	double kvl = kv_elems_local(n, p->tp);
 	double kvb = c->train ? c->ab : hw_prec_bytes(w->kv_prec);
-	ops_op *o = add(c, "attention", OPS_ATTN, OPS_FWD, count);
-	if (!o)
+	ops_op o, b;
+	if (!op_new(c, &o, "attention", OPS_ATTN, OPS_FWD, count))
 		return;
-	if (o->prec == HW_FP4) /* attention kernels run fp8 at the narrowest */
-		o->prec = HW_FP8;
+	if (o.prec == HW_FP4) /* attention kernels run fp8 at the narrowest */
+		o.prec = HW_FP8;
 	/* fp8 training recipes quantize the linear layers; attention stays in bf16 (torchao
 	 * float8 converts nn.Linear only; TransformerEngine's fp8 attention is off by default). */
-	if ((c->train || c->rc) && (o->prec == HW_FP8 || o->prec == HW_FP4))
-		o->prec = HW_BF16;
-	o->m = sh.s_q;
-	o->n = sh.s_kv;
-	o->k = d;
-	o->batch = sh.seqs * heads_l;
+	if ((c->train || c->rc) && (o.prec == HW_FP8 || o.prec == HW_FP4))
+		o.prec = HW_BF16;
+	o.m = sh.s_q;
+	o.n = sh.s_kv;
+	o.k = d;
+	o.batch = sh.seqs * heads_l;
 	if (sh.decode && nn_is_mla(n)) {
 		/* Absorbed MLA decode (DeepSeek-V2 §2.1.3, FlashMLA): each head's query is taken into
 		 * the latent (q_absorb), so the scores run over the dc+dr latent-and-rope key and the
 		 * values over the dc latent of every cached token, and the output leaves the latent
 		 * through o_absorb: 2·(dc+dr) + 2·dc FLOPs per head and cached token. */
 		double dc = n->kv_lora_rank, dr = n->rope_head_dim;
-		o->k = dc + dr;
-		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
+		o.k = dc + dr;
+		o.flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * ((dc + dr) + dc);
 		/* The absorbed query (dc+dr) and output (dc) per head, the latent cache once. */
-		o->bytes = sh.seqs * (sh.s_q * heads_l * ((dc + dr) + dc) * c->ab + sh.s_kv * kvl * kvb);
+		o.bytes = sh.seqs * (sh.s_q * heads_l * ((dc + dr) + dc) * c->ab + sh.s_kv * kvl * kvb);
 	} else {
-		o->flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
+		o.flops = 2 * sh.seqs * heads_l * sh.s_q * sh.s_kv * (d + dv) * sh.causal;
 		/* Q and O once, K/V of the context once (flash: no scores in HBM). */
-		o->bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
+		o.bytes = sh.seqs * (sh.s_q * heads_l * (d + dv) * c->ab + sh.s_kv * kvl * kvb);
 	}
 	/* A learned sink (gpt-oss) is one more score per query and head, whose exponential joins
 	 * the softmax's denominator and which has no value (GptOssAttention). */
 	if (n->attn_sinks)
-		o->flops += 2 * sh.seqs * heads_l * sh.s_q;
+		o.flops += 2 * sh.seqs * heads_l * sh.s_q;
 	if (!w->flash_attention && !sh.decode) {
 		/* Unfused: scores written by QKᵀ, read and written by the (fused scale-mask) softmax,
 		 * read by AV; attention dropout reads the probabilities and writes its output and a
@@ -251,16 +295,17 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
 		 * 2022 §4 is what these passes leave behind). */
 		double scores = sh.seqs * heads_l * sh.s_q * sh.s_kv;
 		double drop = c->train && w->dropout ? 2 * c->ab + 1 : 0;
-		o->bytes += scores * (4 * c->ab + drop);
+		o.bytes += scores * (4 * c->ab + drop);
 	}
+	emit_new(c, &o);
 	if (c->train) {
-		ops_op *b = add_like(c, o, OPS_BWD);
-		if (!b)
+		if (!op_like(c, &b, &o, OPS_BWD))
 			return;
-		b->flops = o->flops * (w->flash_attention ? 2.5 : 2.0);
-		b->bytes = o->bytes * 2.5;
-		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE)
-			add_like(c, o, OPS_RECOMP);
+		b.flops = o.flops * (w->flash_attention ? 2.5 : 2.0);
+		b.bytes = o.bytes * 2.5;
+		emit_copy(c, &b);
+		if (!w->flash_attention && w->recompute == WL_RC_SELECTIVE && op_like(c, &b, &o, OPS_RECOMP))
+			emit_copy(c, &b);
 	}
 }
 
@@ -269,7 +314,8 @@ static void attention(lower *c, const wl_workload *w, const plan *p, shape sh, d
  * context. Decode: min(ctx, W) keys (sliding) or ctx's place in its chunk; a prompt of s
  * tokens: nn_window_pairs query-key pairs instead of s(s+1)/2, scaling the causal share of a
  * fused kernel (one that masks the whole score matrix computes it all). */
-static void attention_layers(lower *c, const wl_workload *w, const plan *p, shape sh, double count)
+__attribute__((always_inline)) static inline void attention_layers(lower *c, const wl_workload *w, const plan *p,
+								   shape sh, double count)
 {
 	const nn_net *n = &w->net;
 	double ws = nn_window_share(n);
@@ -292,11 +338,12 @@ static void attention_layers(lower *c, const wl_workload *w, const plan *p, shap
 
 /* One transformer layer's forward ops (and backward when training), `count` layers, with
  * `moe_share` of them MoE layers. T tokens per chip. */
-static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, double count,
-		  double moe_share, const shape *extra)
+__attribute__((always_inline)) static inline void layer(lower *c, const wl_workload *w, const plan *p, shape sh,
+							double count, double moe_share, const shape *extra)
 {
 	const nn_net *n = &w->net;
 	double t = p->tp, h = n->hidden, a = n->heads, d = n->head_dim, dv = n->v_head_dim;
+	double a_l = shard_heads_local(n, p->tp); /* query heads per chip, padded when tp does not divide */
 	double T = sh.seqs * sh.s_q + (extra ? extra->seqs * extra->s_q : 0);
 	double Tsp = (p->sp && p->tp > 1) ? T / t : T;  /* norms/dropout split under SP */
 	double ab = c->ab;
@@ -324,7 +371,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 			 * T×dc per head) and W_UV into its output (T×dc into T×dv per head), instead of
 			 * expanding the whole cache to keys and values (DeepSeek-V2 §2.1.3). The same
 			 * weights and FLOPs per new token as kv_up, as per-head GEMMs. */
-			double a_l = ceil(a / t), Td = sh.seqs * sh.s_q;
+			double Td = sh.seqs * sh.s_q;
 			gemm(c, GR_OTHER, "q_absorb", Td, dc, d - dr, a_l, count);
 			gemm(c, GR_OTHER, "o_absorb", Td, dv, dc, a_l, count);
 			if (T > Td)   /* prompts in the same pass expand their own keys and values */
@@ -334,7 +381,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 		}
 	} else {
 		/* Per chip: its (padded) query heads and its KV heads, replicated when tp > kv_heads. */
-		double a_l = ceil(a / t), k_l = shard_kv_heads_local(n, p->tp);
+		double k_l = shard_kv_heads_local(n, p->tp);
 		gemm(c, GR_QKV, "qkv_proj", T, (a_l + 2 * k_l) * d, h, 1, count);
 		if (n->qk_norm)
 			/* QK-norm (Qwen3, Gemma 3): an RMSNorm over each query and key head after the
@@ -344,7 +391,7 @@ static void layer(lower *c, const wl_workload *w, const plan *p, shape sh, doubl
 	attention_layers(c, w, p, sh, count);
 	if (extra && extra->seqs > 0)
 		attention_layers(c, w, p, *extra, count);
-	gemm(c, GR_OPROJ, "o_proj", T, h, ceil(a / t) * dv, 1, count);
+	gemm(c, GR_OPROJ, "o_proj", T, h, a_l * dv, 1, count);
 	/* Residual add (+ dropout): read x and residual, write out (+ 1-byte mask). */
 	if (c->train)
 		elem(c, "attn_residual", OPS_ELEM, Tsp * h, 3 * ab + drop, drop ? 2 * ab + 1 : 0, 1, count);
@@ -393,12 +440,16 @@ static double moe_share(const nn_net *n)
 	return nn_moe_share(n);
 }
 
-static void init(lower *c, ops_list *out, const wl_workload *w, int train)
+/* The lowering's context for w, into out (NULL: timed, into the sums the caller set in c). */
+__attribute__((always_inline)) static inline void init(lower *c, ops_list *out, const wl_workload *w, int train)
 {
-	/* Each op is written whole when added (add): nothing is cleared. */
-	out->n = 0;
-	out->layers_stage = 0;
+	/* Each op is written whole when made (emit): nothing is cleared. */
+	if (out) {
+		out->n = 0;
+		out->layers_stage = 0;
+	}
 	c->l = out;
+	c->n = 0;
 	c->prec = w->prec;
 	c->wb = hw_prec_bytes(w->prec);
 	c->ab = (w->prec == HW_FP32 || w->prec == HW_TF32) ? 4 : 2;
@@ -413,6 +464,7 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 	c->sustain = 1;
 	c->op_train = train ? c->sustain : 0;
 	c->kernel_overhead = train && w->fw.has_train ? w->fw.train.kernel_overhead : 0;
+	NUM_UNROLL
 	for (int k = 0; k < OPS_KIND_N; k++)
 		c->host[k] = host_of(c, (ops_kind)k);
 	c->serve = 0;
@@ -422,8 +474,9 @@ static void init(lower *c, ops_list *out, const wl_workload *w, int train)
 }
 
 /* The ops of one training micro-batch on the bottleneck stage, and the optimizer step when
- * `optimizer`. */
-static void lower_train(const wl_workload *w, const plan *p, const char *family, int optimizer, ops_list *out)
+ * `optimizer`, into out, or (out NULL) timed into the sums `to` holds (its chip .. rest). */
+__attribute__((always_inline)) static inline void lower_train(const wl_workload *w, const plan *p, const char *family,
+							      int optimizer, ops_list *out, const timing *to)
 {
 	lower c;
 	const nn_net *n = &w->net;
@@ -432,6 +485,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
 	double T = b * sh.s_q, t = p->tp;
 
+	c.to = out ? (timing){0} : *to;
 	init(&c, out, w, 1);
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
@@ -439,7 +493,8 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		c.sustain = fw_sustain(&w->fw.train, family);
 		c.op_train = c.sustain;
 	}
-	out->layers_stage = L;
+	if (out)
+		out->layers_stage = L;
 	if (!w->flash_attention)
 		sh.causal = 1.0; /* unfused kernels compute the full score matrix */
 	if (p->pp == 1) /* the embedding sits on the first stage; the bottleneck is the last */
@@ -465,7 +520,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		 * down-projection); the matmul policy re-runs the elementwise ops only. The layer is
 		 * lowered as a forward pass, straight into the list (see lower.rc). */
 		lower r = c;
-		double a_l = ceil((double)n->heads / p->tp), k_l = shard_kv_heads_local(n, p->tp);
+		double a_l = shard_heads_local(n, p->tp), k_l = shard_kv_heads_local(n, p->tp);
 		r.train = 0;
 		r.cast_bytes = 0;
 		r.rc = w->recompute == WL_RC_FULL ? RC_FULL
@@ -473,6 +528,7 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		r.kept_qkv = k_l / (a_l + 2 * k_l);
 		r.op_train = r.sustain;
 		layer(&r, w, p, sh, L, moe_share(n), NULL);
+		c.n = r.n;
 	}
 	if (optimizer) {
 		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
@@ -487,24 +543,47 @@ static void lower_train(const wl_workload *w, const plan *p, const char *family,
 		double E = shard_params_expert_local(n, p);
 		double sharded = w->zero >= 1 ? (local - E) / shard_zero(p, 0) + E / shard_zero(p, 1) : local;
 		double bpp = w->optimizer == WL_ADAM ? 30 : 14;
-		ops_op *o = add(&c, "optimizer", OPS_OPTIM, OPS_STEP, 1);
-		if (o) {
-			o->m = sharded;
-			o->bytes = o->m * bpp;
-			o->flops = o->m * (w->optimizer == WL_ADAM ? 12 : 2);
-			o->prec = HW_FP32;
+		ops_op o;
+		if (op_new(&c, &o, "optimizer", OPS_OPTIM, OPS_STEP, 1)) {
+			o.m = sharded;
+			o.bytes = o.m * bpp;
+			o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
+			o.prec = HW_FP32;
+			emit(&c, &o);
 		}
 	}
 }
 
+/* lower_train into a list: one copy for both entries below (the timed one has its own). */
+__attribute__((noinline)) static void lower_train_list(const wl_workload *w, const plan *p, const char *family,
+							int optimizer, ops_list *out)
+{
+	if (out)
+		lower_train(w, p, family, optimizer, out, NULL);
+}
+
 void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
-	lower_train(w, p, family, 1, out);
+	lower_train_list(w, p, family, 1, out);
 }
 
 void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
-	lower_train(w, p, family, 0, out);
+	lower_train_list(w, p, family, 0, out);
+}
+
+void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *chip, roof_sum *layer, roof_sum *embed,
+			  roof_sum *rest)
+{
+	roof_chip ck;
+	roof_memo sm;
+	timing to = {chip, &ck, &sm, layer, embed, rest};
+	roof_chip_init(chip, &ck);
+	roof_memo_init(&sm);
+	*layer = (roof_sum){0};
+	*embed = (roof_sum){0};
+	*rest = (roof_sum){0};
+	lower_train(w, p, chip->family, 0, NULL, &to);
 }
 
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out)
@@ -528,6 +607,8 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	shape pre = {prefill_tokens / w->input_len, w->input_len, w->input_len, 0.5, 0};
 	double L = shard_layers_per_stage(n, p->pp);
 	double T = batch * q + prefill_tokens;
+	if (!out)
+		return;
 	init(&c, out, w, 0);
 	c.serve = 1; /* serving rates (roof_op: [decode] curves, paged attention) */
 	out->layers_stage = L;
@@ -542,10 +623,11 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	gemm(&c, GR_OTHER, "lm_head", batch * q + pre.seqs, (double)n->vocab / p->tp, n->hidden, 1, 1);
 	if (prefill_tokens > 0) {
 		/* Writing the prompts' K/V into the cache. */
-		ops_op *o = add(&c, "kv_write", OPS_ELEM, OPS_FWD, L);
-		if (o) {
-			o->m = prefill_tokens * kv_elems_local(n, p->tp);
-			o->bytes = o->m * hw_prec_bytes(w->kv_prec);
+		ops_op o;
+		if (op_new(&c, &o, "kv_write", OPS_ELEM, OPS_FWD, L)) {
+			o.m = prefill_tokens * kv_elems_local(n, p->tp);
+			o.bytes = o.m * hw_prec_bytes(w->kv_prec);
+			emit(&c, &o);
 		}
 	}
 }

@@ -6,51 +6,21 @@
  * many times the op runs per micro-batch (training) or per step (inference), e.g. the layers
  * of one pipeline stage. FLOPs are what the chip executes (causal attention kernels skip the
  * masked half); the papers' model-FLOP conventions live in train.c. Bytes are HBM traffic.
- * Pure: no I/O, no allocation; ops_list is a fixed-size value that a caller keeps and refills
- * (each lowering writes its ops in place, op by op, and sets n). Formulas after MODEL.md. */
+ * Pure: no I/O, no allocation; ops_list (op.h) is a fixed-size value that a caller keeps and
+ * refills (each lowering writes its ops op by op and sets n); the training micro-batch can
+ * instead be timed op by op as it is lowered (ops_train_micro_roof), with no list. Formulas
+ * after MODEL.md. */
 #ifndef ROOFCOST_OPS_H
 #define ROOFCOST_OPS_H
 
+#include "engine/op.h"
+#include "engine/roof.h"
 #include "model/hw.h"
 #include "model/plan.h"
 #include "model/wl.h"
 
-enum { OPS_MAX = 96 };
-
-typedef enum ops_kind {
-	OPS_GEMM, OPS_ATTN, OPS_NORM, OPS_ELEM, OPS_EMBED, OPS_LOSS, OPS_OPTIM, OPS_KIND_N
-} ops_kind;
-
-typedef enum ops_phase { OPS_FWD, OPS_BWD, OPS_RECOMP, OPS_STEP, OPS_PHASE_N } ops_phase;
-
 extern const char *const ops_kind_names[];
 extern const char *const ops_phase_names[];
-
-typedef struct ops_op {
-	const char *name;   /* a string literal of ops.c ("qkv_proj"): static, never freed */
-	ops_kind kind;
-	ops_phase phase;
-	double m, n, k;     /* GEMM shape of one instance (elements); attention: s_q, s_kv, head_dim */
-	double batch;       /* independent instances (attention: sequences × local heads) */
-	double flops;       /* executed FLOP, all instances, one run */
-	double bytes;       /* HBM bytes, one run */
-	double count;       /* runs per micro-batch (train) or per step (infer) */
-	hw_prec prec;       /* precision of the math */
-	int per_layer;      /* 1: part of a transformer layer (count scales with its layers) */
-	hw_attn attn;       /* attention: the kernel class that runs it */
-	int eager;          /* elementwise: 1 = issued op by op (eager), 0 = fused or compiled */
-	double train;       /* > 0: part of a training step, run at this share of the chip's
-			       train_sustained (the framework's [calibration] for the family; 1 = none);
-			       0: not training */
-	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
-	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
-} ops_op;
-
-typedef struct ops_list {
-	ops_op op[OPS_MAX];
-	int n;
-	double layers_stage;   /* transformer layers on the bottleneck pipeline stage */
-} ops_list;
 
 /* Training: ops of one micro-batch (forward, backward, recompute) on the bottleneck pipeline
  * stage (the last: its layers plus the LM head and loss), and the optimizer step (count 1,
@@ -58,8 +28,16 @@ typedef struct ops_list {
  * the framework's attention kernel on it. */
 void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out);
 
-/* ops_train without the optimizer step: one micro-batch (what train_kernel_eval times). */
+/* ops_train without the optimizer step: one micro-batch (the list ops_train_micro_roof times). */
 void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out);
+
+/* ops_train_micro on chip, each op timed as it is made (roof_time_op) and summed as roof_list
+ * sums a list, without the list: the ops of a transformer layer into *layer, the embedding
+ * (OPS_EMBED) into *embed, the rest into *rest (each from zero). What train_kernel_eval times:
+ * the same sums as roof_list over those parts of ops_train_micro(w, p, chip->family), figure
+ * for figure. */
+void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *chip, roof_sum *layer, roof_sum *embed,
+			  roof_sum *rest);
 
 /* Inference prefill of `batch` prompts of w->input_len tokens, one pipeline stage. */
 void ops_prefill(const wl_workload *w, const plan *p, int batch, ops_list *out);

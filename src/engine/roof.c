@@ -9,12 +9,20 @@
 
 const char *const roof_bound_names[] = {"compute", "memory", "overhead", NULL};
 
-/* ceil and floor of the positive dimensions, tile and wave counts below: for 0 <= x < 2^52
- * the integer part converts exactly, so these equal libm's, which they call beyond. */
+/* ceil and floor of the dimensions, tile and wave counts below, which are never negative (chip
+ * figures are whole numbers >= 1, shapes are checked positive): for 0 <= x < 2^52, x + 2^52
+ * falls where doubles are whole numbers, so (x + 2^52) - 2^52 is x rounded to a whole number,
+ * exactly, and one step from it gives these libm's figures; libm beyond (and for a NaN). Not
+ * for x < 0, whose ceiling in (-1, 0) is -0. */
+static inline double round_pos(double x)
+{
+	return (x + 4503599627370496.0) - 4503599627370496.0;
+}
+
 static double ceil_pos(double x)
 {
-	if (x >= 0 && x < 4503599627370496.0) {
-		double t = (double)(long long)x;
+	if (x < 4503599627370496.0) {
+		double t = round_pos(x);
 		return t < x ? t + 1 : t;
 	}
 	return ceil(x);
@@ -22,8 +30,10 @@ static double ceil_pos(double x)
 
 static double floor_pos(double x)
 {
-	if (x >= 0 && x < 4503599627370496.0)
-		return (double)(long long)x;
+	if (x < 4503599627370496.0) {
+		double t = round_pos(x);
+		return t > x ? t - 1 : t;
+	}
 	return floor(x);
 }
 
@@ -32,48 +42,39 @@ static double round_up(double x, double g)
 	return g <= 1 ? ceil_pos(x) : ceil_pos(x / g) * g;
 }
 
-/* Tile heights of the library's set: the chip's and 7/8 .. 1/8 of it. */
-enum { ROOF_TILE_HS = 8 };
-
-/* What roof_op reads of a chip for every op, once per list. */
-typedef struct chip_k {
-	double clock;       /* clock_scale, 1 when not given */
-	double sustained;   /* train_sustained, 1 when not given */
-	double hbm;         /* hbm_bw × hbm_eff */
-	double tile_h[ROOF_TILE_HS]; /* the tile set's rows: [0] unused (the GEMM's own), 7/8 .. 1/8 */
-	double tile_w;      /* and its half-width column */
-	int ok_h[ROOF_TILE_HS], ok_w; /* the set's tiles that do not exceed the chip's */
-	double asc_h[ROOF_TILE_HS];   /* the set's heights that do, each once, ascending */
-	int nasc;
-} chip_k;
-
-/* The rates of chip_k (what every op reads); chip_k_init adds the tile set. */
-static void chip_k_rates(const hw_chip *c, chip_k *k)
+/* num_max(1, x) and num_min(hi, x) for hi a whole number >= 1 (never NaN, never a signed zero):
+ * the same values, without the NaN tests on the constant. */
+static inline double at_least_1(double x)
 {
-	k->clock = c->clock_scale > 0 ? c->clock_scale : 1;
-	k->sustained = c->train_sustained > 0 ? c->train_sustained : 1;
-	k->hbm = c->hbm_bw * c->hbm_eff;
+	return x > 1 ? x : 1;
 }
 
-static void chip_k_init(const hw_chip *c, chip_k *k)
+static inline double at_most(double hi, double x)
 {
-	chip_k_rates(c, k);
-	k->tile_h[0] = 0;
-	k->ok_h[0] = 1;
-	k->nasc = 0;
-	/* round_up(tile_m (8 - i) / 8, pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52
-	 * is what ceil_pos(N / D) gives. The heights fall with i, so a height equal to an earlier
-	 * one equals the one before it. */
-	for (int i = ROOF_TILE_HS - 1; i >= 1; i--) {
-		long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
-		double h = (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
-		k->tile_h[i] = h;
-		k->ok_h[i] = h <= c->tile_m;
-		if (k->ok_h[i] && (k->nasc == 0 || k->asc_h[k->nasc - 1] != h))
-			k->asc_h[k->nasc++] = h;
-	}
+	return x < hi ? x : hi;
+}
+
+void roof_chip_init(const hw_chip *c, roof_chip *k)
+{
+	roof_chip_rates(c, k);
 	k->tile_w = round_up(c->tile_n / 2.0, c->pad_n);
 	k->ok_w = k->tile_w <= c->tile_n;
+	k->tm = c->tile_m;
+	k->tn = c->tile_n;
+	k->units = c->units;
+	k->utt = (double)c->units * c->tile_m * c->tile_n;
+	k->pm = c->pad_m;
+	k->pn = c->pad_n;
+	k->pk = c->pad_k;
+}
+
+/* Row i (1 .. 7) of the tile set, (8 - i)/8 of the chip's tile, round_up(tile_m (8 - i) / 8,
+ * pad_m) in whole numbers: ceil(N / D) of whole N, D below 2^52 is what ceil_pos(N / D) gives.
+ * The rows fall as i grows; a row above the chip's tile (pad_m beyond it) is not in the set. */
+static double tile_row(const hw_chip *c, int i)
+{
+	long long g = c->pad_m > 1 ? c->pad_m : 1, d = (long long)ROOF_TILE_HS * g;
+	return (double)(((long long)c->tile_m * (ROOF_TILE_HS - i) + d - 1) / d * g);
 }
 
 /* The engines' capacity (denominator of the efficiency) an m x n x k GEMM (`b` of them) takes in
@@ -81,14 +82,19 @@ static void chip_k_init(const hw_chip *c, chip_k *k)
  * the output, takes as long as a full one) in waves over `units` engines, K split into equal
  * shares per engine where may_split and the tiles leave engines idle. The time is waves x one
  * tile's share of the K loop: for a fixed tile it never falls as the GEMM grows. rows and cols
- * are max(1, ceil(m / th)) and max(1, ceil(n / tw)); kq is max(1, floor(k / (4 pad_k))). The
- * efficiency is (m n k b) over it. */
+ * are max(1, ceil(m / th)) and max(1, ceil(n / tw)); K splits into at most kq shares, max(1,
+ * floor(k / (4 pad_k))) (kq_of). The efficiency is (m n k b) over it. */
+static double kq_of(const hw_chip *c, double k)
+{
+	return at_least_1(floor_pos(k / (4.0 * c->pad_k)));
+}
+
 static double tiled_cap(const hw_chip *c, double th, double tw, double kp, double rows, double cols,
-			double cb, double kq, int may_split)
+			double cb, double k, int may_split)
 {
 	double tiles = rows * cols * cb, split = 1, waves;
 	if (may_split && tiles < c->units)
-		split = num_min(c->units / tiles, kq);
+		split = num_min(c->units / tiles, kq_of(c, k));
 	waves = ceil_pos(num_max(0, tiles * split / c->units - 1e-9));
 	return waves * c->units * th * tw * kp / split;
 }
@@ -118,81 +124,99 @@ static long long tile_rows(double m, double h)
  * - The heights go down from th. Once a height's tiles fill the engines, every lower one's do
  *   (more rows): those have q >= rows x h x cols x cb x w / units >= ceil(m) x cols x cb x w /
  *   units, and the search stops when the best q reaches that. */
-static double best_cap(const hw_chip *c, const chip_k *ck, double m, double n, double th, double tw,
-		       double kp, double cb, double kq, int may_split, double *cols0)
+/* The capacity best_cap weighs for tile h x w of `cols` columns (cw = cols x cb whole), rows of
+ * it over m: the least of it so far into *best_q (a tile that fills the engines, in whole
+ * numbers) or *best_f (one split along K, tiled_cap's arithmetic). Returns 0 for a split one. */
+static inline int weigh(const hw_chip *c, double h, long long rows, double w, double cols, long long cw, double kp,
+			double cb, double k, int may_split, long long *best_q, double *best_f)
+{
+	const long long units = c->units, tiles = rows * cw;
+	/* A tile is split along K when it may be and its tiles leave engines idle. */
+	if (may_split && tiles < units) {
+		double cap = tiled_cap(c, h, w, kp, (double)rows, cols, cb, k, may_split);
+		if (cap < *best_f)
+			*best_f = cap;
+		return 0;
+	} else {
+		long long q = (tiles + units - 1) / units * ((long long)h * (long long)w);
+		if (q < *best_q)
+			*best_q = q;
+		return 1;
+	}
+}
+
+__attribute__((always_inline)) static inline double best_cap(const hw_chip *c, const roof_chip *ck, double m, double n,
+							      double th, double tw, double kp, double cb, double k,
+							      int may_split, double cols0)
 {
 	const long long units = c->units, icb = (long long)cb, mc = (long long)ceil_pos(m);
-	/* A tile is split along K when it may be and its tiles leave engines idle. */
-	const long long split_below = may_split ? units : 0;
-	double wds[2], cols[2], best_f = INFINITY, h = th;
-	long long cw[2], lb = LLONG_MAX, best_q = LLONG_MAX;
-	int nw = 1, i = ck->nasc - 1;
-	wds[0] = tw;
-	cols[0] = num_max(1, ceil_pos(n / tw));
-	*cols0 = cols[0];
+	double w0 = tw, c0 = cols0, w1 = 0, c1 = 0, best_f = INFINITY, h = th;
+	long long cw0, cw1 = 0, lb, best_q = LLONG_MAX;
+	int two = 0, i = 1, filled; /* i: the next row of the set to try (tile_row) */
+	long long rows;
 	if (ck->ok_w && ck->tile_w != tw) {
-		wds[1] = ck->tile_w;
-		cols[1] = num_max(1, ceil_pos(n / wds[1]));
-		nw = 2;
-		if (cols[1] == cols[0]) { /* the narrower of the two widths wins or ties */
-			nw = 1;
-			if (wds[1] < wds[0]) {
-				wds[0] = wds[1];
-				cols[0] = cols[1];
+		w1 = ck->tile_w;
+		c1 = at_least_1(ceil_pos(n / w1));
+		two = 1;
+		if (c1 == c0) { /* the narrower of the two widths wins or ties */
+			two = 0;
+			if (w1 < w0) {
+				w0 = w1;
+				c0 = c1;
 			}
 		}
 	}
-	for (int j = 0; j < nw; j++) {
+	cw0 = (long long)c0 * icb;
+	lb = (mc * cw0 * (long long)w0 + units - 1) / units;
+	if (two) {
 		long long l;
-		cw[j] = (long long)cols[j] * icb;
-		l = (mc * cw[j] * (long long)wds[j] + units - 1) / units;
+		cw1 = (long long)c1 * icb;
+		l = (mc * cw1 * (long long)w1 + units - 1) / units;
 		if (l < lb)
 			lb = l;
 	}
-	/* Heights above th hold the GEMM in one row as th does. */
-	while (i >= 0 && ck->asc_h[i] >= th)
-		i--;
-	for (;;) {
-		long long rows = tile_rows(m, h);
-		int filled = 1;
-		for (int j = 0; j < nw; j++) {
-			long long tiles = rows * cw[j];
-			if (tiles < split_below) {
-				double cap = tiled_cap(c, h, wds[j], kp, (double)rows, cols[j], cb, kq, may_split);
-				if (cap < best_f)
-					best_f = cap;
-				filled = 0;
-			} else {
-				long long q = (tiles + units - 1) / units * ((long long)h * (long long)wds[j]);
-				if (q < best_q)
-					best_q = q;
-			}
+	/* The first height, th, usually ends the search: it is weighed before the loop over the
+	 * lower ones. */
+#define WEIGH_ROW()                                                                                    \
+	(rows = tile_rows(m, h),                                                                       \
+	 weigh(c, h, rows, w0, c0, cw0, kp, cb, k, may_split, &best_q, &best_f) &                      \
+		 (two ? weigh(c, h, rows, w1, c1, cw1, kp, cb, k, may_split, &best_q, &best_f) : 1))
+	filled = WEIGH_ROW();
+	while (!(filled && best_q <= lb)) {
+		/* The next lower row of the set, each height once (they fall with i); heights above
+		 * th hold the GEMM in one row as th does, and those above the chip's are not in it. */
+		double next = 0;
+		for (; i < ROOF_TILE_HS && !next; i++) {
+			double r = tile_row(c, i);
+			if (r < h && r <= c->tile_m)
+				next = r;
 		}
-		if ((filled && best_q <= lb) || i < 0)
+		if (!next)
 			break;
-		h = ck->asc_h[i--];
+		h = next;
+		filled = WEIGH_ROW();
 	}
+#undef WEIGH_ROW
 	if (best_q != LLONG_MAX && (double)best_q * ((double)units * kp) < best_f)
 		best_f = (double)best_q * ((double)units * kp);
 	return best_f;
 }
 
 /* roof_shape_eff with the chip's tile set from ck. */
-static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n, double k, double batch)
+double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, double n, double k, double batch)
 {
-	double th, tw, kp, b, cb, kq, work, e, rows_sub, cols0;
+	double th, tw, kp, b, cb, work, e, cols0;
 	int split;
 	if (m <= 0 || n <= 0 || k <= 0)
 		return 1;
 	/* The chip's output tile, shrunk to the matrix where it is larger: a skinny GEMM's rows
 	 * pad to the matrix unit's granularity, not to a whole tile. K pads to its granularity. A
 	 * fractional m (expert tokens below one) pads to a whole row. */
-	th = num_min(c->tile_m, round_up(m, c->pad_m));
-	tw = num_min(c->tile_n, round_up(n, c->pad_n));
-	kp = round_up(k, c->pad_k);
+	th = at_most(ck->tm, round_up(m, ck->pm));
+	tw = at_most(ck->tn, round_up(n, ck->pn));
+	kp = round_up(k, ck->pk);
 	b = batch > 1 ? batch : 1;
-	cb = ceil_pos(b);
-	kq = num_max(1, floor_pos(k / (4.0 * c->pad_k)));
+	cb = batch > 1 ? ceil_pos(batch) : 1;
 	work = m * n * k * b;
 	/* Output tiles that leave engines idle are split along K by the libraries (split-K /
 	 * stream-K / GEMV kernels: an equal share of the K loop per engine) until the engines are
@@ -202,55 +226,60 @@ static double shape_eff_k(const hw_chip *c, const chip_k *ck, double m, double n
 	 * K = 4096 ... a single thread-block ... split-k"). A square GEMM below one wave is not
 	 * split: 1024^3 and 2048^3 on an H100 reach 17.9 and 68.4 % of peak (calibration.md 2.2),
 	 * 32 and 128 of its 128x256 tiles on 132 SMs. */
-	split = m <= c->tile_m || k > m;
+	split = m <= ck->tm || k > m;
 	/* A GEMM split along K, or of several waves, runs the tile of the library's set that fills
 	 * the engines best: the chip's, or one of 1/8 to 7/8 of its height, of its width or half of
 	 * it (cuBLAS and hipBLASLt pick a kernel per shape from tiles of 16 to 256 rows and 64 to 256
 	 * columns). The set does not change with the rows, so neither does the rule that time never
 	 * falls as the GEMM grows; and a larger batch does not cost a whole extra wave or row of the
 	 * chip's tile. */
-	if (!split && ceil_pos(m / th) * ceil_pos(n / tw) * ceil_pos(b) < c->units)
-		return work / tiled_cap(c, th, tw, kp, num_max(1, ceil_pos(m / th)), num_max(1, ceil_pos(n / tw)),
-					cb, kq, 0);
+	cols0 = ceil_pos(n / tw);
+	if (!split) {
+		double rows0 = ceil_pos(m / th);
+		if (rows0 * cols0 * cb < ck->units)
+			return work / tiled_cap(c, th, tw, kp, at_least_1(rows0), at_least_1(cols0), cb, k, 0);
+	}
+	cols0 = at_least_1(cols0);
 	/* Every tile's capacity is below (m + tile_m)(n + tile_n) cb kp + units tile_m tile_n kp (rows
 	 * x h < m + h, waves < tiles / units + 1): below 2^52, best_cap's integers are exact. */
-	if ((m + c->tile_m) * (n + c->tile_n) * cb * kp + (double)c->units * c->tile_m * c->tile_n * kp <
+	if ((m + ck->tm) * (n + ck->tn) * cb * kp + ck->utt * kp <
 	    4503599627370496.0) {
-		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, kq, split, &cols0);
+		e = work / best_cap(c, ck, m, n, th, tw, kp, cb, k, split, cols0);
 	} else {
 		/* Beyond: the loop over the set, in floating point. */
 		double hs[ROOF_TILE_HS], rows[ROOF_TILE_HS], wds[2], cols[2];
 		int ok_w[2] = {1, ck->ok_w};
 		for (int i = 0; i < ROOF_TILE_HS; i++) {
-			hs[i] = i ? ck->tile_h[i] : th;
+			hs[i] = i ? tile_row(c, i) : th;
 			rows[i] = num_max(1, ceil_pos(m / hs[i]));
 		}
 		for (int j = 0; j < 2; j++) {
 			wds[j] = j ? ck->tile_w : tw;
 			cols[j] = num_max(1, ceil_pos(n / wds[j]));
 		}
-		cols0 = cols[0];
-		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, kq, split);
+		e = work / tiled_cap(c, th, tw, kp, rows[0], cols[0], cb, k, split);
 		for (int i = 0; i < ROOF_TILE_HS; i++)
 			for (int j = 0; j < 2; j++)
-				if ((i || j) && ck->ok_h[i] && ok_w[j])
-					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, kq,
+				if ((i || j) && hs[i] <= c->tile_m && ok_w[j])
+					e = num_max(e, work / tiled_cap(c, hs[i], wds[j], kp, rows[i], cols[j], cb, k,
 									   split));
 	}
 	/* Unsplit, it takes at least as long as the largest GEMM of these columns below one wave of
 	 * the chip's tile, which runs that tile (the square GEMMs above): the rows of a larger one
 	 * never run in less time than fewer rows. */
-	rows_sub = floor_pos((c->units - 1) / (cols0 * cb));
-	if (!split && rows_sub >= 1 && rows_sub * c->tile_m < m)
-		e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, kq, 0));
+	if (!split) {
+		double rows_sub = floor_pos((c->units - 1) / (cols0 * cb));
+		if (rows_sub >= 1 && rows_sub * c->tile_m < m)
+			e = num_min(e, work / tiled_cap(c, c->tile_m, tw, kp, rows_sub, cols0, cb, k, 0));
+	}
 	return e;
 }
 
 double roof_shape_eff(const hw_chip *c, double m, double n, double k, double batch)
 {
-	chip_k ck;
-	chip_k_init(c, &ck);
-	return shape_eff_k(c, &ck, m, n, k, batch);
+	roof_chip ck;
+	roof_chip_init(c, &ck);
+	return roof_shape_eff_chip(c, &ck, m, n, k, batch);
 }
 
 double roof_curve(const hw_curve *c, double x)
@@ -269,174 +298,21 @@ double roof_curve(const hw_curve *c, double x)
 	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
 }
 
-/* A serving GEMM: the measured fraction of the peak at its rows M (0: no curve). */
-static double serve_gemm_eff(const hw_chip *c, const ops_op *o, hw_prec run)
-{
-	return o->serve && o->kind == OPS_GEMM ? roof_curve(&c->decode_gemm[run], o->m) : 0;
-}
-
-/* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
- * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
-static double paged_attn_time(const hw_chip *c, const ops_op *o)
-{
-	if (!o->serve || o->kind != OPS_ATTN || o->m > 1 || c->decode_attn_bw <= 0)
-		return 0;
-	return c->decode_attn_floor + o->bytes / (c->hbm_bw * c->decode_attn_bw);
-}
-
-/* The last GEMM shape timed and its efficiency: a backward GEMM or attention repeats its
- * forward's shape, so roof_ops computes roof_shape_eff once for the pair. */
-typedef struct shape_memo {
-	int valid;
-	double m, n, k, batch, eff;
-} shape_memo;
-
-static double shape_eff(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm)
-{
-	if (!sm)
-		return shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
-	if (!sm->valid || sm->m != o->m || sm->n != o->n || sm->k != o->k || sm->batch != o->batch) {
-		sm->valid = 1;
-		sm->m = o->m;
-		sm->n = o->n;
-		sm->k = o->k;
-		sm->batch = o->batch;
-		sm->eff = shape_eff_k(c, ck, o->m, o->n, o->k, o->batch);
-	}
-	return sm->eff;
-}
-
-/* roof_op into *out, every field written (sm: the shape memo, may be NULL). */
-__attribute__((always_inline)) static inline void time_op(const hw_chip *c, const chip_k *ck, const ops_op *o, shape_memo *sm,
-			   roof_time *out)
-{
-	double t_compute = 0, t_memory, eff = 0, peak, t, paged;
-	hw_prec run = o->prec;
-	roof_bound bound;
-	if (!(c->peak[run] > 0)) {
-		run = hw_run_prec(c, run);
-		if (run == HW_PREC_N)
-			run = hw_widest_prec(c); /* no rate to run at (an infeasible result): an estimate */
-		if (run == HW_PREC_N)
-			run = HW_FP32;
-	}
-	peak = c->peak[run];
-	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN) {
-		double base = c->gemm_eff[run], serve_eff = 0;
-		if (o->kind == OPS_ATTN) {
-			/* The kernel class's forward or backward fraction at this key length
-			 * (calibration notes: FlashAttention-3 paper figures, FA issues). */
-			const double *k = c->attn_k[o->attn];
-			double a = k[o->phase == OPS_BWD ? 1 : 0];
-			double half = c->attn_seq_half[o->attn];
-			if (a > 0)
-				base = num_min(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
-		}
-		/* Tensor work runs at the clock the power limit sustains. */
-		if (o->serve)
-			serve_eff = serve_gemm_eff(c, o, run);
-		eff = (serve_eff > 0 ? serve_eff : base * shape_eff(c, ck, o, sm)) * ck->clock *
-		      (o->train > 0 ? o->train * ck->sustained : 1);
-		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
-	} else if (c->vector > 0) {
-		eff = 1;
-		peak = c->vector;
-		t_compute = o->flops / c->vector;
-	}
-	paged = o->serve ? paged_attn_time(c, o) : 0;
-	if (paged > 0)
-		t_memory = paged;
-	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
-		t_memory = o->bytes / ck->hbm;
-	else {
-		/* Norms, activations, residuals, the loss and the optimizer: the bandwidth such
-		 * kernels reach, fused or eager, forward or backward (0 in a literal: hbm_eff). */
-		double e = c->elem_eff[o->eager ? 1 : 0][o->phase == OPS_BWD ? 1 : 0];
-		t_memory = o->bytes / (e > 0 ? c->hbm_bw * e : ck->hbm);
-	}
-	t = t_compute;
-	bound = ROOF_COMPUTE;
-	if (t_memory > t) {
-		t = t_memory;
-		bound = ROOF_MEMORY;
-	}
-	if (c->op_overhead > t) {
-		t = c->op_overhead;
-		bound = ROOF_OVERHEAD;
-	}
-	if (o->host > t) {
-		/* The host issues the kernels slower than the chip runs them (eager, small ops). */
-		t = o->host;
-		bound = ROOF_OVERHEAD;
-	}
-	out->t_compute = t_compute;
-	out->t_memory = t_memory;
-	out->t = t;
-	out->eff = eff;
-	out->peak = peak;
-	out->run_prec = run;
-	out->bound = bound;
-}
-
-roof_time roof_op(const hw_chip *c, const ops_op *o)
-{
-	roof_time r;
-	chip_k ck;
-	/* The tile set only for tensor work: one optimizer or elementwise op needs the rest. */
-	if (o->kind == OPS_GEMM || o->kind == OPS_ATTN)
-		chip_k_init(c, &ck);
-	else
-		chip_k_rates(c, &ck);
-	time_op(c, &ck, o, NULL, &r);
-	return r;
-}
-
-/* Adds one run of o, timed r, count times into s (roof_list's sum). */
-__attribute__((always_inline)) static inline void sum_op(roof_sum *s, const ops_op *o, const roof_time *r)
-{
-	double t = r->t * o->count;
-	s->t += t;
-	s->flops += o->flops * o->count;
-	s->bytes += o->bytes * o->count;
-	s->t_bound[r->bound] += t;
-	s->t_phase[o->phase] += t;
-	s->t_kind[o->kind] += t;
-}
-
-void roof_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
-{
-	shape_memo sm;
-	chip_k ck;
-	chip_k_init(c, &ck);
-	sm.valid = 0;
-	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
-	memset(layer, 0, sizeof *layer);
-	memset(embed, 0, sizeof *embed);
-	memset(rest, 0, sizeof *rest);
-	for (int i = 0; i < l->n; i++) {
-		const ops_op *o = &l->op[i];
-		roof_time r;
-		time_op(c, &ck, o, &sm, &r);
-		sum_op(o->per_layer ? layer : o->kind == OPS_EMBED ? embed : rest, o, &r);
-	}
-}
-
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 {
 	roof_sum s;
-	shape_memo sm;
-	chip_k ck;
-	chip_k_init(c, &ck);
-	sm.valid = 0;
-	sm.m = sm.n = sm.k = sm.batch = sm.eff = 0;
+	roof_memo sm;
+	roof_chip ck;
+	roof_chip_init(c, &ck);
+	roof_memo_init(&sm);
 	memset(&s, 0, sizeof s);
 	for (int i = 0; i < l->n; i++) {
 		const ops_op *o = &l->op[i];
 		roof_time r;
-		time_op(c, &ck, o, &sm, &r);
+		roof_time_op(c, &ck, o, &sm, &r);
 		if (per_op)
 			per_op[i] = r;
-		sum_op(&s, o, &r);
+		roof_add_op(&s, o, &r);
 	}
 	return s;
 }

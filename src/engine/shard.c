@@ -5,18 +5,7 @@
 #include <stdio.h>
 
 #include "base/lim.h"
-
-int shard_layers_per_stage(const nn_net *n, int pp)
-{
-	return (n->layers + pp - 1) / pp;
-}
-
-double shard_kv_heads_local(const nn_net *n, int tp)
-{
-	if (nn_is_mla(n))
-		return 1;
-	return ceil((double)n->kv_heads / tp);
-}
+#include "base/num.h"
 
 double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 {
@@ -25,7 +14,7 @@ double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p)
 	double ffn = (1 - share) * c->ffn_dense +
 		     share * (c->router + (double)n->experts / p->ep * c->ffn_expert + c->shared);
 	/* The first stage holds the embedding, the last the LM head; take the larger end. */
-	double ends = p->pp == 1 ? c->embed + c->head : fmax(c->embed, c->head);
+	double ends = p->pp == 1 ? c->embed + c->head : num_max(c->embed, c->head);
 	return (L * (c->attn + ffn) + ends) / p->tp;
 }
 
@@ -51,16 +40,6 @@ double shard_params_expert_local(const nn_net *n, const plan *p)
 		return 0;
 	c = nn_params(n);
 	return shard_params_expert_local_c(n, &c, p);
-}
-
-double shard_zero(const plan *p, int expert)
-{
-	/* Dense parameters are replicated over dp·cp ranks; routed experts only over the dp·cp/ep
-	 * ranks that hold the same experts (expert data parallelism). */
-	double n = (double)p->dp * p->cp;
-	if (expert && p->ep > 1)
-		n /= p->ep;
-	return n < 1 ? 1 : n;
 }
 
 shard_code shard_rule(const hw_system *s, const wl_workload *w, const plan *p, char *reason, int len)

@@ -5,17 +5,41 @@
 #ifndef ROOFCOST_SHARD_H
 #define ROOFCOST_SHARD_H
 
+#include <math.h>
+
 #include "model/hw.h"
 #include "model/nn.h"
 #include "model/plan.h"
 #include "model/wl.h"
 
 /* Layers on the bottleneck pipeline stage: ceil(layers / pp). */
-int shard_layers_per_stage(const nn_net *n, int pp);
+static inline int shard_layers_per_stage(const nn_net *n, int pp)
+{
+	return (n->layers + pp - 1) / pp;
+}
+
+/* Query heads one chip holds under tensor parallelism tp: ceil(heads / tp) (padded when tp does
+ * not divide them), in whole numbers: libm's ceil of the double quotient of whole numbers below
+ * 2^53 is the whole-number ceiling. */
+static inline double shard_heads_local(const nn_net *n, int tp)
+{
+	if (tp > 0 && n->heads >= 0)
+		return (double)(((long long)n->heads + tp - 1) / tp);
+	return ceil((double)n->heads / tp);
+}
 
 /* KV heads one chip holds under tensor parallelism tp: ceil(kv_heads / tp) (replicated when
  * tp > kv_heads). MLA keeps the whole latent cache on every tensor-parallel rank. */
-double shard_kv_heads_local(const nn_net *n, int tp);
+static inline double shard_kv_heads_local(const nn_net *n, int tp)
+{
+	if (nn_is_mla(n))
+		return 1;
+	/* ceil(kv_heads / tp) in whole numbers: libm's ceil of the double quotient of whole numbers
+	 * below 2^53 is the whole-number ceiling. */
+	if (tp > 0 && n->kv_heads >= 0)
+		return (double)(((long long)n->kv_heads + tp - 1) / tp);
+	return ceil((double)n->kv_heads / tp);
+}
 
 /* Parameters one chip stores on the bottleneck stage, before ZeRO sharding. */
 double shard_params_local(const nn_net *n, const plan *p);
@@ -28,7 +52,15 @@ double shard_params_local_c(const nn_net *n, const nn_counts *c, const plan *p);
 double shard_params_expert_local_c(const nn_net *n, const nn_counts *c, const plan *p);
 
 /* Ranks that ZeRO shards over: dp·cp for dense parameters, dp·cp/ep for routed experts. */
-double shard_zero(const plan *p, int expert);
+static inline double shard_zero(const plan *p, int expert)
+{
+	/* Dense parameters are replicated over dp·cp ranks; routed experts only over the dp·cp/ep
+	 * ranks that hold the same experts (expert data parallelism). */
+	double n = (double)p->dp * p->cp;
+	if (expert && p->ep > 1)
+		n /= p->ep;
+	return n < 1 ? 1 : n;
+}
 
 /* The rule a layout breaks (SHARD_OK: none). SHARD_PRECISION: the chip has no matrix rate for
  * the workload's precision nor a wider one (hw_run_prec), whatever the layout. SHARD_MEMORY is

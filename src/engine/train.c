@@ -14,13 +14,13 @@
 #include "base/units.h"
 
 /* train_flops_per_token with the counts of w's network given. */
-static void flops_per_token(const wl_workload *w, const nn_counts *cnt, double *model, double *hardware)
+__attribute__((always_inline)) static inline void flops_per_token(const wl_workload *w, const nn_counts *cnt,
+								  double *model, double *hardware)
 {
 	const nn_net *n = &w->net;
-	nn_counts c = *cnt;
 	/* Parameters a token's matmuls touch: all active ones except the input embedding (a
 	 * gather), plus the LM head even when tied (it is still a matmul). */
-	double layer_params = c.active - c.embed - c.head;
+	double layer_params = cnt->active - cnt->embed - cnt->head;
 	double head = (double)n->vocab * n->hidden;
 	/* Attention scores and values over the whole sequence (MODEL.md); a stack whose reported
 	 * MFU counts only the causal half (framework [flops] attention = causal) halves it. */
@@ -75,34 +75,37 @@ static double hide(double t_comm, double t_compute, double sigma)
 	return num_max(t_comm - num_max(t_compute, 0), sigma * t_comm);
 }
 
-/* a += k·b for roofline summaries. */
-static void sum_axpy(roof_sum *a, double k, const roof_sum *b)
+/* a = a + k·b for roofline summaries; fresh: a is not read, a = 0 + k·b (a cleared before). */
+__attribute__((always_inline)) static inline void sum_axpy(roof_sum *a, double k, const roof_sum *b, int fresh)
 {
-	a->t += k * b->t;
-	a->flops += k * b->flops;
-	a->bytes += k * b->bytes;
-	a->t_bound[0] += k * b->t_bound[0];
-	a->t_bound[1] += k * b->t_bound[1];
-	a->t_bound[2] += k * b->t_bound[2];
+#define SUM_AXPY(f) a->f = (fresh ? 0.0 : a->f) + k * b->f
+	SUM_AXPY(t);
+	SUM_AXPY(flops);
+	SUM_AXPY(bytes);
+	SUM_AXPY(t_bound[0]);
+	SUM_AXPY(t_bound[1]);
+	SUM_AXPY(t_bound[2]);
 	_Static_assert(OPS_PHASE_N == 4 && OPS_KIND_N == 7, "sum_axpy names every phase and kind");
-	a->t_phase[0] += k * b->t_phase[0];
-	a->t_phase[1] += k * b->t_phase[1];
-	a->t_phase[2] += k * b->t_phase[2];
-	a->t_phase[3] += k * b->t_phase[3];
-	a->t_kind[0] += k * b->t_kind[0];
-	a->t_kind[1] += k * b->t_kind[1];
-	a->t_kind[2] += k * b->t_kind[2];
-	a->t_kind[3] += k * b->t_kind[3];
-	a->t_kind[4] += k * b->t_kind[4];
-	a->t_kind[5] += k * b->t_kind[5];
-	a->t_kind[6] += k * b->t_kind[6];
+	SUM_AXPY(t_phase[0]);
+	SUM_AXPY(t_phase[1]);
+	SUM_AXPY(t_phase[2]);
+	SUM_AXPY(t_phase[3]);
+	SUM_AXPY(t_kind[0]);
+	SUM_AXPY(t_kind[1]);
+	SUM_AXPY(t_kind[2]);
+	SUM_AXPY(t_kind[3]);
+	SUM_AXPY(t_kind[4]);
+	SUM_AXPY(t_kind[5]);
+	SUM_AXPY(t_kind[6]);
+#undef SUM_AXPY
 }
 
 /* comm_time through the memo when there is one, else in group g of the same n, stride and
  * channel limit when given (collectives of one group share its placement); ctas as
  * comm_group_init_ctas. */
-static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group *g, comm_op op, double bytes,
-			   int n, int stride, int ctas)
+__attribute__((always_inline)) static inline comm_cost memo_comm(train_memo *mm, const hw_system *s,
+								  const comm_group *g, comm_op op, double bytes,
+								  int n, int stride, int ctas)
 {
 	unsigned long long h;
 	train_memo_entry *e;
@@ -110,6 +113,8 @@ static comm_cost memo_comm(train_memo *mm, const hw_system *s, const comm_group 
 	if (!mm) {
 		comm_group own;
 		if (!g) {
+			if (!ctas) /* the same group as comm_time's (which places a message's pair alone) */
+				return comm_time(s, op, bytes, n, stride);
 			comm_group_init_ctas(&own, s, n, stride, ctas);
 			g = &own;
 		}
@@ -156,15 +161,20 @@ static double route_share(const hw_system *s, const nn_net *n, int ep, int strid
 	return num_min(1, r / n->experts_active);
 }
 
-void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+/* train_kernel_eval, inline where train_eval composes the kernel straight away. */
+__attribute__((always_inline)) static inline void kernel_eval(const hw_system *s, const wl_workload *w,
+							      const plan *key, train_kernel *k)
 {
-	ops_list ops, *l = &ops;
 	const nn_net *n = &w->net;
 	plan p = *key;
 	double b, ab, tokens, act, tp_act, moe;
 	int recomp_full = w->recompute == WL_RC_FULL;
 
-	memset(k, 0, sizeof *k);
+	/* Every field is written below; these only accumulate. */
+	k->tp_layer = k->ep_layer = k->cp_layer = 0;
+	NUM_UNROLL
+	for (int i = 0; i < HW_LEVELS_MAX; i++)
+		k->tp_level[i] = k->ep_level[i] = k->cp_level[i] = 0;
 	p.pp = 1;
 	p.vpp = 1;
 	p.dp = 1;
@@ -175,10 +185,9 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	k->act_layer = w->fw.train.offload_remat ? 0 : mem_act_layer(w, &p, p.micro_batch > 0 ? p.micro_batch
 											    : w->micro_batch);
 	k->logits = mem_train_logits(w, &p);
-	ops_train_micro(w, &p, s->chip.family, l);
 	/* One micro-batch in its per-layer part (counts scale with the layers of a stage), the LM
-	 * head and loss, and the embedding (first stage only). */
-	roof_parts(&s->chip, l, &k->layer, &k->embed, &k->head);
+	 * head and loss, and the embedding (first stage only), timed as it is lowered. */
+	ops_train_micro_roof(w, &p, &s->chip, &k->layer, &k->embed, &k->head);
 	{
 		/* Per layer: the stage above ran all n->layers layers. */
 		roof_sum *g = &k->layer;
@@ -186,10 +195,13 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		g->t = f * g->t;
 		g->flops = f * g->flops;
 		g->bytes = f * g->bytes;
+		NUM_UNROLL
 		for (int i = 0; i < 3; i++)
 			g->t_bound[i] = f * g->t_bound[i];
+		NUM_UNROLL
 		for (int i = 0; i < OPS_PHASE_N; i++)
 			g->t_phase[i] = f * g->t_phase[i];
+		NUM_UNROLL
 		for (int i = 0; i < OPS_KIND_N; i++)
 			g->t_kind[i] = f * g->t_kind[i];
 	}
@@ -215,27 +227,25 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 		 * steps that overlap (Wang et al. 2022; torchtitan's async TP): only what the layer's
 		 * GEMMs cannot cover stays, plus the contention. */
 		double frac = 1, share = w->fw.train.overlap_tp;
-		/* With sequence parallelism an all-gather and a reduce-scatter of one group. */
+		/* With sequence parallelism an all-gather and a reduce-scatter of one group (cc[0],
+		 * cc[1]), else an all-reduce (cc[0]). */
 		comm_group g;
-		comm_cost ag, rs, ar;
+		comm_cost cc[2];
+		double t0;
 		comm_group_init(&g, s, p.tp, 1);
-		if (p.sp) {
-			ag = comm_group_time(&g, COMM_ALL_GATHER, tp_act);
-			rs = comm_group_time(&g, COMM_REDUCE_SCATTER, tp_act);
-		} else {
-			ar = comm_group_time(&g, COMM_ALL_REDUCE, tp_act);
-		}
+		if (p.sp)
+			comm_group_time2(&g, COMM_ALL_GATHER, tp_act, COMM_REDUCE_SCATTER, tp_act, &cc[0], &cc[1]);
+		else
+			cc[0] = comm_group_time(&g, COMM_ALL_REDUCE, tp_act);
 		if (share > 0) {
-			double raw = per_layer * (p.sp ? ag.t + rs.t : ar.t);
+			double raw = per_layer * (p.sp ? cc[0].t + cc[1].t : cc[0].t);
 			/* The overlapped share hides behind the layer's compute-bound time. */
 			frac = raw > 0 ? (1 - share) +
 					 hide(share * raw, k->layer.t_bound[ROOF_COMPUTE], s->chip.overlap_slowdown) / raw
 				       : 1;
 		}
-		if (p.sp)
-			k->tp_layer = take(&ag, per_layer, frac, 1, k->tp_level) + take(&rs, per_layer, frac, 1, k->tp_level);
-		else
-			k->tp_layer = take(&ar, per_layer, frac, 1, k->tp_level);
+		t0 = take(&cc[0], per_layer, frac, 1, k->tp_level);
+		k->tp_layer = p.sp ? t0 + take(&cc[1], per_layer, frac, 1, k->tp_level) : t0;
 	}
 	if (p.ep > 1 && moe > 0) {
 		/* Dispatch and combine per MoE layer forward, and again backward (MODEL.md): half of
@@ -273,6 +283,11 @@ void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key
 	}
 }
 
+void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k)
+{
+	kernel_eval(s, w, key, k);
+}
+
 int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
 	       mem_use *m)
 {
@@ -281,8 +296,9 @@ int train_fits(const hw_system *s, const wl_workload *w, const train_kernel *k, 
 }
 
 /* train_compose; fit: the layout is known to divide and fit, with that memory (else NULL). */
-static void compose(const hw_system *s, const wl_workload *w, const train_kernel *k, const plan *p,
-		    train_memo *mm, const mem_use *fit, train_result *r)
+__attribute__((always_inline)) static inline void compose(const hw_system *s, const wl_workload *w,
+							  const train_kernel *k, const plan *p, train_memo *mm,
+							  const mem_use *fit, train_result *r)
 {
 	const hw_chip *c = &s->chip;
 	const nn_net *n = &w->net;
@@ -294,7 +310,10 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 	train_comm *cm = &r->comm;
 	roof_time opt;
 
-	memset(r, 0, sizeof *r);
+	/* Every field is written below; these only where a case sets them. */
+	r->over_memory = 0;
+	cm->pp = cm->dp = cm->dp_total = cm->zero3 = 0;
+	r->mfu = r->hfu = 0;
 	r->plan = *p;
 	r->plan.micro_batch = (int)b;
 	if (fit) {
@@ -322,16 +341,17 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 
 	/* One micro-batch on the last stage: its layers, the LM head and loss, and the embedding
 	 * when the first stage is the last. */
-	sum_axpy(&r->micro, L, &k->layer);
-	sum_axpy(&r->micro, 1, &k->head);
+	sum_axpy(&r->micro, L, &k->layer, 1);
+	sum_axpy(&r->micro, 1, &k->head, 0);
 	if (p->pp == 1)
-		sum_axpy(&r->micro, 1, &k->embed);
+		sum_axpy(&r->micro, 1, &k->embed, 0);
 	t_fwd = r->micro.t_phase[OPS_FWD];
 	t_bwd = r->micro.t_phase[OPS_BWD] + r->micro.t_phase[OPS_RECOMP];
 
 	cm->tp = L * k->tp_layer;
 	cm->ep = L * k->ep_layer;
 	cm->cp = L * k->cp_layer;
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		lv[l] += m * L * (k->tp_level[l] + k->ep_level[l] + k->cp_level[l]);
 	if (p->pp > 1) {
@@ -370,11 +390,16 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				gp = &grp;
 			}
 			if (w->zero < 3) {
-				comm_cost g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE,
-							Pp * gb, ndp, stride, ctas);
 				/* fp8 parameters are gathered in fp8 (1 B; Megatron's fp8_param_gather). */
 				double pb = r->run_prec == HW_FP8 && w->fw.train.fp8_weights == FW_FP8W_NATIVE ? 1 : ab;
-				comm_cost a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride, ctas) : g;
+				comm_cost g, a;
+				if (gp && w->zero >= 1) {
+					comm_group_time2(gp, COMM_REDUCE_SCATTER, Pp * gb, COMM_ALL_GATHER, Pp * pb, &g, &a);
+				} else {
+					g = memo_comm(mm, s, gp, w->zero >= 1 ? COMM_REDUCE_SCATTER : COMM_ALL_REDUCE, Pp * gb,
+						      ndp, stride, ctas);
+					a = w->zero >= 1 ? memo_comm(mm, s, gp, COMM_ALL_GATHER, Pp * pb, ndp, stride, ctas) : g;
+				}
 				double t_g = g.t, t_a = w->zero >= 1 ? a.t : 0;
 				/* Bucketed gradient sync overlaps the last micro-batch's backward: a bucket's
 				 * reduce starts when its gradients are ready, so the last bucket's (the first
@@ -400,8 +425,13 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 				 * again before its backward, its gradients reduce-scattered after; prefetched
 				 * behind the previous layer's compute. */
 				double Pl = Pp / L;
-				comm_cost a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride, ctas);
-				comm_cost g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride, ctas);
+				comm_cost a, g;
+				if (gp) {
+					comm_group_time2(gp, COMM_ALL_GATHER, Pl * ab, COMM_REDUCE_SCATTER, Pl * gb, &a, &g);
+				} else {
+					a = memo_comm(mm, s, gp, COMM_ALL_GATHER, Pl * ab, ndp, stride, ctas);
+					g = memo_comm(mm, s, gp, COMM_REDUCE_SCATTER, Pl * gb, ndp, stride, ctas);
+				}
 				if (p->pp > 1 && w->fw.train.pp_keep_gathered) {
 					/* Under a pipeline the stage keeps its parameters gathered from the
 					 * first micro-batch's forward to the last one's backward and
@@ -428,19 +458,15 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 			}
 		}
 	}
+	NUM_UNROLL
 	for (int l = 0; l < HW_LEVELS_MAX; l++)
 		cm->level[l] = lv[l];
 	{
 		/* Optimizer step over this chip's parameter shard. Adam, mixed precision: reads fp32
 		 * master, m, v and main grad (16 B), writes master, m, v (12 B) and the 16-bit
 		 * weight (2 B). SGD: reads master and grad, writes master and weight (14 B). */
-		ops_op o;
+		ops_op o = {.kind = OPS_OPTIM, .phase = OPS_STEP, .prec = HW_FP32, .count = 1};
 		double E = r->mem.params_expert;
-		memset(&o, 0, sizeof o);
-		o.kind = OPS_OPTIM;
-		o.phase = OPS_STEP;
-		o.prec = HW_FP32;
-		o.count = 1;
 		o.m = w->zero >= 1 ? (P - E) / shard_zero(p, 0) + E / shard_zero(p, 1) : P;
 		o.bytes = o.m * (w->optimizer == WL_ADAM ? 30 : 14);
 		o.flops = o.m * (w->optimizer == WL_ADAM ? 12 : 2);
@@ -469,6 +495,7 @@ static void compose(const hw_system *s, const wl_workload *w, const train_kernel
 		r->comm_priced = 1;
 		r->step_time = m * r->t_micro + r->t_bubble + cm->dp + r->t_optimizer;
 	}
+	NUM_UNROLL
 	for (int i = 0; i < 3; i++)
 		r->t_bound[i] = r->micro.t_bound[i] * m + (opt.bound == (roof_bound)i ? opt.t : 0);
 	r->tokens_per_step = (double)w->global_batch * w->seq_len;
@@ -514,8 +541,8 @@ void train_eval(const hw_system *s, const wl_workload *w, const plan *p, train_r
 		ops_list *ops)
 {
 	train_kernel k;
-	train_kernel_eval(s, w, p, &k);
-	train_compose(s, w, &k, p, NULL, r);
+	kernel_eval(s, w, p, &k);
+	compose(s, w, &k, p, NULL, NULL, r);
 	if (ops)
 		ops_train(w, p, s->chip.family, ops);
 }

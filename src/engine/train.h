@@ -97,7 +97,7 @@ typedef struct train_memo {
 } train_memo;
 
 /* Fills k for workload w and layout key (tp, cp, ep, sp, micro_batch used; the rest ignored).
- * No allocation: the ops of one micro-batch are lowered into a list on the stack. */
+ * No allocation: the ops of one micro-batch are timed as they are lowered (ops_train_micro_roof). */
 void train_kernel_eval(const hw_system *s, const wl_workload *w, const plan *key, train_kernel *k);
 
 /* Composes a step of layout p (filled; tp, cp, ep, sp, micro_batch equal to k's key) from k.

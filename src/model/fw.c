@@ -236,7 +236,8 @@ static int parse_sustain(fw_train *t, char *why, size_t n)
 	return 0;
 }
 
-double fw_sustain(const fw_train *t, const char *family)
+/* fw_sustain of a stack that lists families. */
+double fw_sustain_listed(const fw_train *t, const char *family)
 {
 	for (int i = 0; family && i < t->nsustain; i++)
 		if (!strcmp(t->sustain_family[i], family))
@@ -568,7 +569,8 @@ const char *fw_shown_path(const char *path)
 	return m ? m + 1 : path;
 }
 
-int fw_attention_kernel(const fw_train *t, const char *family)
+/* fw_attention_kernel of a stack that names kernels per family. */
+int fw_attention_kernel_by_family(const fw_train *t, const char *family)
 {
 	size_t fl = strlen(family);
 	for (const char *p = t->kernel_by_family; p && *p;) {

@@ -218,11 +218,19 @@ typedef struct fw_framework {
 
 /* The attention kernel (0 unfused, 1 flash, 2 flash2) the stack runs on chips of `family`:
  * its kernel_by_family entry for the family, else its kernel. */
-int fw_attention_kernel(const fw_train *t, const char *family);
+int fw_attention_kernel_by_family(const fw_train *t, const char *family); /* the lookup, out of line */
+static inline int fw_attention_kernel(const fw_train *t, const char *family)
+{
+	return t->kernel_by_family[0] ? fw_attention_kernel_by_family(t, family) : t->attention_kernel;
+}
 
 /* The share of the chip family's sustained tensor rate the stack holds ([calibration]
  * train_sustained), 1 when the family is not listed (or family is NULL). */
-double fw_sustain(const fw_train *t, const char *family);
+double fw_sustain_listed(const fw_train *t, const char *family); /* the lookup, out of line */
+static inline double fw_sustain(const fw_train *t, const char *family)
+{
+	return family && t->nsustain > 0 ? fw_sustain_listed(t, family) : 1;
+}
 
 /* Sets the stack's share for family to v (adding the family when absent; at most
  * FW_SUSTAIN_MAX): what a fit tries. Returns 0, or -1 when the list is full. */

@@ -43,7 +43,8 @@ static const hw_prec run_order[HW_PREC_N][6] = {
 	[HW_FP4] = {HW_FP4, HW_FP8, HW_BF16, HW_FP16, HW_FP32, HW_PREC_N},
 };
 
-hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
+/* hw_run_prec past p itself: run_order starts each list with its own precision. */
+hw_prec hw_run_prec_wider(const hw_chip *c, hw_prec p)
 {
 	if ((int)p < 0 || p >= HW_PREC_N)
 		return HW_PREC_N;
@@ -766,11 +767,6 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 int hw_node_chips(const hw_system *s)
 {
 	return s->nlevels ? s->levels[0].chips : 1;
-}
-
-int hw_max_chips(const hw_system *s)
-{
-	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
 }
 
 double hw_rated_w_per_chip(const hw_system *s)

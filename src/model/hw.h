@@ -271,7 +271,10 @@ int hw_find_system(const char *name_or_path, const char *models_dir, hw_system *
 
 /* Chips one node holds; chips of the largest group the system can form (0 = unbounded). */
 int hw_node_chips(const hw_system *s);
-int hw_max_chips(const hw_system *s);
+static inline int hw_max_chips(const hw_system *s)
+{
+	return s->nlevels ? s->levels[s->nlevels - 1].chips : 1;
+}
 
 /* Rated input power per chip, host share included (W): [power] rated / chips; NaN when the
  * system file gives none. */
@@ -284,7 +287,13 @@ double hw_capex_per_chip(const hw_system *s);
  * nearest wider one it has: fp4 -> fp8 -> bf16 -> fp32, fp16 and bf16 for each other where a
  * chip has only one, int8 -> bf16, tf32 -> fp32. Returns HW_PREC_N if none (an fp32 workload on
  * a chip without an fp32 rate). */
-hw_prec hw_run_prec(const hw_chip *c, hw_prec p);
+hw_prec hw_run_prec_wider(const hw_chip *c, hw_prec p); /* past p itself, out of line */
+static inline hw_prec hw_run_prec(const hw_chip *c, hw_prec p)
+{
+	if ((int)p >= 0 && p < HW_PREC_N && c->peak[p] > 0)
+		return p;
+	return hw_run_prec_wider(c, p);
+}
 
 /* The widest precision the chip has a rate for (HW_PREC_N: none; a loaded chip has one). */
 hw_prec hw_widest_prec(const hw_chip *c);

@@ -97,34 +97,11 @@ int nn_key_text(const nn_net *n, const char *key, char *buf, int len)
 	return 1;
 }
 
-int nn_is_mla(const nn_net *n)
-{
-	return n->kv_lora_rank > 0;
-}
-
 double nn_kv_elems_per_token_layer(const nn_net *n)
 {
 	if (nn_is_mla(n))
 		return (double)n->kv_lora_rank + n->rope_head_dim;
 	return 2.0 * n->kv_heads * n->head_dim;
-}
-
-int nn_moe_layers(const nn_net *n)
-{
-	int every = n->moe_every > 0 ? n->moe_every : 1;
-	return n->experts > 0 ? (n->layers - n->dense_layers) / every : 0;
-}
-
-double nn_moe_share(const nn_net *n)
-{
-	return n->layers > 0 ? (double)nn_moe_layers(n) / n->layers : 0;
-}
-
-double nn_window_share(const nn_net *n)
-{
-	if (n->window <= 0 || n->layers <= 0)
-		return 0;
-	return (double)(n->window_layers > 0 ? n->window_layers : n->layers) / n->layers;
 }
 
 double nn_window_keys(const nn_net *n, double pos)

@@ -71,16 +71,31 @@ typedef struct nn_counts {
 nn_counts nn_params(const nn_net *n);
 
 /* 1 if n uses MLA (kv_lora_rank > 0). */
-int nn_is_mla(const nn_net *n);
+static inline int nn_is_mla(const nn_net *n)
+{
+	return n->kv_lora_rank > 0;
+}
 
 /* Layers with an MoE FFN: (layers - dense_layers) / moe_every, 0 for a dense network. */
-int nn_moe_layers(const nn_net *n);
+static inline int nn_moe_layers(const nn_net *n)
+{
+	int every = n->moe_every > 0 ? n->moe_every : 1;
+	return n->experts > 0 ? (n->layers - n->dense_layers) / every : 0;
+}
 
 /* The share of the layers that are MoE (nn_moe_layers / layers). */
-double nn_moe_share(const nn_net *n);
+static inline double nn_moe_share(const nn_net *n)
+{
+	return n->layers > 0 ? (double)nn_moe_layers(n) / n->layers : 0;
+}
 
 /* The share of the layers whose attention is bounded by the window (0 without one). */
-double nn_window_share(const nn_net *n);
+static inline double nn_window_share(const nn_net *n)
+{
+	if (n->window <= 0 || n->layers <= 0)
+		return 0;
+	return (double)(n->window_layers > 0 ? n->window_layers : n->layers) / n->layers;
+}
 
 /* Key positions one query at position pos (1-based: the pos-th token) attends in a layer
  * with the window (sliding: min(pos, window); chunked: its place in its chunk), or pos

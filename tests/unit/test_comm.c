@@ -138,37 +138,66 @@ Test(comm, serving_peer_to_peer_all_reduce)
 	cr_assert_float_eq(comm_allreduce_p2p(&s, 1e9, 8, 1).t, comm_time(&s, COMM_ALL_REDUCE, 1e9, 8, 1).t, 1e-15);
 }
 
+/* Every field of two costs alike, bit for bit. */
+static int same_cost(const comm_cost *a, const comm_cost *b)
+{
+	if (memcmp(&a->t, &b->t, sizeof a->t) != 0 || a->outer != b->outer)
+		return 0;
+	for (int l = 0; l < HW_LEVELS_MAX; l++)
+		if (memcmp(&a->t_level[l], &b->t_level[l], sizeof a->t_level[l]) != 0 || a->ranks[l] != b->ranks[l] ||
+		    a->algo[l] != b->algo[l])
+			return 0;
+	return 1;
+}
+
 Test(comm, a_group_times_its_collectives_as_comm_time_does)
 {
 	/* One group's placement worked out once (comm_group) serves every collective in it: each
-	 * gives comm_time's figures, whichever was timed before it. Shipped systems of every
-	 * topology: switch and fat tree, NVL72 domains, torus, full mesh, ring. */
-	static const char *const systems[] = {"p5.48xlarge", "gb200-nvl72", "tpu-v6e", "trn2.48xlarge", "mi300x-8",
-					      "inf2.48xlarge"};
-	static const int ns[] = {2, 3, 4, 8, 16, 64, 72, 144, 1000, 4096};
-	static const int strides[] = {1, 2, 4, 8, 16};
+	 * gives comm_time's figures, whichever was timed before it, and comm_group_time2 gives two
+	 * at once each one's. comm_time works each level's algorithms out as it costs them,
+	 * comm_plan_time reads them from comm_plan_init's table: the same figures, bit for bit.
+	 * Shipped systems of every topology: switch and fat tree, NVL72 domains, torus, full mesh,
+	 * ring. */
+	static const char *const systems[] = {"p5.48xlarge", "gb200-nvl72", "tpu-v6e", "tpu-v5p", "trn2.48xlarge",
+					      "mi300x-8", "inf2.48xlarge", "dgx-a100-80g"};
+	static const int ns[] = {1, 2, 3, 4, 8, 16, 64, 72, 144, 1000, 4096};
+	static const int strides[] = {1, 2, 4, 8, 16, 64};
 	static const comm_op ops[] = {COMM_ALL_REDUCE, COMM_REDUCE_SCATTER, COMM_ALL_GATHER, COMM_ALL_TO_ALL,
 				      COMM_BROADCAST, COMM_SEND_RECV};
+	const size_t nops = sizeof ops / sizeof ops[0];
+	long bad = 0, n = 0;
 	for (size_t si = 0; si < sizeof systems / sizeof systems[0]; si++) {
-		hw_system s;
+		static hw_system s;
 		err e = {0};
 		cr_assert_eq(hw_find_system(systems[si], "models", &s, &e), 0, "%s", e.msg);
 		for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
 			for (size_t st = 0; st < sizeof strides / sizeof strides[0]; st++) {
 				comm_group g;
 				comm_group_init(&g, &s, ns[ni], strides[st]);
-				for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++)
-					for (double bytes = 1e3; bytes < 1e11; bytes *= 97) {
+				for (size_t oi = 0; oi < nops; oi++) {
+					static comm_plan cp;
+					comm_plan_init(&cp, &s, ops[oi], ns[ni], strides[st]);
+					for (double bytes = 1e3; bytes < 1e11; bytes *= 31) {
+						comm_op other = ops[(oi + 1 + (size_t)bytes % (nops - 1)) % nops];
 						comm_cost a = comm_group_time(&g, ops[oi], bytes);
 						comm_cost b = comm_time(&s, ops[oi], bytes, ns[ni], strides[st]);
-						cr_assert(a.t == b.t && a.outer == b.outer, "%s op %d n %d stride %d %g B: %.17g vs %.17g",
-							  systems[si], (int)ops[oi], ns[ni], strides[st], bytes, a.t, b.t);
-						for (int l = 0; l < HW_LEVELS_MAX; l++)
-							cr_assert(a.t_level[l] == b.t_level[l] && a.ranks[l] == b.ranks[l] &&
-								  a.algo[l] == b.algo[l]);
+						comm_cost c = comm_plan_time(&cp, bytes);
+						comm_cost q = comm_group_time(&g, other, bytes / 3), p[2];
+						comm_group_time2(&g, ops[oi], bytes, other, bytes / 3, &p[0], &p[1]);
+						n++;
+						if ((!same_cost(&a, &b) || !same_cost(&a, &c) || !same_cost(&p[0], &a) ||
+						     !same_cost(&p[1], &q)) &&
+						    bad++ < 5)
+							cr_log_error("%s ops %d, %d n %d stride %d %g B: %.17g, comm_time %.17g, "
+								     "the plan %.17g, two at once %.17g",
+								     systems[si], (int)ops[oi], (int)other, ns[ni], strides[st],
+								     bytes, a.t, b.t, c.t, p[0].t);
 					}
+				}
 			}
 	}
+	cr_assert_gt(n, 10000);
+	cr_assert_eq(bad, 0, "%ld of %ld costs off", bad, n);
 }
 
 Test(comm, channel_cap_limits_a_capped_communicator)

@@ -328,3 +328,72 @@ Test(ops, decode_flops_of_the_whole_network)
 	cr_assert_float_eq(attn, 4608000.0, 1e-6);
 	cr_assert(all > attn);
 }
+
+/* roof_list over the three parts ops_train_micro_roof sums: ops of a layer, the embedding, the rest. */
+static void list_parts(const hw_chip *c, const ops_list *l, roof_sum *layer, roof_sum *embed, roof_sum *rest)
+{
+	static ops_list part[3];
+	for (int i = 0; i < 3; i++)
+		part[i].n = 0;
+	for (int i = 0; i < l->n; i++) {
+		const ops_op *o = &l->op[i];
+		ops_list *d = &part[o->per_layer ? 0 : o->kind == OPS_EMBED ? 1 : 2];
+		d->op[d->n++] = *o;
+	}
+	*layer = roof_list(c, &part[0], NULL);
+	*embed = roof_list(c, &part[1], NULL);
+	*rest = roof_list(c, &part[2], NULL);
+}
+
+Test(ops, timed_as_lowered_is_roof_list_of_the_list)
+{
+	/* ops_train_micro_roof times each op as it is made; the sums must be roof_list's over the
+	 * list ops_train_micro writes, bit for bit, on every shipped training workload, on chips
+	 * of each kind, under each recompute policy, fp8 and fp32 math, unfused attention with
+	 * dropout, and layouts that split heads, sequences, experts and stages. */
+	static const char *const wls[] = {"llama3-8b-train", "llama3-405b-train", "gpt3-175b-train",
+					  "mixtral-8x7b-train", "deepseek-v3-train", "megatron-1t-train",
+					  "llama2-70b-train"};
+	static const char *const syss[] = {"trn2.48xlarge", "p5.48xlarge", "tpu-v5p", "mi300x-8", "gb200-nvl72"};
+	static const char *const variants[][3] = {{"recompute=none", NULL, NULL},
+						  {"recompute=selective", NULL, NULL},
+						  {"recompute=full", NULL, NULL},
+						  {"precision=fp8", "recompute=full", NULL},
+						  {"precision=fp32", "flash_attention=0", "dropout=1"}};
+	static const int layouts[][5] = {{1, 1, 1, 1, 1}, {8, 2, 1, 1, 1}, {4, 1, 2, 1, 2}, {2, 4, 1, 8, 1}};
+	static hw_system s;
+	static wl_workload w;
+	long checked = 0, bad = 0;
+	for (size_t wi = 0; wi < sizeof wls / sizeof wls[0]; wi++)
+		for (size_t si = 0; si < sizeof syss / sizeof syss[0]; si++)
+			for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; vi++) {
+				const char *sets[3];
+				int ns = 0;
+				err e = {0};
+				plan p0;
+				for (int i = 0; i < 3 && variants[vi][i]; i++)
+					sets[ns++] = variants[vi][i];
+				if (fx_shipped(syss[si], wls[wi], sets, ns, &s, &w, &p0, &e) != 0)
+					continue; /* a precision the chip lacks */
+				for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
+					static ops_list l;
+					roof_sum a[3], b[3];
+					plan p = p0;
+					p.tp = layouts[li][0];
+					p.pp = layouts[li][1];
+					p.cp = layouts[li][2];
+					p.ep = w.net.experts > 0 ? layouts[li][3] : 1;
+					p.micro_batch = layouts[li][4];
+					p.sp = p.tp > 1;
+					ops_train_micro(&w, &p, s.chip.family, &l);
+					list_parts(&s.chip, &l, &a[0], &a[1], &a[2]);
+					ops_train_micro_roof(&w, &p, &s.chip, &b[0], &b[1], &b[2]);
+					checked++;
+					if (memcmp(a, b, sizeof a) != 0 && bad++ < 5)
+						cr_log_error("%s on %s (%s) tp %d pp %d cp %d ep %d: %.17g vs %.17g", wls[wi],
+							     syss[si], variants[vi][0], p.tp, p.pp, p.cp, p.ep, a[0].t, b[0].t);
+				}
+			}
+	cr_assert_gt(checked, 400);
+	cr_assert_eq(bad, 0, "%ld of %ld layouts off roof_list's sums", bad, checked);
+}
