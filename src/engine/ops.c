@@ -485,7 +485,10 @@ __attribute__((always_inline)) static inline void lower_train(const wl_workload 
 	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
 	double T = b * sh.s_q, t = p->tp;
 
-	c.to = out ? (timing){0} : *to;
+	if (out)
+		c.to = (timing){0};
+	else
+		c.to = *to;
 	init(&c, out, w, 1);
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
