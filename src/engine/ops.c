@@ -486,7 +486,10 @@ __attribute__((always_inline)) static inline void lower_train(const wl_workload 
 	shape sh = {b, (double)w->seq_len / p->cp, w->seq_len, 0.5, 0};
 	double T = b * sh.s_q, t = p->tp;
 
-	c.to = out ? (timing){0} : *to;
+	if (out)
+		c.to = (timing){0};
+	else
+		c.to = *to;
 	init(&c, out, w, 1);
 	if (family && w->fw.has_train) {
 		int k = fw_attention_kernel(&w->fw.train, family);
@@ -555,16 +558,22 @@ __attribute__((always_inline)) static inline void lower_train(const wl_workload 
 	}
 }
 
-void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+/* lower_train into a list: one copy for both entries below (the timed one has its own). */
+__attribute__((noinline)) static void lower_train_list(const wl_workload *w, const plan *p, const char *family,
+							int optimizer, ops_list *out)
 {
 	if (out)
-		lower_train(w, p, family, 1, out, NULL);
+		lower_train(w, p, family, optimizer, out, NULL);
+}
+
+void ops_train(const wl_workload *w, const plan *p, const char *family, ops_list *out)
+{
+	lower_train_list(w, p, family, 1, out);
 }
 
 void ops_train_micro(const wl_workload *w, const plan *p, const char *family, ops_list *out)
 {
-	if (out)
-		lower_train(w, p, family, 0, out, NULL);
+	lower_train_list(w, p, family, 0, out);
 }
 
 void ops_train_micro_roof(const wl_workload *w, const plan *p, const hw_chip *chip, roof_sum *layer, roof_sum *embed,

@@ -82,8 +82,8 @@ static inline void roof_chip_rates(const hw_chip *c, roof_chip *k)
 		}
 }
 
-/* roof_shape_eff with k = roof_chip_init(c). */
-double roof_shape_eff_chip(const hw_chip *c, const roof_chip *k, double m, double n, double kk, double batch);
+/* roof_shape_eff with ck = roof_chip_init(c). */
+double roof_shape_eff_chip(const hw_chip *c, const roof_chip *ck, double m, double n, double k, double batch);
 
 /* The last GEMM shape timed and its efficiency: a backward GEMM or attention repeats its
  * forward's shape, so a list's timing computes roof_shape_eff once for the pair. Zero it

@@ -265,7 +265,10 @@ __attribute__((always_inline)) static inline void kernel_eval(const hw_system *s
 				    : s->chip.overlap_slowdown;
 		if (w->fw.train.overlap_ep && raw > 0)
 			frac = hide(raw, k->layer.t_bound[ROOF_COMPUTE], sg) / raw;
-		k->ep_layer = take(&c, half, frac, 1, k->ep_level) + take(&cd, half, frac, 1, k->ep_level);
+		/* Two statements: both add into ep_level, in this order (C leaves an operand's order
+		 * unspecified, so one expression could sum the levels differently by compiler). */
+		double ep_dispatch = take(&c, half, frac, 1, k->ep_level);
+		k->ep_layer = ep_dispatch + take(&cd, half, frac, 1, k->ep_level);
 	}
 	if (p.cp > 1) {
 		/* Ring attention: cp-1 exchanges of this rank's K and V per layer forward, K, V and
@@ -418,8 +421,9 @@ __attribute__((always_inline)) static inline void compose(const hw_system *s, co
 								: t_a)
 						     : 0;
 				cm->dp_total += t_g + t_a;
-				cm->dp += take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv) +
-					  (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
+				/* Two statements: both add into lv, the gradient reduce first. */
+				double dp_reduce = take(&g, 1, t_g > 0 ? e_g / t_g : 0, 1, lv);
+				cm->dp += dp_reduce + (t_a > 0 ? take(&a, 1, e_a / t_a, 1, lv) : 0);
 			} else {
 				/* ZeRO-3 / FSDP: each layer's parameters gathered before its forward and
 				 * again before its backward, its gradients reduce-scattered after; prefetched
