@@ -298,22 +298,19 @@ double roof_curve(const hw_curve *c, double x)
 	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
 }
 
-/* The roofline's fraction of the peak for an m x n x k GEMM (`batch` of them) of `flops` over
- * `bytes`: the least of its compute side, a best-shape fraction g times the tile and wave model
- * (roof_shape_eff), and its memory side, FLOP/B x bw / peak (bw: B/s it streams at). */
-static double roof_attain(const hw_chip *c, const roof_chip *ck, double g, double peak, double bw, double m, double n,
-			  double k, double batch, double flops, double bytes)
+/* The roofline's fraction of the peak for a GEMM of `flops` over `bytes` at a best-shape
+ * fraction g, a peak and a streaming bandwidth bw (B/s): the least of g and FLOP/B x bw / peak. */
+static double roof_rate_fraction(double g, double peak, double bw, double flops, double bytes)
 {
-	double comp = g * roof_shape_eff_chip(c, ck, m, n, k, batch);
-	return bytes > 0 && peak > 0 ? num_min(comp, flops / bytes * bw / peak) : comp;
+	return bytes > 0 && peak > 0 ? num_min(g, flops / bytes * bw / peak) : g;
 }
 
-/* The roofline's fraction, at the rates point j of curve cv was measured at (the chip's, or
- * decode_rates), of m rows on the GEMM the point names (gn x gk, with the bytes ops.c's gemm
- * counts: weights at the precision, activations in and out at 16 bits), or on o's own GEMM when
- * the curve names none. */
-static double measured_attain(const hw_chip *c, const roof_chip *ck, const hw_curve *cv, int j, hw_prec run, double m,
-			      double on, double ok, double batch, double oflops, double obytes)
+/* roof_rate_fraction at the rates point j of curve cv was measured at (the chip's, or
+ * decode_rates) for m rows of the GEMM the point names (gn x gk, with the bytes ops.c's gemm
+ * counts: weights at the precision, activations in and out at 16 bits), or of the GEMM timed
+ * (flops over bytes) when the curve names none. */
+static double measured_fraction(const hw_chip *c, const roof_chip *ck, const hw_curve *cv, int j, hw_prec run,
+				double m, double flops, double bytes)
 {
 	const hw_rates *r = &c->decode_rates;
 	int other = c->decode_on[0] != 0;
@@ -321,42 +318,44 @@ static double measured_attain(const hw_chip *c, const roof_chip *ck, const hw_cu
 	double peak = other ? r->peak[run] : c->peak[run];
 	double bw = other ? r->hbm_bw * r->hbm_eff : ck->hbm;
 	double n = cv->gn[j], k = cv->gk[j], ab = (run == HW_FP32 || run == HW_TF32) ? 4 : 2;
-	if (!cv->shaped)
-		return roof_attain(c, ck, g, peak, bw, m, on, ok, batch, oflops, obytes);
-	return roof_attain(c, ck, g, peak, bw, m, n, k, 1, 2 * m * n * k, n * k * hw_prec_bytes(run) + (m * k + m * n) * ab);
+	if (cv->shaped) {
+		flops = 2 * m * n * k;
+		bytes = n * k * hw_prec_bytes(run) + (m * k + m * n) * ab;
+	}
+	return roof_rate_fraction(g, peak, bw, flops, bytes);
 }
 
-double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double n, double k,
-			   double batch, double flops, double bytes, roof_memo *sm)
+double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double flops, double bytes,
+			   roof_memo *sm)
 {
 	const hw_curve *cv = &c->decode_gemm[run];
-	double x = m, e, f = 0, ay, ax;
+	double e, f = 0, ay, ax;
 	int lo = 0, hi = 0;
 	if (cv->n == 0)
 		return 0;
-	e = roof_curve(cv, x);
+	e = roof_curve(cv, m);
 	if (!cv->shaped && !c->decode_on[0])
 		return e;
-	/* The points the curve interpolates between at x (one below the first or above the last). */
-	if (x >= cv->x[cv->n - 1]) {
+	/* The points the curve interpolates between at m (one below the first or above the last). */
+	if (m >= cv->x[cv->n - 1]) {
 		lo = hi = cv->n - 1;
-	} else if (x > cv->x[0]) {
-		while (cv->x[hi] < x)
+	} else if (m > cv->x[0]) {
+		while (cv->x[hi] < m)
 			hi++;
 		lo = hi - 1;
-		f = log(x / cv->x[lo]) / log(cv->x[hi] / cv->x[lo]);
+		f = log(m / cv->x[lo]) / log(cv->x[hi] / cv->x[lo]);
 	}
-	ay = roof_attain(c, ck, c->gemm_eff[run], c->peak[run], ck->hbm, m, n, k, batch, flops, bytes);
-	if (cv->shaped && sm && sm->serve_ok && sm->serve_m == x && sm->serve_lo == lo && sm->serve_hi == hi &&
+	ay = roof_rate_fraction(c->gemm_eff[run], c->peak[run], ck->hbm, flops, bytes);
+	if (cv->shaped && sm && sm->serve_ok && sm->serve_m == m && sm->serve_lo == lo && sm->serve_hi == hi &&
 	    sm->serve_run == run) {
 		ax = sm->serve_ax;
 	} else {
-		ax = measured_attain(c, ck, cv, lo, run, m, n, k, batch, flops, bytes);
+		ax = measured_fraction(c, ck, cv, lo, run, m, flops, bytes);
 		if (hi != lo && (cv->gn[hi] != cv->gn[lo] || cv->gk[hi] != cv->gk[lo]))
-			ax = exp((1 - f) * log(ax) + f * log(measured_attain(c, ck, cv, hi, run, m, n, k, batch, flops, bytes)));
+			ax = exp((1 - f) * log(ax) + f * log(measured_fraction(c, ck, cv, hi, run, m, flops, bytes)));
 		if (cv->shaped && sm) {
 			sm->serve_ok = 1;
-			sm->serve_m = x;
+			sm->serve_m = m;
 			sm->serve_lo = lo;
 			sm->serve_hi = hi;
 			sm->serve_run = run;

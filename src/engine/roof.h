@@ -110,22 +110,22 @@ static inline void roof_memo_init(roof_memo *sm)
 	sm->m = sm->n = sm->k = sm->batch = sm->eff = 0;
 }
 
-/* A serving GEMM's fraction of the peak at run precision `run`: an m x n x k GEMM (`batch` of
- * them) of `flops` over `bytes` timed by the chip's [decode] curve for the precision (0: the
- * chip has none). The curve, log-linear in m between its points, gives what the kernels
- * measured reach at these rows on the GEMMs the points name (@NxK) and at the rates of the chip
- * they ran on (the chip's, or decode_rates: [decode] measured_on); it is moved to this GEMM on
- * this chip by the roofline's ratio at the same rows m, its fraction here over its fraction
- * there (the points' own GEMMs, weighted log-linearly as the curve is; the measuring chip's
- * rates). The roofline's fraction of a GEMM is min(gemm_eff x roof_shape_eff, FLOP/B x hbm_bw
- * x hbm_eff / peak): where the rows leave a GEMM memory-bound on both chips the ratio is that of
- * their bandwidths over their peaks (a point of an H100 moves with an H200's HBM), where
- * compute-bound that of their best-shape fractions times the tile and wave model's (a point of
- * a small-N GEMM moves to a large one). A curve without shapes measured on the chip itself is
- * the curve alone. sm (may be NULL): the measured side, which the GEMMs of one iteration (one
- * m) share, kept from one GEMM to the next. ck = roof_chip_init(c). */
-double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double n, double k,
-			   double batch, double flops, double bytes, roof_memo *sm);
+/* A serving GEMM's fraction of the peak at run precision `run`: m rows of `flops` over `bytes`,
+ * timed by the chip's [decode] curve for the precision (0: the chip has none). The curve,
+ * log-linear in m between its points, gives what the kernels measured reach at these rows on
+ * the GEMMs its points name (@NxK) at the rates of the chip they ran on (this chip's, or
+ * decode_rates: [decode] measured_on). It is moved to this GEMM on this chip by the roofline's
+ * ratio at the same rows: its fraction of the peak here, min(gemm_eff, FLOP/B x hbm_bw x hbm_eff
+ * / peak), over that of the points' GEMMs at the measuring chip's rates (the two points' weighted
+ * log-linearly as the curve is). Where the rows leave both memory-bound the ratio is the chips'
+ * bandwidths over their peaks (an H100's point on an H200's HBM) times the GEMMs' FLOP per byte,
+ * where compute-bound that of their best-shape fractions. The tile and wave model is left out:
+ * on the curves' shapes it is within 3 % of 1, and its steps over m would let a GEMM's time fall
+ * as its rows grow. A curve without shapes measured on the chip itself is the curve alone. sm
+ * (may be NULL): the measured side, which the GEMMs of one iteration (one m) share, kept from one
+ * to the next. ck = roof_chip_init(c). */
+double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double flops, double bytes,
+			   roof_memo *sm);
 
 /* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
  * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
@@ -191,7 +191,7 @@ __attribute__((always_inline)) static inline void roof_time_op_as(const hw_chip 
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
 		if (serving && o->serve && o->kind == OPS_GEMM && c->decode_gemm[run].n)
-			serve_eff = roof_serve_gemm_eff(c, ck, run, o->m, o->n, o->k, o->batch, o->flops, o->bytes, sm);
+			serve_eff = roof_serve_gemm_eff(c, ck, run, o->m, o->flops, o->bytes, sm);
 		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
 		      (o->train > 0 ? o->train * ck->sustained : 1);
 		if (sm)

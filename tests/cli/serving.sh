@@ -15,9 +15,9 @@ check frontier-single-needs-concurrency 2 "single needs concurrency" -- $R eval 
 # --- the frontier's best layout is not the old single pick
 # MLPerf's own layout: llama2-70b on 8 H200 runs 8 tp=1 replicas (MLPerf Inference v4.1 NVIDIA H200-SXM-141GBx8);
 # the old search tried one replica only (tp=1 dp=1 on 1 chip). The frontier's pick fills the 8 chips with replicas
-# of one chip's tensor width, and MLPerf's layout delivers within 5 % of it (the model puts tp=1 pp=4 dp=2 3.9 %
-# ahead: the H200's serving GEMMs at a pipeline's micro-batch rows are as quick as at the whole batch's, and no
-# cost of the pipeline's scheduling is modelled).
+# of one chip's tensor width, and MLPerf's layout delivers within 5 % of it (the model puts tp=1 pp=4 dp=2 3.4 %
+# ahead: on the H200's bandwidth a pipeline's micro-batch rows are nearly as quick per token as the whole
+# batch's, and no cost of the pipeline's scheduling is modelled).
 check frontier-mlperf-layout 0 ",8,tp=1 pp=" -- $R compare -w llama2-70b-serve -s hgx-h200 --format csv
 best=$($R compare -w llama2-70b-serve -s hgx-h200 --format csv | awk -F, 'NR == 2 { print $6 }')
 mlp=$($R eval -s hgx-h200 -w llama2-70b-serve --plan tp=1,pp=1,dp=8 --format json | awk -F'[:,]' '/"tokens_per_s"/ { gsub(/[ \t]/, "", $2); print $2; exit }')

@@ -253,24 +253,24 @@ Test(hw, torus_dims_beyond_the_range_are_refused)
 
 Test(hw, decode_curves_load)
 {
-	/* h100-sxm [decode]: gemm_fp8 six points from M 1 to 4096, each on the GEMM it was measured
-	 * on (43008x5376 to M 256, 2112x7168 at 4096), paged attention 0.80 / 8 us, measured on
+	/* h100-sxm [decode]: gemm_fp8 five points from M 1 to 4096, each on the GEMM it was measured
+	 * on (43008x5376 to M 128, 2112x7168 at 4096), paged attention 0.88 / 8 us, measured on
 	 * itself; h200 names h100-sxm as the chip its points ran on and takes that chip's rates; a
 	 * chip without the section keeps the best-shape path (n = 0). */
 	hw_chip c;
 	err e = {0};
 	cr_assert_eq(hw_load_chip("models/hw/chips/h100-sxm.ini", &c, &e), 0, "%s", e.msg);
-	cr_assert_eq(c.decode_gemm[HW_FP8].n, 6);
+	cr_assert_eq(c.decode_gemm[HW_FP8].n, 5);
 	cr_assert(c.decode_gemm[HW_FP8].shaped);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[4], 256, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[4], 0.4885, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[4], 43008, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[4], 5376, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[5], 4096, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[5], 0.549, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[5], 2112, 1e-12);
-	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[5], 7168, 1e-12);
-	cr_assert_float_eq(c.decode_attn_bw, 0.80, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[3], 128, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[3], 0.327, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[3], 43008, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[3], 5376, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[4], 4096, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[4], 0.549, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[4], 2112, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[4], 7168, 1e-12);
+	cr_assert_float_eq(c.decode_attn_bw, 0.88, 1e-12);
 	cr_assert_float_eq(c.decode_attn_floor, 8e-6, 1e-15);
 	cr_assert_str_empty(c.decode_on);
 	cr_assert_eq(hw_load_chip("models/hw/chips/h200.ini", &c, &e), 0, "%s", e.msg);
@@ -297,7 +297,7 @@ static void write_h100_variant(const char *dir, const char *name, const char *de
 	fclose(in);
 	text[n] = '\0';
 	a = strstr(text, "gemm_bf16 = ");
-	b = strstr(text, "attn_bw = 0.80");
+	b = strstr(text, "attn_bw = 0.88");
 	nm = strstr(text, "name = h100-sxm\n");
 	cr_assert(a && b && nm && nm < a, "the shipped file changed");
 	snprintf(path, sizeof path, "%s/%s.ini", dir, name);

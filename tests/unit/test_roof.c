@@ -156,9 +156,9 @@ static void measured_on_half(hw_chip *c)
 
 Test(roof, serving_gemm_points_move_to_the_gemm_and_the_chip_timed)
 {
-	/* The round chip (100 TFLOP/s, 1 TB/s, one engine, fractions 1: the tile model gives 1),
-	 * bf16 curve 1:0.01, 100:0.5 measured on N = K = 1000. A GEMM of that shape at M 10 takes
-	 * the curve, sqrt(0.01 · 0.5): the roofline's ratio at its rows is 1. */
+	/* The round chip (100 TFLOP/s, 1 TB/s, fractions 1), bf16 curve 1:0.01, 100:0.5 measured on
+	 * N = K = 1000. A GEMM of that shape at M 10 takes the curve, sqrt(0.01 · 0.5): the
+	 * roofline's ratio at its rows is 1. */
 	hw_chip c = fx_round_chip();
 	hw_curve k = {.n = 2, .x = {1, 100}, .eff = {0.01, 0.5}, .shaped = 1, .gn = {1000, 1000}, .gk = {1000, 1000}};
 	ops_op o;
