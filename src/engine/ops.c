@@ -112,7 +112,8 @@ __attribute__((always_inline)) static inline void emit(lower *c, const ops_op *o
 		c->l->n = c->n + 1;
 	} else {
 		roof_time r;
-		roof_time_op(c->to.chip, c->to.ck, o, c->to.sm, &r);
+		/* Timed as made only by the training lowering (serving lowers into a list). */
+		roof_time_train_op(c->to.chip, c->to.ck, o, c->to.sm, &r);
 		roof_add_op(o->per_layer ? c->to.layer : o->kind == OPS_EMBED ? c->to.embed : c->to.rest, o, &r);
 	}
 	c->n++;

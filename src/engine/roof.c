@@ -298,6 +298,73 @@ double roof_curve(const hw_curve *c, double x)
 	return exp(log(c->eff[i - 1]) + f * (log(c->eff[i]) - log(c->eff[i - 1])));
 }
 
+/* The roofline's fraction of the peak for a GEMM of `flops` over `bytes` at a best-shape
+ * fraction g, a peak and a streaming bandwidth bw (B/s): the least of g and FLOP/B x bw / peak. */
+static double roof_rate_fraction(double g, double peak, double bw, double flops, double bytes)
+{
+	return bytes > 0 && peak > 0 ? num_min(g, flops / bytes * bw / peak) : g;
+}
+
+/* roof_rate_fraction at the rates point j of curve cv was measured at (the chip's, or
+ * decode_rates) for m rows of the GEMM the point names (gn x gk, with the bytes ops.c's gemm
+ * counts: weights at the precision, activations in and out at 16 bits), or of the GEMM timed
+ * (flops over bytes) when the curve names none. */
+static double measured_fraction(const hw_chip *c, const roof_chip *ck, const hw_curve *cv, int j, hw_prec run,
+				double m, double flops, double bytes)
+{
+	const hw_rates *r = &c->decode_rates;
+	int other = c->decode_on[0] != 0;
+	double g = other ? r->gemm_eff[run] : c->gemm_eff[run];
+	double peak = other ? r->peak[run] : c->peak[run];
+	double bw = other ? r->hbm_bw * r->hbm_eff : ck->hbm;
+	double n = cv->gn[j], k = cv->gk[j], ab = (run == HW_FP32 || run == HW_TF32) ? 4 : 2;
+	if (cv->shaped) {
+		flops = 2 * m * n * k;
+		bytes = n * k * hw_prec_bytes(run) + (m * k + m * n) * ab;
+	}
+	return roof_rate_fraction(g, peak, bw, flops, bytes);
+}
+
+double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double flops, double bytes,
+			   roof_memo *sm)
+{
+	const hw_curve *cv = &c->decode_gemm[run];
+	double e, f = 0, ay, ax;
+	int lo = 0, hi = 0;
+	if (cv->n == 0)
+		return 0;
+	e = roof_curve(cv, m);
+	if (!cv->shaped && !c->decode_on[0])
+		return e;
+	/* The points the curve interpolates between at m (one below the first or above the last). */
+	if (m >= cv->x[cv->n - 1]) {
+		lo = hi = cv->n - 1;
+	} else if (m > cv->x[0]) {
+		while (cv->x[hi] < m)
+			hi++;
+		lo = hi - 1;
+		f = log(m / cv->x[lo]) / log(cv->x[hi] / cv->x[lo]);
+	}
+	ay = roof_rate_fraction(c->gemm_eff[run], c->peak[run], ck->hbm, flops, bytes);
+	if (cv->shaped && sm && sm->serve_ok && sm->serve_m == m && sm->serve_lo == lo && sm->serve_hi == hi &&
+	    sm->serve_run == run) {
+		ax = sm->serve_ax;
+	} else {
+		ax = measured_fraction(c, ck, cv, lo, run, m, flops, bytes);
+		if (hi != lo && (cv->gn[hi] != cv->gn[lo] || cv->gk[hi] != cv->gk[lo]))
+			ax = exp((1 - f) * log(ax) + f * log(measured_fraction(c, ck, cv, hi, run, m, flops, bytes)));
+		if (cv->shaped && sm) {
+			sm->serve_ok = 1;
+			sm->serve_m = m;
+			sm->serve_lo = lo;
+			sm->serve_hi = hi;
+			sm->serve_run = run;
+			sm->serve_ax = ax;
+		}
+	}
+	return ay > 0 && ax > 0 ? num_min(1, e * ay / ax) : e;
+}
+
 roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 {
 	roof_sum s;
@@ -305,6 +372,7 @@ roof_sum roof_list(const hw_chip *c, const ops_list *l, roof_time *per_op)
 	roof_chip ck;
 	roof_chip_init(c, &ck);
 	roof_memo_init(&sm);
+	sm.serve_ok = 0;
 	memset(&s, 0, sizeof s);
 	for (int i = 0; i < l->n; i++) {
 		const ops_op *o = &l->op[i];

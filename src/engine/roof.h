@@ -6,8 +6,9 @@
  * spread over the chip's matrix engines in whole waves). p is the workload precision, or the
  * next wider one the chip supports. Elementwise work runs at the vector rate when the chip
  * file gives one, else only its bytes count. Serving ops use the chip's measured decode curves
- * where it has them (roof_op). The per-op timing is inline below (roof_time_op, roof_add_op),
- * for the lowering that times a micro-batch's ops as it makes them (ops_train_micro_roof). Pure. */
+ * where it has them (roof_op, roof_serve_gemm_eff). The per-op timing is inline below
+ * (roof_time_op, roof_add_op), for the lowering that times a micro-batch's ops as it makes them
+ * (ops_train_micro_roof). Pure. */
 #ifndef ROOFCOST_ROOF_H
 #define ROOFCOST_ROOF_H
 
@@ -94,6 +95,13 @@ typedef struct roof_memo {
 				 lowering's forward GEMM or attention), no need to compare either; 0:
 				 compare (each cleared as it is used) */
 	double m, n, k, batch, eff;
+	/* Serving GEMMs (roof_serve_gemm_eff): the measured side of the last one's ratio, which
+	 * the GEMMs of one iteration share (their rows M): for rows serve_m between points
+	 * serve_lo and serve_hi of precision serve_run's curve. roof_list sets serve_ok = 0;
+	 * nothing else reads these (training lowers no serving GEMM). */
+	int serve_ok, serve_lo, serve_hi;
+	hw_prec serve_run;
+	double serve_m, serve_ax;
 } roof_memo;
 
 static inline void roof_memo_init(roof_memo *sm)
@@ -102,11 +110,22 @@ static inline void roof_memo_init(roof_memo *sm)
 	sm->m = sm->n = sm->k = sm->batch = sm->eff = 0;
 }
 
-/* A serving GEMM: the measured fraction of the peak at its rows M (0: no curve). */
-static inline double roof_serve_gemm_eff(const hw_chip *c, const ops_op *o, hw_prec run)
-{
-	return o->serve && o->kind == OPS_GEMM ? roof_curve(&c->decode_gemm[run], o->m) : 0;
-}
+/* A serving GEMM's fraction of the peak at run precision `run`: m rows of `flops` over `bytes`,
+ * timed by the chip's [decode] curve for the precision (0: the chip has none). The curve,
+ * log-linear in m between its points, gives what the kernels measured reach at these rows on
+ * the GEMMs its points name (@NxK) at the rates of the chip they ran on (this chip's, or
+ * decode_rates: [decode] measured_on). It is moved to this GEMM on this chip by the roofline's
+ * ratio at the same rows: its fraction of the peak here, min(gemm_eff, FLOP/B x hbm_bw x hbm_eff
+ * / peak), over that of the points' GEMMs at the measuring chip's rates (the two points' weighted
+ * log-linearly as the curve is). Where the rows leave both memory-bound the ratio is the chips'
+ * bandwidths over their peaks (an H100's point on an H200's HBM) times the GEMMs' FLOP per byte,
+ * where compute-bound that of their best-shape fractions. The tile and wave model is left out:
+ * on the curves' shapes it is within 3 % of 1, and its steps over m would let a GEMM's time fall
+ * as its rows grow. A curve without shapes measured on the chip itself is the curve alone. sm
+ * (may be NULL): the measured side, which the GEMMs of one iteration (one m) share, kept from one
+ * to the next. ck = roof_chip_init(c). */
+double roof_serve_gemm_eff(const hw_chip *c, const roof_chip *ck, hw_prec run, double m, double flops, double bytes,
+			   roof_memo *sm);
 
 /* Decode attention (one query row) over a paged KV cache: a fixed cost per call, then the
  * bytes at the bandwidth paged-decode kernels reach (0: not a serving decode, or no data). */
@@ -140,9 +159,13 @@ __attribute__((always_inline)) static inline double roof_memo_eff(const hw_chip 
 }
 
 /* roof_op into *out, every field written, with ck = roof_chip_init(c) (sm: the shape memo, may
- * be NULL). Inline, for the loops that time ops as they make them (ops_train_micro_roof). */
-__attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c, const roof_chip *ck, const ops_op *o,
-								roof_memo *sm, roof_time *out)
+ * be NULL); serving 0: o is no serving op (a training lowering's), so neither the [decode]
+ * curves nor the paged attention are looked up and nothing of o leaves the caller's registers
+ * for them. Inline, for the loops that time ops as they make them (ops_train_micro_roof:
+ * roof_time_train_op). */
+__attribute__((always_inline)) static inline void roof_time_op_as(const hw_chip *c, const roof_chip *ck,
+								   const ops_op *o, roof_memo *sm, roof_time *out,
+								   int serving)
 {
 	double t_compute = 0, t_memory, eff = 0, peak, t, paged;
 	hw_prec run = o->prec;
@@ -167,8 +190,8 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 				base = num_min(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
 		}
 		/* Tensor work runs at the clock the power limit sustains. */
-		if (o->serve)
-			serve_eff = roof_serve_gemm_eff(c, o, run);
+		if (serving && o->serve && o->kind == OPS_GEMM && c->decode_gemm[run].n)
+			serve_eff = roof_serve_gemm_eff(c, ck, run, o->m, o->flops, o->bytes, sm);
 		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
 		      (o->train > 0 ? o->train * ck->sustained : 1);
 		if (sm)
@@ -179,7 +202,7 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 		peak = c->vector;
 		t_compute = o->flops / c->vector;
 	}
-	paged = o->serve ? roof_paged_attn_time(c, o) : 0;
+	paged = serving && o->serve ? roof_paged_attn_time(c, o) : 0;
 	if (paged > 0)
 		t_memory = paged;
 	else if (o->kind == OPS_GEMM || o->kind == OPS_ATTN || o->kind == OPS_EMBED)
@@ -211,6 +234,20 @@ __attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c,
 	out->peak = peak;
 	out->run_prec = run;
 	out->bound = bound;
+}
+
+/* roof_time_op_as for any op (roof_list, roof_op). */
+__attribute__((always_inline)) static inline void roof_time_op(const hw_chip *c, const roof_chip *ck, const ops_op *o,
+								roof_memo *sm, roof_time *out)
+{
+	roof_time_op_as(c, ck, o, sm, out, 1);
+}
+
+/* roof_time_op_as for an op of a training lowering (never a serving GEMM). */
+__attribute__((always_inline)) static inline void roof_time_train_op(const hw_chip *c, const roof_chip *ck,
+								      const ops_op *o, roof_memo *sm, roof_time *out)
+{
+	roof_time_op_as(c, ck, o, sm, out, 0);
 }
 
 /* Adds o, each run timed r, count times into s (roof_list's sum, op by op). */

@@ -107,7 +107,8 @@ typedef struct chip_raw {
 	int status;
 	double eff_default;
 	double eff[HW_PREC_N];
-	char curve[HW_PREC_N][HW_TEXT_MAX];  /* [decode] gemm_<prec> = "M:eff, M:eff, ..." */
+	char curve[HW_PREC_N][HW_TEXT_MAX];  /* [decode] gemm_<prec> = "M:eff, M:eff@NxK, ..." */
+	char measured_on[HW_NAME_MAX];       /* [decode] measured_on */
 } chip_raw;
 
 #define PEAK(key, idx) F_NUM("peak", key, chip_raw, c.peak[idx], UNITS_FLOPS, 0, 1e9, 1e18)
@@ -161,6 +162,7 @@ static const cfg_field chip_fields[] = {
 	F_STR("decode", "gemm_fp8", chip_raw, curve[HW_FP8], 0),
 	F_STR("decode", "gemm_int8", chip_raw, curve[HW_INT8], 0),
 	F_STR("decode", "gemm_fp4", chip_raw, curve[HW_FP4], 0),
+	F_STR("decode", "measured_on", chip_raw, measured_on, 0),
 	F_NUM("decode", "attn_bw", chip_raw, c.decode_attn_bw, UNITS_NONE, 0, 0.01, 1.0),
 	F_NUM("decode", "attn_floor", chip_raw, c.decode_attn_floor, UNITS_TIME, 0, 0, 1e-3),
 	F_SRC("decode", chip_raw, c.src_decode),
@@ -170,22 +172,24 @@ static const cfg_field chip_fields[] = {
 
 static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
 
-/* "1:0.003, 128:0.33, 1024:0.71" into c: x increasing and >= 1, eff in (0, 1]. Returns 0 or -1
- * with why set. */
+/* "1:0.003, 128:0.33, 1024:0.71" into c: x increasing and >= 1, eff in (0, 1]; each point may
+ * name the GEMM it was measured on, "128:0.33@43008x5376" (N x K, each >= 1), and then every
+ * point does. Returns 0 or -1 with why set. */
 static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 {
 	const char *p = s;
 	c->n = 0;
+	c->shaped = 0;
 	while (*p) {
 		char *end;
-		double x, e;
+		double x, e, gn = 0, gk = 0;
 		while (*p == ' ' || *p == ',')
 			p++;
 		if (!*p)
 			break;
 		x = strtod(p, &end);
 		if (end == p || *end != ':') {
-			snprintf(why, n, "'%s' is not a list of M:efficiency", s);
+			snprintf(why, n, "'%s' is not a list of M:efficiency or M:efficiency@NxK", s);
 			return -1;
 		}
 		p = end + 1;
@@ -194,12 +198,32 @@ static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 			snprintf(why, n, "point %d: M must be >= 1 and increasing, efficiency in (0, 1]", c->n + 1);
 			return -1;
 		}
+		if (*end == '@') {
+			p = end + 1;
+			gn = strtod(p, &end);
+			if (end != p && (*end == 'x' || *end == 'X')) {
+				p = end + 1;
+				gk = strtod(p, &end);
+			}
+			if (end == p || !(gn >= 1) || !(gk >= 1) || (*end && *end != ',' && *end != ' ')) {
+				snprintf(why, n, "point %d: the shape after '@' must be NxK, each >= 1", c->n + 1);
+				return -1;
+			}
+		}
+		if (c->n && (gn > 0) != c->shaped) {
+			snprintf(why, n, "point %d: every point names the GEMM it was measured on (@NxK) or none does",
+				 c->n + 1);
+			return -1;
+		}
 		if (c->n == HW_CURVE_MAX) {
 			snprintf(why, n, "at most %d points", HW_CURVE_MAX);
 			return -1;
 		}
+		c->shaped = gn > 0;
 		c->x[c->n] = x;
-		c->eff[c->n++] = e;
+		c->eff[c->n] = e;
+		c->gn[c->n] = gn;
+		c->gk[c->n++] = gk;
 		p = end;
 	}
 	if (c->n == 0) {
@@ -234,7 +258,59 @@ static int check_name(const cfg_doc *d, const char *section, const char *name, e
 	return 0;
 }
 
+static int load_chip(const char *path, hw_chip *out, err *e, int follow);
+
+/* [decode] measured_on = NAME: the chip file NAME.ini beside path, whose rates c's GEMM points
+ * were measured at (its own measured_on is not followed), as the file gives them (no
+ * calibration applied). Its tile set must be c's (the points' shapes are weighed with c's
+ * tiles), and it must have a peak for each precision c has a curve of. Returns 0 or an error
+ * at line. */
+static int load_measured_on(const char *path, int line, const char *name, hw_chip *c, err *e)
+{
+	char ref[HW_NAME_MAX + 8], other[CFG_PATH_MAX];
+	hw_chip *m;
+	int rc;
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return err_at(e, path, line, "measured_on: '%s' is not a chip name (the stem of a file beside this one)", name);
+	if (!(m = malloc(sizeof *m)))
+		return err_at(e, path, line, "measured_on: out of memory");
+	snprintf(ref, sizeof ref, "%s.ini", name);
+	names_relative(path, ref, other, sizeof other);
+	rc = load_chip(other, m, e, 0);
+	if (rc != 0) {
+		char inner[ERR_MSG_MAX];
+		snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
+		err_at(e, path, line, "measured_on: %s", inner);
+	} else if (m->units != c->units || m->tile_m != c->tile_m || m->tile_n != c->tile_n ||
+		   m->pad_m != c->pad_m || m->pad_n != c->pad_n || m->pad_k != c->pad_k) {
+		rc = err_at(e, path, line,
+			    "measured_on: chip %s has another tile set than %s (units, tile_m, tile_n, pad_m, pad_n, pad_k)", name,
+			    c->name);
+	} else {
+		for (int p = 0; p < HW_PREC_N && rc == 0; p++)
+			if (c->decode_gemm[p].n && !(m->peak[p] > 0))
+				rc = err_at(e, path, line, "measured_on: chip %s has no %s peak for gemm_%s", name,
+					    hw_prec_names[p], hw_prec_names[p]);
+	}
+	if (rc == 0) {
+		for (int p = 0; p < HW_PREC_N; p++) {
+			c->decode_rates.peak[p] = m->peak[p];
+			c->decode_rates.gemm_eff[p] = m->gemm_eff[p];
+		}
+		c->decode_rates.hbm_bw = m->hbm_bw;
+		c->decode_rates.hbm_eff = m->hbm_eff;
+		snprintf(c->decode_on, sizeof c->decode_on, "%s", name);
+	}
+	free(m);
+	return rc;
+}
+
 int hw_load_chip(const char *path, hw_chip *out, err *e)
+{
+	return load_chip(path, out, e, 1);
+}
+
+static int load_chip(const char *path, hw_chip *out, err *e, int follow)
 {
 	cfg_doc d;
 	chip_raw r;
@@ -286,6 +362,16 @@ int hw_load_chip(const char *path, hw_chip *out, err *e)
 				const cfg_entry *en = cfg_find(&d, "decode", key);
 				rc = err_at(e, path, en ? en->line : 0, "%s: %s", key, why);
 			}
+		}
+		if (rc == 0 && r.measured_on[0]) {
+			const cfg_entry *en = cfg_find(&d, "decode", "measured_on");
+			int any = 0;
+			for (int p = 0; p < HW_PREC_N; p++)
+				any |= r.c.decode_gemm[p].n > 0;
+			if (!any)
+				rc = err_at(e, path, en ? en->line : 0, "measured_on: [decode] gives no gemm_<precision> curve");
+			else if (follow && strcmp(r.measured_on, r.c.name) != 0)
+				rc = load_measured_on(path, en ? en->line : 0, r.measured_on, &r.c, e);
 		}
 	}
 	if (rc == 0) {

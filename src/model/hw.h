@@ -16,10 +16,14 @@
 
 enum { HW_NAME_MAX = 48, HW_TEXT_MAX = 1024, HW_DATE_MAX = 16, HW_LEVELS_MAX = 3, HW_CURVE_MAX = 16 };
 
-/* A measured efficiency against one dimension: eff[i] at x[i], x increasing; n = 0: none. */
+/* A measured efficiency against one dimension: eff[i] at x[i], x increasing; n = 0: none. A
+ * serving GEMM curve's points may name the GEMM each was measured on (shaped 1: every point
+ * has gn[i] x gk[i], its N and K; 0: none has). */
 typedef struct hw_curve {
 	int n;
 	double x[HW_CURVE_MAX], eff[HW_CURVE_MAX];
+	int shaped;
+	double gn[HW_CURVE_MAX], gk[HW_CURVE_MAX];
 } hw_curve;
 
 /* Attention kernel classes a framework names: the chip's best fused kernel (FlashAttention-3,
@@ -31,6 +35,15 @@ typedef enum hw_attn { HW_ATTN_FLASH, HW_ATTN_FLASH2, HW_ATTN_N } hw_attn;
 typedef enum hw_prec {
 	HW_FP32, HW_TF32, HW_BF16, HW_FP16, HW_FP8, HW_INT8, HW_FP4, HW_PREC_N
 } hw_prec;
+
+/* The rates a chip's [decode] GEMM points were measured at, when another chip's ([decode]
+ * measured_on, a chip of the same tile set): dense peak and best-shape GEMM fraction per
+ * precision, HBM bandwidth (B/s) and its achievable fraction. */
+typedef struct hw_rates {
+	double peak[HW_PREC_N];
+	double gemm_eff[HW_PREC_N];
+	double hbm_bw, hbm_eff;
+} hw_rates;
 
 /* "fp32" ... "fp4"; NULL-terminated list for enums. */
 extern const char *const hw_prec_names[];
@@ -76,10 +89,14 @@ typedef struct hw_chip {
 	double attn_k[HW_ATTN_N][2];
 	double attn_seq_half[HW_ATTN_N];
 	/* Serving ([decode], optional): the fraction of the peak a serving GEMM reaches against
-	 * the rows M it multiplies (decode batch plus prefill tokens), per precision, measured on
-	 * this chip (n = 0: the best-shape path); paged decode attention streams the KV cache at
-	 * decode_attn_bw of hbm_bw after a fixed decode_attn_floor per call (0: hbm_eff, none). */
+	 * the rows M it multiplies (decode batch plus prefill tokens), per precision (n = 0: the
+	 * best-shape path), measured on the GEMMs its points name, at this chip's rates or, where
+	 * decode_on[0] names another chip, at decode_rates (roof_serve_gemm_eff scales each point
+	 * to the GEMM timed); paged decode attention streams the KV cache at decode_attn_bw of
+	 * hbm_bw after a fixed decode_attn_floor per call (0: hbm_eff, none). */
 	hw_curve decode_gemm[HW_PREC_N];
+	char decode_on[HW_NAME_MAX];
+	hw_rates decode_rates;
 	double decode_attn_bw;
 	double decode_attn_floor;  /* s */
 	double train_sustained;    /* share of the tensor rate a training loop sustains (calibrated per

@@ -253,18 +253,123 @@ Test(hw, torus_dims_beyond_the_range_are_refused)
 
 Test(hw, decode_curves_load)
 {
-	/* h100-sxm [decode]: gemm_fp8 five points from M 1 to 4096, paged attention 0.80 / 8 us;
-	 * a chip without the section keeps the best-shape path (n = 0). */
+	/* h100-sxm [decode]: gemm_fp8 five points from M 1 to 4096, each on the GEMM it was measured
+	 * on (43008x5376 to M 128, 2112x7168 at 4096), paged attention 0.88 / 8 us, measured on
+	 * itself; h200 names h100-sxm as the chip its points ran on and takes that chip's rates; a
+	 * chip without the section keeps the best-shape path (n = 0). */
 	hw_chip c;
 	err e = {0};
 	cr_assert_eq(hw_load_chip("models/hw/chips/h100-sxm.ini", &c, &e), 0, "%s", e.msg);
 	cr_assert_eq(c.decode_gemm[HW_FP8].n, 5);
+	cr_assert(c.decode_gemm[HW_FP8].shaped);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[3], 128, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[3], 0.327, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[3], 43008, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[3], 5376, 1e-12);
 	cr_assert_float_eq(c.decode_gemm[HW_FP8].x[4], 4096, 1e-12);
 	cr_assert_float_eq(c.decode_gemm[HW_FP8].eff[4], 0.549, 1e-12);
-	cr_assert_float_eq(c.decode_attn_bw, 0.80, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gn[4], 2112, 1e-12);
+	cr_assert_float_eq(c.decode_gemm[HW_FP8].gk[4], 7168, 1e-12);
+	cr_assert_float_eq(c.decode_attn_bw, 0.88, 1e-12);
 	cr_assert_float_eq(c.decode_attn_floor, 8e-6, 1e-15);
+	cr_assert_str_empty(c.decode_on);
+	cr_assert_eq(hw_load_chip("models/hw/chips/h200.ini", &c, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(c.decode_on, "h100-sxm");
+	cr_assert_float_eq(c.decode_rates.hbm_bw, 3.35e12, 1e3);
+	cr_assert_float_eq(c.decode_rates.hbm_eff, 0.69, 1e-12);
+	cr_assert_float_eq(c.decode_rates.peak[HW_FP8], 1979e12, 1e3);
+	cr_assert_float_eq(c.decode_rates.gemm_eff[HW_FP8], 0.709, 1e-12);
+	cr_assert_float_eq(c.hbm_bw, 4.8e12, 1e3);
 	cr_assert_eq(hw_load_chip("models/hw/chips/trainium2.ini", &c, &e), 0, "%s", e.msg);
 	cr_assert_eq(c.decode_gemm[HW_BF16].n, 0);
+}
+
+/* A copy of the shipped h100-sxm.ini in dir as NAME.ini, its [decode] lines from gemm_bf16 to
+ * measured_on or attn_bw replaced by decode (a chip named NAME). */
+static void write_h100_variant(const char *dir, const char *name, const char *decode)
+{
+	char path[128], text[32768], *a, *b, *nm;
+	FILE *in, *out;
+	size_t n;
+	in = fopen("models/hw/chips/h100-sxm.ini", "r");
+	cr_assert(in);
+	n = fread(text, 1, sizeof text - 1, in);
+	fclose(in);
+	text[n] = '\0';
+	a = strstr(text, "gemm_bf16 = ");
+	b = strstr(text, "attn_bw = 0.88");
+	nm = strstr(text, "name = h100-sxm\n");
+	cr_assert(a && b && nm && nm < a, "the shipped file changed");
+	snprintf(path, sizeof path, "%s/%s.ini", dir, name);
+	out = fopen(path, "w");
+	cr_assert(out);
+	fwrite(text, 1, (size_t)(nm - text), out);
+	fprintf(out, "name = %s\n", name);
+	nm += strlen("name = h100-sxm\n");
+	fwrite(nm, 1, (size_t)(a - nm), out);
+	fputs(decode, out);
+	fputs(b, out);
+	fclose(out);
+}
+
+Test(hw, decode_curve_shapes_and_measured_on_are_strict)
+{
+	/* Each bad [decode] is refused with the file, the line of its key and what is wrong. */
+	static const struct {
+		const char *decode, *msg;
+	} bad[] = {
+		{"gemm_fp8 = 1:0.003@43008x5376, 128:0.33\n", "gemm_fp8: point 2: every point names the GEMM"},
+		{"gemm_fp8 = 1:0.003, 128:0.33@43008x5376\n", "gemm_fp8: point 2: every point names the GEMM"},
+		{"gemm_fp8 = 1:0.003@43008\n", "gemm_fp8: point 1: the shape after '@' must be NxK"},
+		{"gemm_fp8 = 1:0.003@0x5376\n", "gemm_fp8: point 1: the shape after '@' must be NxK"},
+		{"gemm_fp8 = 1:0.003@8x8y\n", "gemm_fp8: point 1: the shape after '@' must be NxK"},
+		{"gemm_fp8 = 1:0.003\nmeasured_on = nosuchchip\n", "measured_on: "},
+		{"gemm_fp8 = 1:0.003\nmeasured_on = ../h100-sxm\n", "measured_on: '../h100-sxm' is not a chip name"},
+		{"gemm_fp8 = 1:0.003\nmeasured_on = other\n", "measured_on: chip other has another tile set"},
+		{"gemm_fp4 = 1:0.003\nmeasured_on = peer\n", "measured_on: chip peer has no fp4 peak for gemm_fp4"},
+		{"measured_on = peer\n", "measured_on: [decode] gives no gemm_<precision> curve"},
+	};
+	char dir[] = "/tmp/roofcost-hw-XXXXXX", path[128];
+	hw_chip c;
+	err e = {0};
+	cr_assert_not_null(mkdtemp(dir));
+	/* peer: h100-sxm's tile set; other: another one. */
+	write_h100_variant(dir, "peer", "gemm_fp8 = 1:0.003\n");
+	write_h100_variant(dir, "other", "gemm_fp8 = 1:0.003\n");
+	snprintf(path, sizeof path, "%s/other.ini", dir);
+	{
+		char text[32768], *u;
+		FILE *f = fopen(path, "r");
+		size_t n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		u = strstr(text, "units = 132");
+		cr_assert(u);
+		memcpy(u, "units = 133", 11);
+		f = fopen(path, "w");
+		fputs(text, f);
+		fclose(f);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_h100_variant(dir, "bad", bad[i].decode);
+		snprintf(path, sizeof path, "%s/bad.ini", dir);
+		memset(&e, 0, sizeof e);
+		cr_assert_neq(hw_load_chip(path, &c, &e), 0, "case %zu loaded", i);
+		cr_assert(strstr(e.msg, bad[i].msg) && strstr(e.msg, "bad.ini:"), "case %zu: %s", i, e.msg);
+	}
+	/* A good one: measured on peer, whose rates it keeps. */
+	write_h100_variant(dir, "good", "gemm_fp8 = 1:0.003@43008x5376, 128:0.33@43008x5376\nmeasured_on = peer\n");
+	snprintf(path, sizeof path, "%s/good.ini", dir);
+	cr_assert_eq(hw_load_chip(path, &c, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(c.decode_on, "peer");
+	cr_assert_float_eq(c.decode_rates.hbm_bw, 3.35e12, 1e3);
+	cr_assert(c.decode_gemm[HW_FP8].shaped);
+	const char *names[] = {"peer", "other", "bad", "good"};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s.ini", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 /* 1 if name is one of the systems added for December 2026 (issue 14), which must be feasible. */

@@ -97,7 +97,7 @@ Test(roof, serving_gemm_curve_and_paged_attention)
 	/* Curve 1:0.01, 100:0.5: log-linear between, sqrt(0.01 · 0.5) = 0.0707 at M 10; below
 	 * the first point the time stays flat (0.005 at M 0.5), above the last the rate holds. */
 	hw_chip c = fx_round_chip();
-	hw_curve k = {2, {1, 100}, {0.01, 0.5}};
+	hw_curve k = {.n = 2, .x = {1, 100}, .eff = {0.01, 0.5}};
 	ops_op o;
 	roof_time r;
 	cr_assert_float_eq(roof_curve(&k, 10), sqrt(0.01 * 0.5), 1e-12);
@@ -126,6 +126,85 @@ Test(roof, serving_gemm_curve_and_paged_attention)
 	o.bytes = 100e6;
 	o.serve = 1;
 	cr_assert_float_eq(roof_op(&c, &o).t_memory, 8e-6 + 100e6 / 0.5e12, 1e-15);
+}
+
+/* A 16-bit serving GEMM m x n x k of o's fields, as ops.c's gemm counts it (weights, activations
+ * in and out at 2 bytes), into o. */
+static void serve_gemm(ops_op *o, double m, double n, double k)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = OPS_GEMM;
+	o->prec = HW_BF16;
+	o->m = m; o->n = n; o->k = k; o->batch = 1;
+	o->flops = 2 * m * n * k;
+	o->bytes = 2 * (n * k + m * k + m * n);
+	o->serve = 1;
+}
+
+/* c's [decode] points measured on a chip of c's peaks at half its bandwidth and a best-shape
+ * fraction of 0.8. */
+static void measured_on_half(hw_chip *c)
+{
+	snprintf(c->decode_on, sizeof c->decode_on, "half");
+	for (int p = 0; p < HW_PREC_N; p++) {
+		c->decode_rates.peak[p] = c->peak[p];
+		c->decode_rates.gemm_eff[p] = 0.8;
+	}
+	c->decode_rates.hbm_bw = 0.5 * c->hbm_bw;
+	c->decode_rates.hbm_eff = 1;
+}
+
+Test(roof, serving_gemm_points_move_to_the_gemm_and_the_chip_timed)
+{
+	/* The round chip (100 TFLOP/s, 1 TB/s, fractions 1), bf16 curve 1:0.01, 100:0.5 measured on
+	 * N = K = 1000. A GEMM of that shape at M 10 takes the curve, sqrt(0.01 · 0.5): the
+	 * roofline's ratio at its rows is 1. */
+	hw_chip c = fx_round_chip();
+	hw_curve k = {.n = 2, .x = {1, 100}, .eff = {0.01, 0.5}, .shaped = 1, .gn = {1000, 1000}, .gk = {1000, 1000}};
+	ops_op o;
+	double e10 = sqrt(0.01 * 0.5), i10 = 2e7 / 2.04e6, i4k = 3.2e8 / (2 * (16e6 + 8e4));
+	c.decode_gemm[HW_BF16] = k;
+	serve_gemm(&o, 10, 1000, 1000);
+	cr_assert_float_eq(roof_op(&c, &o).eff, e10, 1e-12);
+	/* At M 10 both GEMMs are memory-bound (FLOP/B 9.80 and 9.95 against a ridge of 100): a GEMM
+	 * of N = K = 4000 moves by its intensity over the points', 9.95 / 9.80. */
+	serve_gemm(&o, 10, 4000, 4000);
+	cr_assert_float_eq(roof_op(&c, &o).eff, e10 * i4k / i10, 1e-12);
+	/* Measured on a chip of half the bandwidth: memory-bound rows run twice the share of the
+	 * peak here (0.141 at M 10); compute-bound ones (M 1000 on the points' shape, FLOP/B 333)
+	 * by the best-shape fractions, 1 here over 0.8 there: 0.5 / 0.8 = 0.625. */
+	measured_on_half(&c);
+	serve_gemm(&o, 10, 1000, 1000);
+	cr_assert_float_eq(roof_op(&c, &o).eff, 2 * e10, 1e-12);
+	serve_gemm(&o, 1000, 1000, 1000);
+	cr_assert_float_eq(roof_op(&c, &o).eff, 0.5 / 0.8, 1e-12);
+	/* A curve without shapes measured on another chip is moved on the GEMM timed itself. */
+	c.decode_gemm[HW_BF16].shaped = 0;
+	serve_gemm(&o, 10, 4000, 4000);
+	cr_assert_float_eq(roof_op(&c, &o).eff, 2 * e10, 1e-12);
+}
+
+Test(roof, serving_gemms_of_one_iteration_share_the_measured_side)
+{
+	/* roof_list keeps the measured side from one GEMM to the next of the same rows: every
+	 * GEMM of a list times as it does alone (roof_op), across points of two shapes. */
+	hw_chip c = fx_round_chip();
+	hw_curve k = {.n = 3, .x = {1, 100, 4096}, .eff = {0.01, 0.5, 0.7}, .shaped = 1,
+		      .gn = {1000, 1000, 300}, .gk = {1000, 1000, 5000}};
+	ops_list l;
+	roof_time per[6];
+	double ms[3] = {10, 700, 700};
+	c.decode_gemm[HW_BF16] = k;
+	measured_on_half(&c);
+	memset(&l, 0, sizeof l);
+	for (int i = 0; i < 6; i++)
+		serve_gemm(&l.op[i], ms[i % 3], 1000 + 500 * i, 2000 + 100 * i);
+	for (int i = 0; i < 6; i++)
+		l.op[i].count = 1;
+	l.n = 6;
+	roof_list(&c, &l, per);
+	for (int i = 0; i < 6; i++)
+		cr_assert_float_eq(per[i].eff, roof_op(&c, &l.op[i]).eff, 1e-15, "op %d", i);
 }
 
 /* An MI300X-like matrix unit: 304 CUs, 256×256 output tiles. */

@@ -22,7 +22,7 @@ do for [fmt in 'svg png'] {
 	set tics nomirror out scale 0.6
 	set logscale y 10
 	set format y '%g'
-	set yrange [909.091:460412]
+	set yrange [909.091:487091]
 	set ytics (1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000)
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	set arrow 1 from first 20, graph 0 to first 20, graph 1 nohead dt (5,4) lw 1.5 lc rgb '#333333' front

@@ -25,12 +25,11 @@ do for [fmt in 'svg png'] {
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.06, 0
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
-	plot 'serving_step.dat' index 4 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#999933' title 'runtime per layer', \
-	     'serving_step.dat' index 3 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#d55e00' title 'network: node', \
-	     'serving_step.dat' index 2 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#009e73' title 'kernel floors', \
-	     'serving_step.dat' index 1 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#e69f00' title 'memory-bound ops', \
-	     'serving_step.dat' index 0 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#0072b2' title 'compute-bound ops', \
-	     'serving_step.dat' index 4 using 1:2:(sprintf('%.1f', $2)) with labels boxed offset 0,0.6 font ',8' notitle
+	plot 'serving_step.dat' index 3 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#999933' title 'runtime per layer', \
+	     'serving_step.dat' index 2 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#d55e00' title 'network: node', \
+	     'serving_step.dat' index 1 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#009e73' title 'kernel floors', \
+	     'serving_step.dat' index 0 using ($1+0.0000):2:(0.5700) with boxes fs solid 0.85 border lc rgb '#333333' fc rgb '#e69f00' title 'memory-bound ops', \
+	     'serving_step.dat' index 3 using 1:2:(sprintf('%.1f', $2)) with labels boxed offset 0,0.6 font ',8' notitle
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
 	set xrange [*:*]; set yrange [*:*]; set format x; set format y
 	unset multiplot
