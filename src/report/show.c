@@ -748,9 +748,15 @@ static void stack_text(const rank_view *r, FILE *fp)
 	     r->w->zero >= 3 && t->plan.pp > 1 && ft->pp_keep_gathered ? " (kept gathered over the micro-batches)" : "",
 	     ft->grad_reduce == FW_REDUCE_FP32 ? "fp32" : ft->grad_reduce == FW_REDUCE_HALF ? "16-bit" : "auto",
 	     r->w->overlap_grad_reduce, ft->overlap_param_gather, ctas, ft->overlap_tp, ft->flops_causal ? "causal" : "full");
-	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %.2f / %.2f (fwd / bwd); clock %.3f under the "
+	/* A chip without attention figures runs its attention at the GEMM fraction (roof_op). */
+	char attn[64];
+	if (c->attn_k[a][0] > 0 || c->attn_k[a][1] > 0)
+		snprintf(attn, sizeof attn, "%.2f / %.2f (fwd / bwd)", c->attn_k[a][0], c->attn_k[a][1]);
+	else
+		snprintf(attn, sizeof attn, "at the GEMM fraction (no attention figures)");
+	line(fp, "sustained", "GEMM %.3f of peak at best shape; attention %s; clock %.3f under the "
 	     "power limit; elementwise at %.0f%% / %.0f%% of HBM (fwd / bwd); training loops at %.3f%s%s%s",
-	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], c->attn_k[a][0], c->attn_k[a][1],
+	     c->gemm_eff[t->run_prec < HW_PREC_N ? t->run_prec : HW_BF16], attn,
 	     c->clock_scale > 0 ? c->clock_scale : 1, 100 * c->elem_eff[ft->eager_elementwise][0],
 	     100 * c->elem_eff[ft->eager_elementwise][1], c->train_sustained > 0 ? c->train_sustained : 1,
 	     r->sys->calib[0] ? " (" : "", r->sys->calib[0] ? r->sys->calib : "",
