@@ -111,14 +111,6 @@ static double stage_eval(const hw_system *s, const wl_workload *w, const plan *p
 	memset(st, 0, sizeof *st);
 	ops_iter(w, p, b, ctx, ptok, &l);
 	st->ops = roof_list(&s->chip, &l, NULL);
-	if (w->fw.serve.gemm_share > 0 && w->fw.serve.gemm_share < 1) {
-		/* The stack's kernels reach this share of the chip's serving GEMM rate: its GEMMs,
-		 * compute-bound at a serving batch, take that much longer. */
-		double g = st->ops.t_kind[OPS_GEMM] * (1 / w->fw.serve.gemm_share - 1);
-		st->ops.t += g;
-		st->ops.t_kind[OPS_GEMM] += g;
-		st->ops.t_bound[ROOF_COMPUTE] += g;
-	}
 	st->t_ops = st->ops.t;
 	pass_extras(s, w, p, pl, b * decode_q(w) + ptok, st);
 	return st->t_ops + st->t_comm + st->t_overhead;

@@ -37,7 +37,9 @@ typedef struct ops_op {
 			       train_sustained (the framework's [calibration] for the family; 1 = none);
 			       0: not training */
 	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
-	int serve;          /* 1: part of a serving iteration (prefill or decode), not training */
+	double serve;       /* > 0: part of a serving iteration (prefill or decode), its GEMMs at this
+			       share of the chip's serving rate (the stack's [serve] gemm_share; 1 =
+			       the whole); 0: not serving */
 } ops_op;
 
 typedef struct ops_list {

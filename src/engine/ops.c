@@ -41,7 +41,7 @@ typedef struct lower {
 	int in_layer;    /* ops added now belong to a transformer layer */
 	hw_attn attn;    /* attention kernel class */
 	int eager;       /* elementwise ops issued one by one */
-	int serve;       /* ops belong to a serving iteration */
+	double serve;    /* ops belong to a serving iteration: the GEMM share (ops_op serve); 0: not */
 	double cast_bytes; /* fp8 training: HBM bytes per element of each quantized operand */
 	int cast_weights;  /* fp8 training: 1 when the weights are cast in every micro-batch */
 	double sustain;    /* training: the stack's share of the chip family's train_sustained */
@@ -614,7 +614,9 @@ void ops_iter(const wl_workload *w, const plan *p, double batch, double ctx, dou
 	if (!out)
 		return;
 	init(&c, out, w, 0);
-	c.serve = 1; /* serving rates (roof_op: [decode] curves, paged attention) */
+	/* Serving rates (roof_op: [decode] curves, paged attention), at the share the stack's GEMM
+	 * library reaches of them. */
+	c.serve = w->fw.serve.gemm_share > 0 ? w->fw.serve.gemm_share : 1;
 	out->layers_stage = L;
 	if (p->pp == 1)
 		elem(&c, "embedding", OPS_EMBED, T * n->hidden, 2 * c.ab, 0, 0, 1);

@@ -189,11 +189,17 @@ __attribute__((always_inline)) static inline void roof_time_op_as(const hw_chip 
 			if (a > 0)
 				base = num_min(a * (half > 0 && o->n > 0 ? o->n / (o->n + half) : 1), base);
 		}
+		double share = 1;
+		if (serving && o->serve > 0 && o->kind == OPS_GEMM) {
+			/* A serving GEMM: the measured curve where the chip has one, at the share of it
+			 * the stack's GEMM library reaches. */
+			if (c->decode_gemm[run].n)
+				serve_eff = roof_serve_gemm_eff(c, ck, run, o->m, o->flops, o->bytes, sm);
+			share = o->serve;
+		}
 		/* Tensor work runs at the clock the power limit sustains. */
-		if (serving && o->serve && o->kind == OPS_GEMM && c->decode_gemm[run].n)
-			serve_eff = roof_serve_gemm_eff(c, ck, run, o->m, o->flops, o->bytes, sm);
 		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
-		      (o->train > 0 ? o->train * ck->sustained : 1);
+		      (o->train > 0 ? o->train * ck->sustained : 1) * share;
 		if (sm)
 			sm->same = 0;
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;
