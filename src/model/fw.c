@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cfg.h"
@@ -307,24 +308,91 @@ static const cfg_field *fittable(const char *key)
 	return NULL;
 }
 
-/* Each item of the comma list names a fittable [serve] key. Returns 0, or -1 with why. */
-static int check_fitted(const char *list, char *why, size_t n)
+/* The first empty item of a comma list (1-based), or 0 if none is. */
+static int empty_item(const char *list)
 {
-	char buf[HW_TEXT_MAX], *save = NULL;
-	snprintf(buf, sizeof buf, "%s", list);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	const char *p = list;
+	for (int item = 1;; item++) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		while (l > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			l--;
+		}
+		if (l == 0)
+			return item;
+		if (!q)
+			return 0;
+		p = q + 1;
+	}
+}
+
+/* Each item of the comma list names a fittable [serve] key that the file d itself gives (a
+ * value it fitted, not one it inherits). Returns 0, or -1 with why. */
+static int check_fitted(const cfg_doc *d, const char *list, char *why, size_t n)
+{
+	const char *p = list;
+	int empty = empty_item(list);
+	if (empty) {
+		snprintf(why, n, "item %d is empty: give KEY, KEY, ... of [serve]", empty);
+		return -1;
+	}
+	for (;;) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
 		char key[FW_KEY_MAX];
-		trimmed(tok, strlen(tok), key, sizeof key);
+		trimmed(p, l, key, sizeof key);
 		if (!fittable(key)) {
 			snprintf(why, n, "'%s' is not a number or choice of [serve]", key);
 			return -1;
 		}
+		if (!cfg_find(d, "serve", key)) {
+			snprintf(why, n, "'%s' is not given in this file's [serve]: a fitted value is the version's own", key);
+			return -1;
+		}
+		if (!q)
+			return 0;
+		p = q + 1;
 	}
-	return 0;
 }
 
-static int load_file(const char *path, const char *models_dir, int depth, fw_framework *out, err *e)
+/* A file of a based_on chain, from the one asked for down to this one: a base that is one of
+ * them (the same file by another name or path too) makes a loop. */
+typedef struct fw_chain {
+	const struct fw_chain *up;
+	dev_t dev;
+	ino_t ino;
+	int known;            /* stat succeeded */
+	char stem[FW_NAME_MAX];
+} fw_chain;
+
+/* 1 if bpath is a file of the chain at c; then why holds the loop, "a -> b -> a". */
+static int chain_loop(const fw_chain *c, const char *bpath, char *why, size_t n)
 {
+	struct stat st;
+	const fw_chain *at[FW_BASES_MAX + 2], *hit = NULL;
+	int k = 0;
+	size_t l = 0;
+	if (stat(bpath, &st) != 0)
+		return 0;
+	for (const fw_chain *q = c; q && !hit; q = q->up)
+		if (q->known && q->dev == st.st_dev && q->ino == st.st_ino)
+			hit = q;
+	if (!hit)
+		return 0;
+	for (const fw_chain *q = c; q && k < FW_BASES_MAX + 2; q = q->up)
+		at[k++] = q;
+	why[0] = '\0';
+	for (int i = k - 1; i >= 0; i--)
+		l += (size_t)snprintf(why + (l < n ? l : n), l < n ? n - l : 0, "%s -> ", at[i]->stem);
+	snprintf(why + (l < n ? l : n), l < n ? n - l : 0, "%s", hit->stem);
+	return 1;
+}
+
+static int load_file(const char *path, const char *models_dir, int depth, const fw_chain *up, fw_framework *out,
+		     err *e)
+{
+	fw_chain self;
 	cfg_doc d;
 	fw_framework *f = calloc(1, sizeof *f);
 	const cfg_entry *based;
@@ -337,6 +405,14 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		return ERR_DATA;
 	}
 	hw_file_stem(path, stem, sizeof stem);
+	{
+		struct stat st;
+		self.up = up;
+		self.known = stat(path, &st) == 0;
+		self.dev = self.known ? st.st_dev : 0;
+		self.ino = self.known ? st.st_ino : 0;
+		snprintf(self.stem, sizeof self.stem, "%s", stem);
+	}
 	based = cfg_find(&d, "framework", "based_on");
 	if (based) {
 		/* The stack this file changes first; then only the keys given here over it. Each
@@ -344,8 +420,9 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 		cfg_field *child = NULL;
 		char bpath[HW_TEXT_MAX];
 		fw_kind kind;
-		if (depth + 1 > FW_BASES_MAX)
-			rc = err_at(e, path, based->line, "based_on: more than %d files deep (a loop?)", FW_BASES_MAX);
+		char loop[ERR_MSG_MAX / 2];
+		if (!based->value[0])
+			rc = err_at(e, path, based->line, "based_on: empty value");
 		else if (!strcmp(based->value, stem))
 			rc = err_at(e, path, based->line, "based_on: '%s' is this file", based->value);
 		if (rc == 0) {
@@ -353,8 +430,12 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 			if (!readable(bpath))
 				rc = err_at(e, path, based->line, "based_on: no framework file '%s' (beside it or in "
 					    "'roofcost list frameworks')", based->value);
+			else if (chain_loop(&self, bpath, loop, sizeof loop))
+				rc = err_at(e, path, based->line, "based_on: '%s' makes a loop: %s", based->value, loop);
+			else if (depth + 1 > FW_BASES_MAX)
+				rc = err_at(e, path, based->line, "based_on: more than %d files deep", FW_BASES_MAX);
 		}
-		if (rc == 0 && (rc = load_file(bpath, models_dir, depth + 1, f, e)) != 0) {
+		if (rc == 0 && (rc = load_file(bpath, models_dir, depth + 1, &self, f, e)) != 0) {
 			char inner[ERR_MSG_MAX];
 			snprintf(inner, sizeof inner, "%s", e ? e->msg : "");
 			rc = err_at(e, path, based->line, "based_on: %s", inner);
@@ -403,13 +484,27 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 	if (rc == 0 && f->source_groups[0] && !f->based_on[0])
 		rc = err_at(e, path, line_of(&d, "framework", "source_groups"),
 			    "source_groups: names the rows that ran a version of a stack: needs based_on");
+	if (rc == 0 && f->source_groups[0] && empty_item(f->source_groups))
+		rc = err_at(e, path, line_of(&d, "framework", "source_groups"),
+			    "source_groups: item %d is empty: give GROUP, GROUP, ... (validation rows' source_group)",
+			    empty_item(f->source_groups));
 	if (rc == 0 && f->serve.fitted[0]) {
 		char why[256];
 		if (!f->source_groups[0])
 			rc = err_at(e, path, line_of(&d, "serve", "fitted"),
 				    "fitted: names keys fitted on a version's own rows: needs based_on and source_groups");
-		else if (check_fitted(f->serve.fitted, why, sizeof why) != 0)
+		else if (check_fitted(&d, f->serve.fitted, why, sizeof why) != 0)
 			rc = err_at(e, path, line_of(&d, "serve", "fitted"), "fitted: %s", why);
+	}
+	if (rc == 0 && f->serve.batch_window_max > 0 && !(f->serve.batch_window > 0)) {
+		int line = line_of(&d, "serve", "batch_window_max");
+		if (line)
+			rc = err_at(e, path, line, "batch_window_max: %d requests close a batch_window early: needs batch_window > 0",
+				    f->serve.batch_window_max);
+		else
+			rc = err_at(e, path, line_of(&d, "serve", "batch_window"),
+				    "batch_window: 0 leaves the batch_window_max %d it inherits nothing to close: set "
+				    "batch_window_max = 0 too", f->serve.batch_window_max);
 	}
 	if (rc == 0 && cfg_has_section(&d, "calibration", NULL) && f->kind == FW_KIND_SERVE)
 		rc = err_at(e, path, line_of(&d, "calibration", "train_sustained"),
@@ -437,7 +532,7 @@ static int load_file(const char *path, const char *models_dir, int depth, fw_fra
 
 int fw_load(const char *path, fw_framework *out, err *e)
 {
-	return load_file(path, NULL, 0, out, e);
+	return load_file(path, NULL, 0, NULL, out, e);
 }
 
 /* The behaviour sections a run may set keys of. */
@@ -618,7 +713,7 @@ int fw_find(const char *name_or_path, const char *models_dir, fw_framework *out,
 			return ERR_DATA;
 		snprintf(path, sizeof path, "%s/%s.ini", dir, stem);
 	}
-	return load_file(path, models_dir, 0, out, e);
+	return load_file(path, models_dir, 0, NULL, out, e);
 }
 
 int fw_unfitted(const fw_framework *f, const char *models_dir, fw_framework *out, err *e)

@@ -529,8 +529,16 @@ static int deepseek(rd *r)
 	if (n->experts > 0) {
 		if (take(r, "n_shared_experts", "shared_experts", &n->shared_experts, 0))
 			return -1;
-		if (cJSON_GetObjectItemCaseSensitive(r->obj, "n_group") &&
-		    cJSON_GetObjectItemCaseSensitive(r->obj, "topk_group")) {
+		const cJSON *ng = cJSON_GetObjectItemCaseSensitive(r->obj, "n_group");
+		const cJSON *tg = cJSON_GetObjectItemCaseSensitive(r->obj, "topk_group");
+		if ((ng && !cJSON_IsNull(ng)) != (tg && !cJSON_IsNull(tg))) {
+			/* One without the other: node-limited routing names both. */
+			const char *has = ng && !cJSON_IsNull(ng) ? "n_group" : "topk_group";
+			use(r, has);
+			return bad(r, has, "node-limited routing needs n_group and topk_group (network keys expert_groups "
+				   "and route_groups); %s is missing", ng && !cJSON_IsNull(ng) ? "topk_group" : "n_group");
+		}
+		if (ng && tg) {
 			/* Node-limited routing: a token's experts in at most topk_group of n_group groups. */
 			if (take(r, "n_group", "expert_groups", &n->expert_groups, 0) ||
 			    take(r, "topk_group", "route_groups", &n->route_groups, 0))

@@ -172,9 +172,24 @@ static const cfg_field chip_fields[] = {
 
 static const char *const chip_sections[] = {"chip", "peak", "memory", "efficiency", NULL};
 
-/* "1:0.003, 128:0.33, 1024:0.71" into c: x increasing and >= 1, eff in (0, 1]; each point may
- * name the GEMM it was measured on, "128:0.33@43008x5376" (N x K, each >= 1), and then every
- * point does. Returns 0 or -1 with why set. */
+/* One dimension of a point's GEMM shape at *p: decimal digits, a whole number in 1..LIM_WIDTH
+ * (not strtod's inf, nan, hex or exponents: "0x10" is not 16). Returns it and moves *p past
+ * it, or 0 (p unmoved) if there is none. */
+static double shape_dim(const char **p)
+{
+	const char *q = *p;
+	double v = 0;
+	while (*q >= '0' && *q <= '9' && v <= LIM_WIDTH)
+		v = v * 10 + (*q++ - '0');
+	if (q == *p || (*q >= '0' && *q <= '9') || !(v >= 1 && v <= LIM_WIDTH))
+		return 0;
+	*p = q;
+	return v;
+}
+
+/* "1:0.003, 128:0.33, 1024:0.71" into c: x increasing, 1..LIM_TOKENS, eff in (0, 1]; each
+ * point may name the GEMM it was measured on, "128:0.33@43008x5376" (N x K, whole numbers in
+ * 1..LIM_WIDTH), and then every point does. Returns 0 or -1 with why set. */
 static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 {
 	const char *p = s;
@@ -194,21 +209,25 @@ static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 		}
 		p = end + 1;
 		e = strtod(p, &end);
-		if (end == p || !(e > 0 && e <= 1) || !(x >= 1) || (c->n && x <= c->x[c->n - 1])) {
-			snprintf(why, n, "point %d: M must be >= 1 and increasing, efficiency in (0, 1]", c->n + 1);
+		if (end == p || !(e > 0 && e <= 1) || !(x >= 1 && x <= LIM_TOKENS) || (c->n && x <= c->x[c->n - 1])) {
+			snprintf(why, n, "point %d: M must be 1 to %d and increasing, efficiency in (0, 1]", c->n + 1,
+				 LIM_TOKENS);
 			return -1;
 		}
-		if (*end == '@') {
-			p = end + 1;
-			gn = strtod(p, &end);
-			if (end != p && (*end == 'x' || *end == 'X')) {
-				p = end + 1;
-				gk = strtod(p, &end);
+		p = end;
+		if (*p == '@') {
+			const char *q = p + 1;
+			gn = shape_dim(&q);
+			if (gn > 0 && (*q == 'x' || *q == 'X')) {
+				q++;
+				gk = shape_dim(&q);
 			}
-			if (end == p || !(gn >= 1) || !(gk >= 1) || (*end && *end != ',' && *end != ' ')) {
-				snprintf(why, n, "point %d: the shape after '@' must be NxK, each >= 1", c->n + 1);
+			if (!(gn > 0) || !(gk > 0) || (*q && *q != ',' && *q != ' ')) {
+				snprintf(why, n, "point %d: the shape after '@' must be NxK, whole numbers from 1 to %d",
+					 c->n + 1, LIM_WIDTH);
 				return -1;
 			}
+			p = q;
 		}
 		if (c->n && (gn > 0) != c->shaped) {
 			snprintf(why, n, "point %d: every point names the GEMM it was measured on (@NxK) or none does",
@@ -224,7 +243,6 @@ static int parse_curve(const char *s, hw_curve *c, char *why, size_t n)
 		c->eff[c->n] = e;
 		c->gn[c->n] = gn;
 		c->gk[c->n++] = gk;
-		p = end;
 	}
 	if (c->n == 0) {
 		snprintf(why, n, "no points");

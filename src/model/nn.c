@@ -234,10 +234,17 @@ int nn_complete(nn_net *n, const char **key, char *why, int len)
 		BAD("dense_layers", "must be less than layers");
 	if ((n->expert_groups > 0) != (n->route_groups > 0))
 		BAD(n->expert_groups > 0 ? "route_groups" : "expert_groups", "expert_groups and route_groups go together");
-	if (n->expert_groups > 0 && (n->experts == 0 || n->experts % n->expert_groups != 0))
+	if (n->expert_groups > 0 && n->experts == 0)
+		BAD("expert_groups", "needs experts > 0 (an MoE network)");
+	if (n->expert_groups > 0 && n->experts % n->expert_groups != 0)
 		BAD("expert_groups", "%d does not divide experts %d", n->expert_groups, n->experts);
 	if (n->route_groups > n->expert_groups)
 		BAD("route_groups", "%d is more than expert_groups %d", n->route_groups, n->expert_groups);
+	/* A token's experts_active experts lie in at most route_groups groups of experts /
+	 * expert_groups each. */
+	if (n->expert_groups > 0 && (long long)n->route_groups * (n->experts / n->expert_groups) < n->experts_active)
+		BAD("route_groups", "%d groups x %d experts a group are fewer than experts_active %d", n->route_groups,
+		    n->experts / n->expert_groups, n->experts_active);
 	if (nn_is_mla(n) && n->rope_head_dim >= n->head_dim)
 		BAD("rope_head_dim", "must be less than head_dim");
 	if (n->experts > 0) {

@@ -319,8 +319,15 @@ static int validate(const cfg_doc *d, wl_workload *w, err *e)
 		if (w->scenario == WL_SINGLE && w->concurrency <= 0)
 			return key_err(e, d, "infer", "scenario",
 				       "single needs concurrency (the requests in flight, a closed loop)");
-		if (w->arrival_rate > 0 && w->scenario != WL_SERVER && w->scenario != WL_INTERACTIVE)
+		if (w->arrival_rate > 0 && w->scenario != WL_SERVER && w->scenario != WL_INTERACTIVE) {
+			const cfg_entry *sc = cfg_find(d, "infer", "scenario");
+			int ar = entry_line(d, "infer", "arrival_rate");
+			/* The file's arrival_rate, a scenario set over it: the option is what conflicts. */
+			if (sc && sc->line == 0 && ar > 0)
+				return err_set(e, ERR_USAGE, "--set scenario: %s: the workload's arrival_rate (%s:%d) %s",
+					       wl_scenario_names[w->scenario], path, ar, arrival_scope);
 			return key_err(e, d, "infer", "arrival_rate", arrival_scope);
+		}
 	}
 	{
 		int ctx = w->mode == WL_TRAIN ? w->seq_len : w->input_len + w->output_len;

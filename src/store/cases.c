@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cfg.h"
 #include "base/csvin.h"
 #include "base/lim.h"
 #include "base/names.h"
@@ -128,10 +129,37 @@ static const hw_system *system_of(cases_set *s, const char *models_dir, const ch
 typedef struct version {
 	char name[FW_NAME_MAX], based_on[FW_NAME_MAX];
 	char groups[HW_TEXT_MAX];
+	char path[CASES_PATH_MAX + 256];
 } version;
 
-/* The versions among the framework files of models_dir (at most max). Returns the count, or -1
- * with e set (a file that does not load). */
+/* The line of a framework file's source_groups (0: not found). */
+static int groups_line(const char *path)
+{
+	cfg_doc d;
+	const cfg_entry *en;
+	int line = 0;
+	err ignored = {0};
+	if (cfg_load(&d, path, &ignored) == 0) {
+		en = cfg_find(&d, "framework", "source_groups");
+		line = en ? en->line : 0;
+		cfg_release(&d);
+	}
+	return line;
+}
+
+/* A group two versions of one stack both name: "path:line: source_groups: ..." in e (the line
+ * of the later file's source_groups). Returns -1. */
+static int version_clash(const version *a, const version *b, const char *group, err *e)
+{
+	err_at(e, b->path, groups_line(b->path),
+	       "source_groups: '%s' is also %s's, another version of %s: a row of the group ran one of them", group,
+	       a->name, b->based_on);
+	return -1;
+}
+
+/* The versions among the framework files of models_dir (at most max); no two versions of one
+ * stack name the same group. Returns the count, or -1 with e set (a file that does not load, too
+ * many versions, a group claimed twice). */
 static int load_versions(const char *models_dir, version *out, int max, err *e)
 {
 	char dir[CASES_PATH_MAX + 16], **names = NULL;
@@ -144,18 +172,39 @@ static int load_versions(const char *models_dir, version *out, int max, err *e)
 	for (int i = 0; i < n; i++) {
 		char p[CASES_PATH_MAX + 256];
 		snprintf(p, sizeof p, "%s/%s.ini", dir, names[i]);
-		if (k >= 0 && fw_find(p, models_dir, f, e) != 0)
+		if (k >= 0 && fw_find(p, models_dir, f, e) != 0) {
 			k = -1;
-		else if (k >= 0 && f->source_groups[0] && k < max) {
+		} else if (k >= 0 && f->source_groups[0] && k == max) {
+			err_at(e, p, groups_line(p),
+			       "source_groups: more than %d versions of stacks (framework files with source_groups) in %s", max,
+			       dir);
+			k = -1;
+		} else if (k >= 0 && f->source_groups[0]) {
 			snprintf(out[k].name, sizeof out[k].name, "%s", f->name);
 			snprintf(out[k].based_on, sizeof out[k].based_on, "%s", f->based_on);
 			snprintf(out[k].groups, sizeof out[k].groups, "%s", f->source_groups);
+			snprintf(out[k].path, sizeof out[k].path, "%s", p);
 			k++;
 		}
 		free(names[i]);
 	}
 	free(names);
 	free(f);
+	for (int j = 1; j < k; j++)
+		for (int i = 0; i < j && k >= 0; i++) {
+			char buf[HW_TEXT_MAX], *save = NULL;
+			if (strcmp(out[i].based_on, out[j].based_on) != 0)
+				continue;
+			snprintf(buf, sizeof buf, "%s", out[j].groups);
+			for (char *g = strtok_r(buf, ",", &save); g && k >= 0; g = strtok_r(NULL, ",", &save)) {
+				while (*g == ' ')
+					g++;
+				for (size_t l = strlen(g); l > 0 && g[l - 1] == ' '; l--)
+					g[l - 1] = '\0';
+				if (fit_listed(out[i].groups, g))
+					k = version_clash(&out[i], &out[j], g, e);
+			}
+		}
 	return n < 0 ? -1 : k;
 }
 
@@ -216,8 +265,9 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		 * based_on the stack that names the document's source_group) is predicted with that
 		 * version, and counts under its name; a version of that version naming the group too
 		 * (a build of one year, based_on the builds' file) is taken in turn, down the chain. */
-		version vs[32];
-		int nv = load_versions(models_dir, vs, 32, e);
+		enum { VERSIONS_MAX = 32 };
+		version *vs = calloc(VERSIONS_MAX, sizeof *vs);
+		int nv = vs ? load_versions(models_dir, vs, VERSIONS_MAX, e) : -err_set(e, ERR_DATA, "out of memory");
 		if (nv < 0)
 			rc = ERR_DATA;
 		for (int i = 0; rc == 0 && i < out->n; i++) {
@@ -233,6 +283,7 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 					}
 			}
 		}
+		free(vs);
 	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
 	 * does not know is an error in the file, at the first row that has it). */

@@ -180,7 +180,16 @@ printf '[framework]\nname = nemo-nosrc\ndisplay = x\nbased_on = nemo\nsource = s
 check based-on-source 1 "nemo-nosrc.ini:8: source: missing in [overlap]" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/nemo-nosrc.ini"
 printf '[framework]\nname = loop-a\ndisplay = a\nbased_on = loop-b\nsource = s\nas_of = 2025\n' > "$tmp/fw/loop-a.ini"
 printf '[framework]\nname = loop-b\ndisplay = b\nbased_on = loop-a\nsource = s\nas_of = 2025\n' > "$tmp/fw/loop-b.ini"
-check based-on-loop 1 "files deep (a loop?)" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/loop-a.ini"
+check based-on-loop 1 "loop-b.ini:4: based_on: 'loop-a' makes a loop: loop-a -> loop-b -> loop-a" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/loop-a.ini"
+printf '[framework]\nname = loop-self\ndisplay = s\nbased_on = loop-self.ini\nsource = s\nas_of = 2025\n' > "$tmp/fw/loop-self.ini"
+check based-on-self 1 "loop-self.ini:4: based_on: 'loop-self.ini' makes a loop: loop-self -> loop-self" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/loop-self.ini"
+prev=nemo
+for d in deep-1 deep-2 deep-3 deep-4 deep-5; do
+	printf '[framework]\nname = %s\ndisplay = d\nbased_on = %s\nsource = s\nas_of = 2025\n' $d $prev > "$tmp/fw/$d.ini"
+	prev=$d
+done
+check based-on-deep-4 0 "deep-4" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/deep-4.ini"
+check based-on-deep-5 1 "deep-1.ini:4: based_on: more than 4 files deep" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/deep-5.ini"
 printf '[framework]\nname = kind-x\ndisplay = x\nbased_on = vllm\nkind = train\nsource = s\nas_of = 2025\n' > "$tmp/fw/kind-x.ini"
 check based-on-kind 1 "kind-x.ini:5: kind: train differs from vllm's serve" -- $R eval -s dgx-h100 -w llama3-70b-train --framework "$tmp/fw/kind-x.ini"
 printf '[framework]\nname = nobase\ndisplay = x\nbased_on = no-such-stack\nsource = s\nas_of = 2025\n' > "$tmp/fw/nobase.ini"

@@ -83,7 +83,7 @@ check sys-bad-unit 1 "$B/sys-bad-unit.ini:13: bw: unit 'GB' does not fit" -- $R 
 check sys-bad-dims 1 "$B/sys-bad-dims.ini:12: dims: 4x3 makes 12 chips, [node] has 16" -- $R eval -s $B/sys-bad-dims.ini -w llama3-8b-serve
 check sys-no-as-of 1 "$B/sys-no-as-of.ini:9: as_of: missing in [node]" -- $R eval -s $B/sys-no-as-of.ini -w llama3-8b-serve
 check sys-bad-chip 1 "$B/chip-bad-peak.ini:23: fp8: unit 'GB/s' does not fit" -- $R eval -s $B/sys-bad-chip.ini -w llama3-8b-serve
-check chip-bad-curve 1 "$B/chip-bad-curve.ini:87: gemm_fp8: point 3: M must be >= 1 and increasing" -- $R eval -s $B/sys-bad-curve.ini -w llama3-8b-serve
+check chip-bad-curve 1 "$B/chip-bad-curve.ini:87: gemm_fp8: point 3: M must be 1 to 100000000 and increasing" -- $R eval -s $B/sys-bad-curve.ini -w llama3-8b-serve
 check fw-bad-family 1 "$B/fw-bad-family.ini:24: max_num_tokens_by_family: 'tpu-v6e:lots' is not FAMILY:N" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework ../$B/fw-bad-family.ini
 check fw-bad-share 1 "$B/fw-bad-share.ini:14: kv_share: 'half' is not one of free, total, static" -- $R eval -s dgx-h100 -w llama3-8b-serve --framework $PWD/$B/fw-bad-share.ini
 # A framework file deep in a folder tree (a CI checkout, a shared data folder): the path is not
