@@ -1111,6 +1111,18 @@ double infer_tpot_spread(double M, double a, double b, double q)
 	return mix_quantile(&x, q);
 }
 
+double infer_prefill_var(double extra, double per, double nc, double cs2, int mixed, int poisson)
+{
+	double bern = extra * extra * per * (mixed ? 1 - per : 1);
+	if (!(per > 0) || !(extra > 0))
+		return 0;
+	if (nc < 1)
+		nc = 1;
+	if (mixed && poisson && per < 1)
+		return extra * extra * per * (1 + cs2) / nc;
+	return bern + extra * extra * per * cs2 / nc;
+}
+
 /* sd: the running batch's spread over a request's life (open loop); spread: output lengths
  * spread about the mean (geometric), else every request runs output_len - 1 iterations. */
 static void tpot_dist(const srv *v, const state *st, double sd, int spread, infer_dist *d)
@@ -1119,16 +1131,35 @@ static void tpot_dist(const srv *v, const state *st, double sd, int spread, infe
 	double extra = v->mixed ? st->tP - st->tD : st->tP;
 	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
 	double mk = st->sync ? 0 : per * n, b = st->bn > 0 ? COUNT_PERIODIC : v->mixed ? per : -1;
+	/* The prompt work an iteration carries (infer_prefill_var): whole prompts arriving one by
+	 * one (no harness batches, no chunks filling a budget) come a Poisson number at a time,
+	 * x / (1 - e^-x) in a carrying iteration while the room holds them; prompts of spread
+	 * lengths (input_spread) add their own variance, cs2 of a prompt's work. */
+	double nc = v->in > 0 ? st->ptok / v->in : 1, cs2 = v->nlen ? v->cs2 : 0, av = 0, ab = 0;
+	int poisson = 0;
+	if (!st->sync && st->bn <= 0 && per > 0 && per < 1 && v->mixed && !v->chunked) {
+		double x = -log1p(-per);
+		poisson = nc >= x / -expm1(-x) * (1 - 1e-9);
+	}
+	if (!st->sync && st->bn <= 0) {
+		av = infer_prefill_var(extra, per, nc, cs2, v->mixed, poisson);
+		ab = extra * extra * per * (v->mixed ? 1 - per : 1);
+	}
 	d->mean = st->tpot;
 	if (spread && n >= 1 && !st->sync) {
 		tpot_mix x;
-		mix_init(&x, n, extra * extra * per * (v->mixed ? 1 - per : 1), st->slope * st->slope * st->bd);
+		mix_init(&x, n, st->bn > 0 ? extra * extra * per * (v->mixed ? 1 - per : 1) : av,
+			 st->slope * st->slope * st->bd);
 		d->p50 = st->tpot;
 		d->p90 = st->tpot + mix_quantile(&x, 0.9);
 		d->p99 = st->tpot + mix_quantile(&x, 0.99);
 		d->slo = v->q == 0.99 ? d->p99 : v->q == 0.9 ? d->p90 : st->tpot + mix_quantile(&x, v->q);
 		return;
 	}
+	/* The count of carrying iterations among a request's is tpot_q's; what the carrying ones
+	 * spread beyond it joins the batch's spread. */
+	if (av > ab && n >= 1)
+		sd = sqrt(sd * sd + (av - ab) / n);
 	d->p50 = tpot_q(0.5, st->tpot, extra, mk, n, b, sd);
 	d->p90 = tpot_q(0.9, st->tpot, extra, mk, n, b, sd);
 	d->p99 = tpot_q(0.99, st->tpot, extra, mk, n, b, sd);

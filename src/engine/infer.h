@@ -222,6 +222,17 @@ int infer_open_curve(const hw_system *s, const wl_workload *w, const plan *p, co
  * x = m / M (a: s² of one iteration's prefill share; b: s² of the running batch). */
 double infer_tpot_spread(double M, double a, double b, double q);
 
+/* The variance (s²) an iteration's prompt work adds to the iterations a request decodes in: the
+ * work of a carrying iteration, `extra` s on average for nc prompts (each of squared coefficient
+ * of variation cs2: input_spread's), carried by a share `per` of the iterations (mixed: prompts and
+ * decodes in one pass, a Bernoulli share; else per prompt iterations a decode one, a Poisson count).
+ * poisson: the prompts come one by one and a carrying iteration holds every one that arrived (a
+ * Poisson number, at least one): the work of an iteration is then a compound Poisson sum, variance
+ * x (1 + cs2) (extra / nc)² with x = per nc the prompts per iteration; otherwise the Bernoulli (or
+ * Poisson) count of carrying iterations, extra² per (1 - per) (or extra² per), plus each one's
+ * own spread, extra² per cs2 / nc. */
+double infer_prefill_var(double extra, double per, double nc, double cs2, int mixed, int poisson);
+
 /* Prompt lengths drawn from l ([infer] input_spread: uniform between its points, about their
  * mean): a prompt x times the mean long takes g(x) = (1 - f) x + f x² of a mean prompt's prefill
  * (f: the attention share, quadratic in the length); *gmean = E[g] and *cs2 = Var g / E[g]², the

@@ -343,6 +343,19 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 			PICK(", latencies at the highest load meeting the limits (the run's own load, its throughput row over "
 			     "output_len, is %.4g requests/s)", c->load);
 	}
+	if (c->dataset[0]) {
+		/* The benchmark dataset's request lengths (models/datasets.ini), before the row's
+		 * own keys. */
+		for (const char *q = c->ds_settings; *q;) {
+			const char *x = strchr(q, ';');
+			char one[VAL_TEXT_MAX];
+			snprintf(one, sizeof one, "%.*s", (int)(x ? (size_t)(x - q) : strlen(q)), q);
+			q = x ? x + 1 : q + strlen(q);
+			wl_set(w, one, "datasets.ini", NULL);
+		}
+		PICK(", request lengths of dataset %s (models/datasets.ini: prompts as its table, output lengths %s about "
+		     "output_len)", c->dataset, w->length_spread == WL_SPREAD_EXPONENTIAL ? "geometric" : "fixed");
+	}
 	for (const char *q = c->wl_settings; *q;) {
 		/* The row's workload keys over what its columns describe (checked by val_parse). */
 		const char *x = strchr(q, ';');
@@ -402,7 +415,7 @@ int val_predict_at(const hw_system *s, const fw_framework *fw, const val_case *c
 {
 	wl_workload *w = malloc(sizeof *w);
 	plan p;
-	char picked[512];
+	char picked[1024];
 	int ok = 1;
 	if (mem_miss)
 		*mem_miss = 0;

@@ -52,6 +52,10 @@ typedef struct val_case {
 	double ttft_slo_ms, tpot_slo_ms;  /* -1 = none */
 	val_metric metric;
 	double value;
+	char dataset[48];           /* the benchmark dataset whose request lengths an open-loop row
+				       takes (models/datasets.ini); "" : none */
+	char ds_settings[VAL_TEXT_MAX]; /* its workload keys ("input_spread=...;length_spread=..."),
+				       set before the row's own (wl_settings) */
 	double load;                /* requests/s over all replicas a latency row is predicted at: its
 				       case's throughput row over output_len (val_case_load); 0: none */
 } val_case;

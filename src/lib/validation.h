@@ -63,7 +63,7 @@ typedef struct validation_explained {
 	const fit_row *row;
 	wl_workload *w;
 	plan p;
-	char picked[512];           /* what was picked for the cells the source left empty */
+	char picked[1024];          /* what was picked for the cells the source left empty */
 	char at_load[INFER_BATCH_REASON_MAX]; /* a latency row of a case with a throughput row: the
 					       model's server at the run's own load (c.load), not
 					       what the row is predicted at; "" = none */

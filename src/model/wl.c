@@ -781,3 +781,56 @@ int wl_load(const char *name_or_path, const char *workloads_dir, const char *mod
 	cfg_release(&d);
 	return rc;
 }
+
+int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
+{
+	static const cfg_field fields[] = {
+		{"", "display", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, display), sizeof(((wl_dataset *)0)->display), NULL},
+		{"", "source_groups", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, groups), sizeof(((wl_dataset *)0)->groups), NULL},
+		{"", "input_mean", CFG_NUM, UNITS_NONE, 1, 1, 1e7, offsetof(wl_dataset, input_mean), 0, NULL},
+		{"", "input_spread", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, input_spread),
+		 sizeof(((wl_dataset *)0)->input_spread), NULL},
+		{"", "output_spread", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, output_spread), 0, wl_spread_names},
+		{"", "source", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, source), sizeof(((wl_dataset *)0)->source), NULL},
+		{"", "as_of", CFG_DATE, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, as_of), sizeof(((wl_dataset *)0)->as_of), NULL},
+		{"", "note", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_dataset, note), sizeof(((wl_dataset *)0)->note), NULL},
+	};
+	cfg_doc d;
+	char path[WL_TEXT_MAX];
+	int n = 0;
+	snprintf(path, sizeof path, "%s/datasets.ini", models_dir);
+	/* Only whether it is there: cfg_load opens it (and refuses a named pipe without waiting). */
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (cfg_load(&d, path, e) != 0)
+		return -1;
+	for (int s = 0; s < d.nsections; s++) {
+		wl_dataset *x;
+		wl_lengths l;
+		char why[ERR_MSG_MAX] = "";
+		if (n == max) {
+			err_at(e, path, d.sections[s].line, "more than %d datasets", max);
+			n = -1;
+			break;
+		}
+		x = &out[n];
+		memset(x, 0, sizeof *x);
+		snprintf(x->name, sizeof x->name, "%s", d.sections[s].name);
+		snprintf(x->path, sizeof x->path, "%s", path);
+		x->line = d.sections[s].line;
+		if (cfg_extract_section(&d, s, fields, (int)(sizeof fields / sizeof fields[0]), x, e) != 0) {
+			n = -1;
+			break;
+		}
+		if (wl_lengths_parse(x->input_spread, &l, why, sizeof why) != 0 || l.n < 2) {
+			const cfg_entry *en = cfg_find(&d, x->name, "input_spread");
+			err_at(e, path, en ? en->line : x->line, "[%s]: input_spread: %s", x->name,
+			       l.n < 2 && !why[0] ? "needs a law of two points or more" : why);
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	cfg_release(&d);
+	return n;
+}

@@ -152,4 +152,28 @@ void wl_apply_framework(wl_workload *w, const fw_framework *fw);
  * pp > 1 and the layers split into whole virtual stages. Pure. */
 void wl_plan_defaults(const wl_workload *w, plan *p);
 
+/* A benchmark dataset's request lengths (models/datasets.ini, one section each): what
+ * `validate` picks for the open-loop rows (server, interactive) of the source documents that
+ * ran it, whose input_len is the dataset's mean input rounded: prompts spread as the dataset's
+ * (input_spread) and output lengths by output_spread. */
+enum { WL_DATASETS_MAX = 16 };
+
+typedef struct wl_dataset {
+	char name[WL_NAME_MAX];
+	char display[WL_TEXT_MAX];
+	char groups[WL_TEXT_MAX];        /* source_groups: comma-separated source_group names */
+	double input_mean;               /* tokens */
+	char input_spread[WL_TEXT_MAX];  /* as [infer] input_spread takes it */
+	int output_spread;               /* wl_spread */
+	char source[1024];
+	char as_of[16];
+	char note[2048];
+	char path[WL_TEXT_MAX];
+	int line;                        /* of its section header */
+} wl_dataset;
+
+/* Reads models_dir/datasets.ini into out (at most max). Returns the count (0 where the file is
+ * absent), or -1 with e set ("FILE:LINE: [name]: key: reason"). */
+int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e);
+
 #endif

@@ -285,6 +285,28 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		}
 		free(vs);
 	}
+	if (rc == 0) {
+		/* An open-loop row (server, interactive) of a source document that ran a benchmark's
+		 * dataset, whose input_len is the dataset's mean input, takes its request lengths
+		 * (models/datasets.ini); the row's own settings cell is set after them. */
+		wl_dataset *ds = calloc(WL_DATASETS_MAX, sizeof *ds);
+		int nd = ds ? wl_datasets_load(models_dir, ds, WL_DATASETS_MAX, e) : -err_set(e, ERR_DATA, "out of memory");
+		if (nd < 0)
+			rc = ERR_DATA;
+		for (int i = 0; rc == 0 && i < out->n; i++) {
+			val_case *c = &out->rows[i].c;
+			if (c->train || (c->scenario != WL_SERVER && c->scenario != WL_INTERACTIVE))
+				continue;
+			for (int k = 0; k < nd; k++)
+				if (fit_listed(ds[k].groups, c->group) && c->input_len == (int)lround(ds[k].input_mean)) {
+					snprintf(c->dataset, sizeof c->dataset, "%s", ds[k].name);
+					snprintf(c->ds_settings, sizeof c->ds_settings, "input_spread=%s;length_spread=%s",
+						 ds[k].input_spread, wl_spread_names[ds[k].output_spread]);
+					break;
+				}
+		}
+		free(ds);
+	}
 	/* Systems once each; frameworks once per name and settings cell (a setting the framework
 	 * does not know is an error in the file, at the first row that has it). */
 	for (int i = 0; rc == 0 && i < out->n; i++) {

@@ -302,6 +302,31 @@ Test(infer, one_decode_iteration_is_a_plain_normal)
 	cr_assert_float_eq(infer_tpot_spread(290, 4e-4, 1e-4, 0.5), 0, 1e-12);
 }
 
+Test(infer, prompt_work_per_iteration_is_a_compound_poisson_sum)
+{
+	/* Prompts arriving one by one, x = 1.4 per iteration, each iteration taking every one that
+	 * arrived (TensorRT-LLM's fused batches without chunking): K ~ Poisson(1.4) prompts, so a
+	 * share per = 1 - e^-1.4 = 0.753403 of the iterations carries prompts, nc = x / per =
+	 * 1.858232 of them on average, extra = 100 ms for those. One prompt's work is then
+	 * c = extra / nc = 53.8145 ms, and the iteration's work K·c has variance x c² = 1.4 ·
+	 * 0.0028960 = 0.0040544 s² (a compound Poisson sum); prompts of spread lengths (each
+	 * prompt's cs² 0.6) multiply it by 1 + 0.6: 0.0064870 s². The Bernoulli count of carrying
+	 * iterations alone, extra² per (1 - per), gives 0.0018579 s²: 2.2 times less, since the
+	 * carrying iterations hold 1, 2, 3... prompts, not always nc. */
+	double x = 1.4, per = -expm1(-x), nc = x / per;
+	cr_assert_float_eq(infer_prefill_var(0.1, per, nc, 0, 1, 1), 0.0040544, 1e-7);
+	cr_assert_float_eq(infer_prefill_var(0.1, per, nc, 0.6, 1, 1), 0.0064870, 1e-7);
+	cr_assert_float_eq(infer_prefill_var(0.1, per, nc, 0, 1, 0), 0.0018579, 1e-7);
+	/* Where the room caps what an iteration takes (not poisson): the Bernoulli count plus each
+	 * carrying iteration's own length spread, extra² per cs2 / nc = 0.01 · 0.753403 · 0.6 /
+	 * 1.858232 = 0.0024326: 0.0042905 in all. Prompt iterations between decodes (not mixed,
+	 * per = 0.2 of them per decode iteration, nc = 2): a Poisson count, extra² per, and the
+	 * spread: 0.01 · 0.2 · (1 + 0.6 / 2) = 0.0026 s². */
+	cr_assert_float_eq(infer_prefill_var(0.1, per, nc, 0.6, 1, 0), 0.0042905, 1e-7);
+	cr_assert_float_eq(infer_prefill_var(0.1, 0.2, 2, 0.6, 0, 0), 0.0026, 1e-9);
+	cr_assert_eq(infer_prefill_var(0.1, 0, 2, 0.6, 1, 1), 0);
+}
+
 Test(infer, geometric_lengths_spread_the_tpot_of_short_requests)
 {
 	/* Output lengths geometric with mean M = 290 decode iterations, a = (67 ms)² per iteration
