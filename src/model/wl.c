@@ -786,7 +786,7 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 {
 	static const cfg_field fields[] = {
 		{"", "display", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, display), sizeof(((wl_dataset *)0)->display), NULL},
-		{"", "source_groups", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, groups), sizeof(((wl_dataset *)0)->groups), NULL},
+		{"", "source_groups", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_dataset, groups), sizeof(((wl_dataset *)0)->groups), NULL},
 		{"", "input_mean", CFG_NUM, UNITS_NONE, 1, 1, 1e7, offsetof(wl_dataset, input_mean), 0, NULL},
 		{"", "input_spread", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, input_spread),
 		 sizeof(((wl_dataset *)0)->input_spread), NULL},

@@ -153,15 +153,15 @@ void wl_apply_framework(wl_workload *w, const fw_framework *fw);
 void wl_plan_defaults(const wl_workload *w, plan *p);
 
 /* A benchmark dataset's request lengths (models/datasets.ini, one section each): what
- * `validate` picks for the open-loop rows (server, interactive) of the source documents that
- * ran it, whose input_len is the dataset's mean input rounded: prompts spread as the dataset's
- * (input_spread) and output lengths by output_spread. */
+ * `validate` picks for the open-loop rows (server, interactive) whose input_len is the
+ * dataset's mean input within a token (of the source documents it names, where it names any):
+ * prompts spread as the dataset's (input_spread) and output lengths by output_spread. */
 enum { WL_DATASETS_MAX = 16 };
 
 typedef struct wl_dataset {
 	char name[WL_NAME_MAX];
 	char display[WL_TEXT_MAX];
-	char groups[WL_TEXT_MAX];        /* source_groups: comma-separated source_group names */
+	char groups[WL_TEXT_MAX];        /* source_groups: comma-separated source_group names ("": any) */
 	double input_mean;               /* tokens */
 	char input_spread[WL_TEXT_MAX];  /* as [infer] input_spread takes it */
 	int output_spread;               /* wl_spread */
