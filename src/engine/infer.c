@@ -637,7 +637,7 @@ static void closed_state(srv *v, double Ns, state *st)
 /* Open loop at λ per replica; returns 0 when the server cannot complete λ. */
 static int open_state(srv *v, double lambda, state *st, double bd0)
 {
-	double bd = bd0 > 0 ? bd0 : 1, last = 0;
+	double bd = bd0 > 0 ? bd0 : 1;
 	memset(st, 0, sizeof *st);
 	if (v->win > 0 && lambda > 0) {
 		/* A harness batcher: the requests of every replica arrive at it (L a second); it sends
@@ -653,17 +653,46 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 		st->bn = n > 1 ? n : 1;
 		st->hw = span * -expm1(-L * v->win);
 	}
-	for (int it = 0; it < 12; it++) {
-		double occ;
-		iterations(v, st, bd, lambda, 0, 0);
-		occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
-		latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
-		last = bd;
-		bd = lambda * (v->out - 1) * st->tpot;
-		if (bd > 2 * v->cap + 16)
-			return 0; /* the decodes cannot keep up */
-		if (fabs(bd - last) <= 1e-3 * (bd > 1 ? bd : 1))
-			break;
+	/* The running batch bd solves bd = F(bd) = λ (output_len - 1) TPOT(bd) (Little), F rising
+	 * with bd; each step b -> F(b) also brings the iteration mix (prompt-carrying iterations a
+	 * second) to the new batch. Below the stable solution the steps rise towards it; near
+	 * capacity F's slope nears 1 and they crawl (linear convergence at that rate), so three
+	 * steps that shrink by a steady ratio are extrapolated to their limit (Aitken's Δ²), at
+	 * most 20 of the last step's lengths on. */
+	{
+		double x0 = 0, x1 = 0;
+		int run = 0;
+		for (int it = 0; it < 60; it++) {
+			double occ, f;
+			iterations(v, st, bd, lambda, 0, 0);
+			occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
+			latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
+			f = lambda * (v->out - 1) * st->tpot;
+			if (f > 2 * v->cap + 16)
+				return 0; /* the decodes cannot keep up */
+			if (fabs(f - bd) <= 1e-3 * (f > 1 ? f : 1)) {
+				bd = f;
+				break;
+			}
+			/* The plain steps so far: x0 -> x1 -> bd -> f. */
+			if (run >= 2) {
+				double d1 = bd - x1, d2 = f - bd, den = d2 - d1;
+				if (d1 * d2 > 0 && fabs(d2) < fabs(d1) && den != 0) {
+					double jump = -d2 * d2 / den;
+					if (fabs(jump) > 20 * fabs(d2))
+						jump = 20 * fabs(d2) * (jump > 0 ? 1 : -1);
+					x0 = x1 = 0;
+					run = 0;
+					bd = f + jump > 1e-9 ? f + jump : 1e-9;
+					continue;
+				}
+			}
+			x0 = x1;
+			x1 = bd;
+			run++;
+			bd = f;
+		}
+		(void)x0;
 	}
 	if (lambda * st->tP * v->in / st->ptok * (v->nlen ? v->gmean : 1) >= 1)
 		return 0; /* prompt-carrying iterations would take all the time */

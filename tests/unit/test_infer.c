@@ -622,9 +622,10 @@ static void batched_server(double win, double share, infer_load *o)
 	wl_workload w;
 	err e = {0};
 	plan p = {1, 1, 1, 8, 1, 1, 0, 0, 8};
-	const char *sets[] = {"scenario=server", "input_len=222", "output_len=293"};
+	/* Every request at the means (the shipped workload carries OpenOrca's mix). */
+	const char *sets[] = {"scenario=server", "input_len=222", "output_len=293", "input_spread=fixed", "length_spread=fixed"};
 	cr_assert_eq(hw_find_system("mi300x-8", "models", &s, &e), 0, "%s", e.msg);
-	cr_assert_eq(wl_load("llama2-70b-serve", "workloads", "models", sets, 3, &w, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama2-70b-serve", "workloads", "models", sets, 5, &w, &e), 0, "%s", e.msg);
 	w.scheduler = w.fw.serve.scheduler = FW_SCHED_PREFILL_FIRST;
 	w.fw.serve.chunked_prefill = 0;
 	w.max_num_tokens = w.fw.serve.max_num_tokens = 49152;
@@ -679,4 +680,38 @@ Test(infer, a_wider_window_batches_more_and_waits_longer)
 	cr_assert_float_eq(b.prompts_per_iter, 2 * a.prompts_per_iter, 1e-9 * a.prompts_per_iter);
 	cr_assert_gt(b.ttft.mean - a.ttft.mean, 0.15);
 	cr_assert_gt(b.iter_prefill, a.iter_prefill);
+}
+
+Test(infer, the_open_loop_batch_is_the_fixed_point_near_capacity)
+{
+	/* Near capacity the running batch bd = λ (output_len - 1) TPOT(bd) has a slope near 1, and
+	 * plain steps from a lower load's batch crawl: the search once judged a batch still rising
+	 * (MLPerf llama2-70b on 8 H200, OpenOrca's lengths: 495 running at 92.45 requests/s meeting
+	 * the limits, where that load held at its own solution runs 636 and misses). The point the
+	 * search picks must be the server's state at that load: the same batch and TPOT when the
+	 * load is given as arrival_rate (within 1.5 %: each step also moves the iteration mix, so
+	 * two starts settle a little apart), and Little's law between them. */
+	hw_system s;
+	wl_workload w, w2;
+	err e = {0};
+	plan p = {1, 1, 1, 8, 1, 1, 0, 0, 8};
+	infer_result a, b;
+	char rate[64];
+	const char *sets[1];
+	cr_assert_eq(hw_find_system("hgx-h200", "models", &s, &e), 0, "%s", e.msg);
+	cr_assert_eq(wl_load("llama2-70b-serve", "workloads", "models", NULL, 0, &w, &e), 0, "%s", e.msg);
+	plan_fill(&p);
+	infer_eval(&s, &w, &p, &a, NULL, NULL);
+	cr_assert(a.feasible, "%s", a.reason);
+	cr_assert_leq(a.tpot_tail, w.tpot_slo * (1 + 1e-9));
+	/* The limit binds: within 2 % of it (the bisection's load step moves the p99 by less). */
+	cr_assert_gt(a.tpot_tail, 0.98 * w.tpot_slo, "p99 TPOT %g s at the highest load", a.tpot_tail);
+	snprintf(rate, sizeof rate, "arrival_rate=%.9g", a.at.load);
+	sets[0] = rate;
+	cr_assert_eq(wl_load("llama2-70b-serve", "workloads", "models", sets, 1, &w2, &e), 0, "%s", e.msg);
+	infer_eval(&s, &w2, &p, &b, NULL, NULL);
+	cr_assert_float_eq(b.tpot, a.tpot, 0.015 * a.tpot, "TPOT %g s searched, %g s at its load", a.tpot, b.tpot);
+	cr_assert_float_eq(b.at.running, a.at.running, 0.015 * a.at.running);
+	/* Little: the decoding batch is the completions a second per replica times a request's decode time. */
+	cr_assert_float_eq(a.at.running, a.at.load / 8 * (a.ttft + (w.output_len - 1) * a.tpot), 2e-3 * a.at.running);
 }
