@@ -107,7 +107,7 @@ static const cfg_field fw_fields[] = {
 	OPT_NUM("serve", "seq_overhead", serve.seq_overhead, UNITS_TIME, 0, 0.01),
 	OPT_NUM("serve", "batch_window", serve.batch_window, UNITS_TIME, 0, 60),
 	OPT_INT("serve", "batch_window_max", serve.batch_window_max, 0, 10000000),
-	OPT_NUM("serve", "gemm_share", serve.gemm_share, UNITS_NONE, 0.05, 1),
+	OPT_NUM("serve", "gemm_share", serve.gemm_share, UNITS_NONE, 0.05, 2),
 	ENUM("serve", "allreduce", serve.allreduce, fw_allreduce_names),
 	OPT_NUM("serve", "allreduce_max", serve.allreduce_max, UNITS_BYTES, 0, 1e12),
 	OPT_INT("serve", "pp_microbatches", serve.pp_microbatches, 0, 4096),

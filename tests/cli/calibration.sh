@@ -45,11 +45,11 @@ check validate-train-fails 3 "training rows miss the check" -- $R validate $V --
 # the case's own source document (25 source groups), then those rows predicted; a version's values
 # fitted on its own rows ([serve] fitted) go back to its base stack's. Issue 17: the medians within
 # 10 % (training) and 12 % (serving). Today: training 8.0 %, worst 34.7 % (MaxText on TPU v6e, whose
-# stack share has no other rows to fall back on); serving 5.1 %, 46.8 % (vLLM V0 on MI300X, OCI:
+# stack share has no other rows to fall back on); serving 5.2 %, 46.8 % (vLLM V0 on MI300X, OCI:
 # its host work per step, fitted on its own rows, goes back to vLLM's).
 check validate-oos-headline 0 "out of sample: each of 25 sources left out" -- $R validate $V
 check validate-oos-train 0 "" -- $R validate $V --check-oos-train 8.5:35
-check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 5.2:47
+check validate-oos-infer 0 "" -- $R validate $V --check-oos-infer 5.3:47
 check validate-oos-fails 3 "training rows out of sample miss the check" -- $R validate $V --check-oos-train 1:5
 check validate-oos-json 0 '"by":	"source"' -- $R validate $V --format json
 check validate-oos-case 0 '"source_group":	"megatron-sc21"' -- $R validate $V --format json
@@ -282,3 +282,7 @@ check_not validate-dataset-offline 0 "request lengths of dataset" -- $R validate
 # takes it too: the dataset is known by its mean input.
 (head -1 $V; grep '^MLPI41-NV-H200x8-SERVER,' $V | sed 's/mlperf-inference-v4\.1$/mlperf-inference-v5.1/') > "$tmp/v51.csv"
 check validate-dataset-any-round 0 "request lengths of dataset openorca-llama2-70b" -- $R validate "$tmp/v51.csv" --explain MLPI41-NV-H200x8-SERVER
+# NVIDIA's MLPerf Inference v5.0 harness is its own version of TensorRT-LLM (trt-llm-mlperf-v5.0.ini):
+# the v5.0 rows whose cell is trt-llm are predicted with it, and out of sample its fitted share goes back.
+check validate-trtllm-v50 0 "framework trt-llm-mlperf-v5.0 (models/frameworks/trt-llm-mlperf-v5.0.ini)" -- $R validate $V --explain MLPI50-NV-H200x8-L2-70B-99-OFFLINE
+check validate-trtllm-v50-lofo 0 "refitted trt-llm-mlperf-v5.0 [serve] gemm_share at trt-llm's" -- $R validate $V
