@@ -653,46 +653,53 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 		st->bn = n > 1 ? n : 1;
 		st->hw = span * -expm1(-L * v->win);
 	}
-	/* The running batch bd solves bd = F(bd) = λ (output_len - 1) TPOT(bd) (Little), F rising
-	 * with bd; each step b -> F(b) also brings the iteration mix (prompt-carrying iterations a
-	 * second) to the new batch. Below the stable solution the steps rise towards it; near
-	 * capacity F's slope nears 1 and they crawl (linear convergence at that rate), so three
-	 * steps that shrink by a steady ratio are extrapolated to their limit (Aitken's Δ²), at
-	 * most 20 of the last step's lengths on. */
+	/* The running batch bd solves bd = F(bd) = λ (output_len - 1) TPOT(bd) (Little); each step
+	 * b -> F(b) also brings the iteration mix (prompt-carrying iterations a second, read from the
+	 * step before) to the new batch, so the pair converges together, the first step from a mix of
+	 * none. Below the stable solution the steps rise towards it; near capacity F's slope nears 1
+	 * and they crawl (linear convergence at the steps' ratio r), so three steps that shrink by a
+	 * steady ratio are extrapolated to their limit (Aitken's Δ²), at most 20 of the last step's
+	 * lengths on; steps that change sign (the mix overshooting) are halved. Done when the
+	 * distance left, |step| / (1 - r), is within 1e-3 of the batch. */
 	{
-		double x0 = 0, x1 = 0;
+		double x1 = 0, d1 = 0;
 		int run = 0;
 		for (int it = 0; it < 60; it++) {
-			double occ, f;
+			double occ, f, d2, tol, r = 0;
 			iterations(v, st, bd, lambda, 0, 0);
 			occ = lambda * (st->kown * st->tP + (v->out - 1) * st->tD);
 			latencies(v, st, lambda, INFINITY, 1 - exp(-occ), 1);
 			f = lambda * (v->out - 1) * st->tpot;
-			if (f > 2 * v->cap + 16)
+			if (!isfinite(f) || f > 2 * v->cap + 16)
 				return 0; /* the decodes cannot keep up */
-			if (fabs(f - bd) <= 1e-3 * (f > 1 ? f : 1)) {
-				bd = f;
+			if (it == 0)
+				continue; /* the mix of no step before: F again, from this one's */
+			d2 = f - bd;
+			tol = 1e-3 * (f > 1 ? f : 1);
+			if (run >= 1 && d1 != 0)
+				r = d2 / d1;
+			if (fabs(d2) <= tol * (r > 0 && r < 1 ? 1 - r : 1))
 				break;
+			if (run >= 1 && r < 0) {
+				/* The steps changed sign: halve this one. */
+				run = 0;
+				bd += 0.5 * d2;
+				continue;
 			}
-			/* The plain steps so far: x0 -> x1 -> bd -> f. */
-			if (run >= 2) {
-				double d1 = bd - x1, d2 = f - bd, den = d2 - d1;
-				if (d1 * d2 > 0 && fabs(d2) < fabs(d1) && den != 0) {
-					double jump = -d2 * d2 / den;
-					if (fabs(jump) > 20 * fabs(d2))
-						jump = 20 * fabs(d2) * (jump > 0 ? 1 : -1);
-					x0 = x1 = 0;
-					run = 0;
-					bd = f + jump > 1e-9 ? f + jump : 1e-9;
-					continue;
-				}
+			if (run >= 2 && r > 0 && r < 1) {
+				double jump = d2 * r / (1 - r);
+				if (fabs(jump) > 20 * fabs(d2))
+					jump = 20 * fabs(d2) * (jump > 0 ? 1 : -1);
+				run = 0;
+				bd = f + jump > 1e-9 ? f + jump : 1e-9;
+				continue;
 			}
-			x0 = x1;
 			x1 = bd;
+			d1 = d2;
 			run++;
 			bd = f;
 		}
-		(void)x0;
+		(void)x1;
 	}
 	if (lambda * st->tP * v->in / st->ptok * (v->nlen ? v->gmean : 1) >= 1)
 		return 0; /* prompt-carrying iterations would take all the time */
@@ -1164,9 +1171,12 @@ static void tpot_dist(const srv *v, const state *st, double sd, int spread, infe
 	 * one (no harness batches, no chunks filling a budget) come a Poisson number at a time,
 	 * x / (1 - e^-x) in a carrying iteration while the room holds them; prompts of spread
 	 * lengths (input_spread) add their own variance, cs2 of a prompt's work. */
-	double nc = v->in > 0 ? st->ptok / v->in : 1, cs2 = v->nlen ? v->cs2 : 0, av = 0, ab = 0;
+	/* A chunked pass whose budget the waiting prompts fill (ptok at the room) carries a fixed
+	 * amount of work: neither the count nor the lengths of the prompts spread it. */
+	int full = v->chunked && st->ptok >= room_of(v, st->bd) * (1 - 1e-9);
+	double nc = v->in > 0 ? st->ptok / v->in : 1, cs2 = v->nlen && !full ? v->cs2 : 0, av = 0, ab = 0;
 	int poisson = 0;
-	if (!st->sync && st->bn <= 0 && per > 0 && per < 1 && v->mixed && !v->chunked) {
+	if (!st->sync && st->bn <= 0 && per > 0 && per < 1 && v->mixed && !full) {
 		double x = -log1p(-per);
 		poisson = nc >= x / -expm1(-x) * (1 - 1e-9);
 	}

@@ -81,8 +81,9 @@
  * their trapezoid density. The stalls come once a period, so a request of fixed length sees
  * floor or ceil of its mean count (a count rarer than p99 resolves carried at its mean). The
  * framework's seq_overhead adds host work per sequence of an iteration to iter_overhead; its
- * gemm_share (a version's older GEMM library) is the share of the chip's serving GEMM rate its
- * ops run at (ops_op serve, roof_op).
+ * gemm_share (a version's older GEMM library below 1, kernels beating the chip's curve above it)
+ * is the share of the chip's serving GEMM rate its ops run at, at most the dense peak (ops_op
+ * serve, roof_op).
  * Pure: no I/O, no globals, no allocation. */
 #ifndef ROOFCOST_INFER_H
 #define ROOFCOST_INFER_H

@@ -39,7 +39,8 @@ typedef struct ops_op {
 	double host;        /* s of host time to issue the op's kernels (a floor on its time) */
 	double serve;       /* > 0: part of a serving iteration (prefill or decode), its GEMMs at this
 			       share of the chip's serving rate (the stack's [serve] gemm_share; 1 =
-			       the whole); 0: not serving */
+			       the whole, above 1 beyond the curve, never beyond the dense peak);
+			       0: not serving */
 } ops_op;
 
 typedef struct ops_list {

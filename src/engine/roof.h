@@ -200,6 +200,9 @@ __attribute__((always_inline)) static inline void roof_time_op_as(const hw_chip 
 		/* Tensor work runs at the clock the power limit sustains. */
 		eff = (serve_eff > 0 ? serve_eff : base * roof_memo_eff(c, ck, o->m, o->n, o->k, o->batch, sm)) * ck->clock *
 		      (o->train > 0 ? o->train * ck->sustained : 1) * share;
+		/* A share above 1 (kernels beyond the curve) stops at the dense peak, at the clock. */
+		if (serving && share > 1 && eff > ck->clock)
+			eff = ck->clock;
 		if (sm)
 			sm->same = 0;
 		t_compute = peak > 0 && eff > 0 ? o->flops / (peak * eff) : 0;

@@ -345,16 +345,21 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 	}
 	if (c->dataset[0]) {
 		/* The benchmark dataset's request lengths (models/datasets.ini), before the row's
-		 * own keys. */
+		 * own keys (wl_datasets_load checked both values). */
+		int taken = 1;
 		for (const char *q = c->ds_settings; *q;) {
 			const char *x = strchr(q, ';');
 			char one[VAL_TEXT_MAX];
 			snprintf(one, sizeof one, "%.*s", (int)(x ? (size_t)(x - q) : strlen(q)), q);
 			q = x ? x + 1 : q + strlen(q);
-			wl_set(w, one, "datasets.ini", NULL);
+			if (wl_set(w, one, "datasets.ini", NULL) != 0)
+				taken = 0;
 		}
-		PICK(", request lengths of dataset %s (models/datasets.ini: prompts as its table, output lengths %s about "
-		     "output_len)", c->dataset, w->length_spread == WL_SPREAD_EXPONENTIAL ? "geometric" : "fixed");
+		if (taken)
+			PICK(", request lengths of dataset %s (models/datasets.ini: prompts as its table, output lengths %s "
+			     "about output_len)", c->dataset, w->length_spread == WL_SPREAD_EXPONENTIAL ? "geometric" : "fixed");
+		else
+			PICK(", dataset %s's lengths not taken (models/datasets.ini)", c->dataset);
 	}
 	for (const char *q = c->wl_settings; *q;) {
 		/* The row's workload keys over what its columns describe (checked by val_parse). */

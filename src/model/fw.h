@@ -167,7 +167,9 @@ typedef struct fw_serve {
 				     batch, to each replica in turn */
 	int batch_window_max;     /* requests that close a window early (0: none) */
 	double gemm_share;        /* share of the chip's serving GEMM rate ([decode] curves) the stack's
-				     kernels reach: a version's older kernels (0: all of it, 1) */
+				     kernels reach, 0.05 to 2: below 1 a version's older kernels, above 1
+				     kernels that beat the curve's (0: all of it, 1); the rate stays at
+				     most the dense peak */
 	fw_allreduce allreduce;
 	double allreduce_max;     /* B: the largest message the custom kernel takes */
 	int pp_microbatches;      /* micro-batches a pipeline keeps in flight; 0 = pp */

@@ -788,6 +788,8 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 		{"", "display", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, display), sizeof(((wl_dataset *)0)->display), NULL},
 		{"", "source_groups", CFG_STR, UNITS_NONE, 0, 1, 0, offsetof(wl_dataset, groups), sizeof(((wl_dataset *)0)->groups), NULL},
 		{"", "input_mean", CFG_NUM, UNITS_NONE, 1, 1, 1e7, offsetof(wl_dataset, input_mean), 0, NULL},
+		{"", "layers", CFG_INT, UNITS_NONE, 0, 1, 100000, offsetof(wl_dataset, layers), 0, NULL},
+		{"", "hidden", CFG_INT, UNITS_NONE, 0, 1, 10000000, offsetof(wl_dataset, hidden), 0, NULL},
 		{"", "input_spread", CFG_STR, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, input_spread),
 		 sizeof(((wl_dataset *)0)->input_spread), NULL},
 		{"", "output_spread", CFG_ENUM, UNITS_NONE, 1, 1, 0, offsetof(wl_dataset, output_spread), 0, wl_spread_names},
@@ -806,7 +808,7 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 		return -1;
 	for (int s = 0; s < d.nsections; s++) {
 		wl_dataset *x;
-		wl_lengths l;
+		wl_lengths l = {0};
 		char why[ERR_MSG_MAX] = "";
 		if (n == max) {
 			err_at(e, path, d.sections[s].line, "more than %d datasets", max);
@@ -829,6 +831,20 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 			n = -1;
 			break;
 		}
+		for (int j = 0; j < n; j++) {
+			const wl_dataset *y = &out[j];
+			if (fabs(x->input_mean - y->input_mean) < 2 && (!x->layers || !y->layers || x->layers == y->layers) &&
+			    (!x->hidden || !y->hidden || x->hidden == y->hidden)) {
+				const cfg_entry *en = cfg_find(&d, x->name, "input_mean");
+				err_at(e, path, en ? en->line : x->line,
+				       "[%s]: input_mean: within 2 tokens of [%s]'s (line %d), for the same model: a row could take either",
+				       x->name, y->name, y->line);
+				n = -1;
+				break;
+			}
+		}
+		if (n < 0)
+			break;
 		n++;
 	}
 	cfg_release(&d);

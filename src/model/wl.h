@@ -153,9 +153,11 @@ void wl_apply_framework(wl_workload *w, const fw_framework *fw);
 void wl_plan_defaults(const wl_workload *w, plan *p);
 
 /* A benchmark dataset's request lengths (models/datasets.ini, one section each): what
- * `validate` picks for the open-loop rows (server, interactive) whose input_len is the
- * dataset's mean input within a token (of the source documents it names, where it names any):
- * prompts spread as the dataset's (input_spread) and output lengths by output_spread. */
+ * `validate` picks for the open-loop rows (server, interactive) of the benchmark's model
+ * (layers, hidden, where given) whose input_len is the dataset's mean input within a token (of
+ * the source documents it names, where it names any): prompts spread as the dataset's
+ * (input_spread) and output lengths by output_spread. Two datasets a row could match both (means
+ * within 2 tokens, the same model or either any) are an error. */
 enum { WL_DATASETS_MAX = 16 };
 
 typedef struct wl_dataset {
@@ -163,6 +165,7 @@ typedef struct wl_dataset {
 	char display[WL_TEXT_MAX];
 	char groups[WL_TEXT_MAX];        /* source_groups: comma-separated source_group names ("": any) */
 	double input_mean;               /* tokens */
+	int layers, hidden;              /* the benchmark's model (0: any) */
 	char input_spread[WL_TEXT_MAX];  /* as [infer] input_spread takes it */
 	int output_spread;               /* wl_spread */
 	char source[1024];

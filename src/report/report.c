@@ -972,16 +972,16 @@ static int error_section(rep *r)
 		}
 		any++;
 		snprintf(pn->cats[pn->ncats++], PLOT_CAT_MAX, "%s", r->rows[i].sys->name);
+		/* The bar with a cap at each end, one line (an interval narrower than the mark still
+		 * shows its ends): low cap, up the bar, high cap. */
 		if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
+			plot_point(sr, k - 0.15, lo / scale);
+			plot_point(sr, k + 0.15, lo / scale);
 			plot_point(sr, k, lo / scale);
 			plot_point(sr, k, hi / scale);
+			plot_point(sr, k - 0.15, hi / scale);
+			plot_point(sr, k + 0.15, hi / scale);
 		}
-		/* Caps at both ends: an interval narrower than the mark still shows its ends. */
-		for (int e = 0; e < 2; e++)
-			if ((sr = plot_add(r->ps, 0, PLOT_CURVE, r->color[i], 0, "")) != NULL) {
-				plot_point(sr, k - 0.15, (e ? hi : lo) / scale);
-				plot_point(sr, k + 0.15, (e ? hi : lo) / scale);
-			}
 		if ((sr = plot_add(r->ps, 0, PLOT_MARK, r->color[i], 0, "")) != NULL)
 			plot_point(sr, k, v / scale);
 	}

@@ -286,10 +286,10 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 		free(vs);
 	}
 	if (rc == 0) {
-		/* An open-loop row (server, interactive) whose input_len is a benchmark dataset's mean
-		 * input (within a token), of the source documents the dataset names if it names any,
-		 * takes its request lengths (models/datasets.ini); the row's own settings cell is set
-		 * after them. */
+		/* An open-loop row (server, interactive) of a benchmark's model whose input_len is its
+		 * dataset's mean input (within a token), of the source documents the dataset names if
+		 * it names any, takes its request lengths (models/datasets.ini); the row's own settings
+		 * cell is set after them. */
 		wl_dataset *ds = calloc(WL_DATASETS_MAX, sizeof *ds);
 		int nd = ds ? wl_datasets_load(models_dir, ds, WL_DATASETS_MAX, e) : -err_set(e, ERR_DATA, "out of memory");
 		if (nd < 0)
@@ -300,7 +300,8 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 				continue;
 			for (int k = 0; k < nd; k++)
 				if ((!ds[k].groups[0] || fit_listed(ds[k].groups, c->group)) &&
-				    fabs(c->input_len - ds[k].input_mean) < 1) {
+				    fabs(c->input_len - ds[k].input_mean) < 1 && (!ds[k].layers || c->layers == ds[k].layers) &&
+				    (!ds[k].hidden || c->hidden == ds[k].hidden)) {
 					snprintf(c->dataset, sizeof c->dataset, "%s", ds[k].name);
 					snprintf(c->ds_settings, sizeof c->ds_settings, "input_spread=%s;length_spread=%s",
 						 ds[k].input_spread, wl_spread_names[ds[k].output_spread]);

@@ -286,3 +286,6 @@ check validate-dataset-any-round 0 "request lengths of dataset openorca-llama2-7
 # the v5.0 rows whose cell is trt-llm are predicted with it, and out of sample its fitted share goes back.
 check validate-trtllm-v50 0 "framework trt-llm-mlperf-v5.0 (models/frameworks/trt-llm-mlperf-v5.0.ini)" -- $R validate $V --explain MLPI50-NV-H200x8-L2-70B-99-OFFLINE
 check validate-trtllm-v50-lofo 0 "refitted trt-llm-mlperf-v5.0 [serve] gemm_share at trt-llm's" -- $R validate $V
+# The benchmark's model too: an 8B server row with OpenOrca's mean prompt is no MLPerf llama2-70b row.
+(head -1 $V; grep '^MLPI41-NV-H200x8-SERVER,' $V | awk -F, 'BEGIN { OFS = "," } { $6 = 32; $7 = 4096; $8 = 32; print }') > "$tmp/8b-222.csv"
+check_not validate-dataset-other-model 0 "request lengths of dataset" -- $R validate "$tmp/8b-222.csv" --explain MLPI41-NV-H200x8-SERVER

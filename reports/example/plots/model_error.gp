@@ -25,15 +25,11 @@ do for [fmt in 'svg png'] {
 	set yrange [0:*]
 	set key at screen 0.7550, screen 0.8800 left top vertical Left reverse samplen 2.5 spacing 1.1 font ',10' noenhanced
 	plot 'model_error.dat' index 0 using 1:2 with lines lw 2 lc rgb '#e69f00' title '', \
-	     'model_error.dat' index 1 using 1:2 with lines lw 2 lc rgb '#e69f00' title '', \
-	     'model_error.dat' index 2 using 1:2 with lines lw 2 lc rgb '#e69f00' title '', \
-	     'model_error.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
+	     'model_error.dat' index 1 using 1:2 with points pt 7 ps 2.2 lc rgb '#e69f00' title '', \
+	     'model_error.dat' index 1 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
+	     'model_error.dat' index 2 using 1:2 with lines lw 2 lc rgb '#0072b2' title '', \
+	     'model_error.dat' index 3 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
 	     'model_error.dat' index 3 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
-	     'model_error.dat' index 4 using 1:2 with lines lw 2 lc rgb '#0072b2' title '', \
-	     'model_error.dat' index 5 using 1:2 with lines lw 2 lc rgb '#0072b2' title '', \
-	     'model_error.dat' index 6 using 1:2 with lines lw 2 lc rgb '#0072b2' title '', \
-	     'model_error.dat' index 7 using 1:2 with points pt 7 ps 2.2 lc rgb '#0072b2' title '', \
-	     'model_error.dat' index 7 using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#000000' notitle, \
 	     keyentry with points pt 7 ps 1.6 lc rgb '#000000' title 'the ranking figure', \
 	     keyentry with lines lw 2 lc rgb '#555555' title 'its 10th-90th percentile'
 	unset label; unset arrow; unset logscale; set xtics autofreq; set ytics autofreq; unset offsets
