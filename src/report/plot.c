@@ -675,7 +675,16 @@ static void write_panel(FILE *fp, const plot_spec *s, int k, int *block)
 			quoted(fp, p->cats[c]);
 			fprintf(fp, " %d", c);
 		}
-		fprintf(fp, ") scale 0\n\tset xrange [-0.6:%.1f]\n", p->ncats - 0.4);
+		{
+			/* Names wider than their category's share of the panel (7 px a character at the
+			 * tick font) would run into each other: they hang at an angle instead. */
+			double pw, ph, longest = 0;
+			for (int c = 0; c < p->ncats; c++)
+				longest = fmax(longest, (double)strlen(p->cats[c]));
+			panel_px(s, k, &pw, &ph);
+			fprintf(fp, ") scale 0%s\n\tset xrange [-0.6:%.1f]\n",
+				longest * 7 > 0.95 * pw / (p->ncats + 0.2) ? " rotate by -25 left" : "", p->ncats - 0.4);
+		}
 		if (!p->logy)
 			fputs("\tset yrange [0:*]\n", fp);
 		if (p->stacked && p->value_fmt[0])
