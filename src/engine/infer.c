@@ -662,7 +662,7 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 	 * lengths on; steps that change sign (the mix overshooting) are halved. Done when the
 	 * distance left, |step| / (1 - r), is within 1e-3 of the batch. */
 	{
-		double x1 = 0, d1 = 0;
+		double d1 = 0;
 		int run = 0;
 		for (int it = 0; it < 60; it++) {
 			double occ, f, d2, tol, r = 0;
@@ -694,12 +694,10 @@ static int open_state(srv *v, double lambda, state *st, double bd0)
 				bd = f + jump > 1e-9 ? f + jump : 1e-9;
 				continue;
 			}
-			x1 = bd;
 			d1 = d2;
 			run++;
 			bd = f;
 		}
-		(void)x1;
 	}
 	if (lambda * st->tP * v->in / st->ptok * (v->nlen ? v->gmean : 1) >= 1)
 		return 0; /* prompt-carrying iterations would take all the time */
@@ -1168,27 +1166,26 @@ static void tpot_dist(const srv *v, const state *st, double sd, int spread, infe
 	double per = v->mixed ? st->Rp / (st->Rp + st->Rd) : st->Rp / st->Rd;
 	double mk = st->sync ? 0 : per * n, b = st->bn > 0 ? COUNT_PERIODIC : v->mixed ? per : -1;
 	/* The prompt work an iteration carries (infer_prefill_var): whole prompts arriving one by
-	 * one (no harness batches, no chunks filling a budget) come a Poisson number at a time,
-	 * x / (1 - e^-x) in a carrying iteration while the room holds them; prompts of spread
-	 * lengths (input_spread) add their own variance, cs2 of a prompt's work. */
-	/* A chunked pass whose budget the waiting prompts fill (ptok at the room) carries a fixed
-	 * amount of work: neither the count nor the lengths of the prompts spread it. */
+	 * one come a Poisson number at a time, x / (1 - e^-x) in a carrying iteration while the room
+	 * holds them, and prompts of spread lengths (input_spread) add their own variance, cs2 of a
+	 * prompt's work. A harness batch (bn) comes whole, once a period: the Bernoulli count of
+	 * carrying iterations alone (ab); so does a chunked pass whose budget the waiting prompts
+	 * fill (ptok at the room), whose work neither the count nor the lengths spread. */
 	int full = v->chunked && st->ptok >= room_of(v, st->bd) * (1 - 1e-9);
-	double nc = v->in > 0 ? st->ptok / v->in : 1, cs2 = v->nlen && !full ? v->cs2 : 0, av = 0, ab = 0;
-	int poisson = 0;
-	if (!st->sync && st->bn <= 0 && per > 0 && per < 1 && v->mixed && !full) {
-		double x = -log1p(-per);
-		poisson = nc >= x / -expm1(-x) * (1 - 1e-9);
-	}
+	double nc = v->in > 0 ? st->ptok / v->in : 1, cs2 = v->nlen && !full ? v->cs2 : 0;
+	double ab = st->sync ? 0 : extra * extra * per * (v->mixed ? 1 - per : 1), av = ab;
 	if (!st->sync && st->bn <= 0) {
+		int poisson = 0;
+		if (per > 0 && per < 1 && v->mixed && !full) {
+			double x = -log1p(-per);
+			poisson = nc >= x / -expm1(-x) * (1 - 1e-9);
+		}
 		av = infer_prefill_var(extra, per, nc, cs2, v->mixed, poisson);
-		ab = extra * extra * per * (v->mixed ? 1 - per : 1);
 	}
 	d->mean = st->tpot;
 	if (spread && n >= 1 && !st->sync) {
 		tpot_mix x;
-		mix_init(&x, n, st->bn > 0 ? extra * extra * per * (v->mixed ? 1 - per : 1) : av,
-			 st->slope * st->slope * st->bd);
+		mix_init(&x, n, av, st->slope * st->slope * st->bd);
 		d->p50 = st->tpot;
 		d->p90 = st->tpot + mix_quantile(&x, 0.9);
 		d->p99 = st->tpot + mix_quantile(&x, 0.99);

@@ -124,6 +124,14 @@ static int get_enum(const row_ctx *r, const char *name, const char *const *choic
  * checked against the framework when it loads) into out->settings, the workload's keys (as
  * --set takes them: KEY=VALUE, checked here on a workload of the row's mode) into
  * out->wl_settings. */
+/* The next assignment of a "A;B;..." list at *q into one (cut to len), *q moved past it. */
+static void next_setting(const char **q, char *one, size_t len)
+{
+	const char *x = strchr(*q, ';');
+	snprintf(one, len, "%.*s", (int)(x ? (size_t)(x - *q) : strlen(*q)), *q);
+	*q = x ? x + 1 : *q + strlen(*q);
+}
+
 static int split_settings(const char *path, int line, const char *cellv, val_case *out, err *e)
 {
 	wl_workload *w = calloc(1, sizeof *w);
@@ -136,12 +144,10 @@ static int split_settings(const char *path, int line, const char *cellv, val_cas
 	w->scenario = out->scenario >= 0 ? (wl_scenario)out->scenario : (out->concurrency > 0 ? WL_SINGLE : WL_OFFLINE);
 	snprintf(from, sizeof from, "%s:%d: settings", path, line);
 	for (const char *p = cellv; *p && rc == 0;) {
-		const char *q = strchr(p, ';');
 		char one[VAL_TEXT_MAX];
 		char *to;
 		size_t have;
-		snprintf(one, sizeof one, "%.*s", (int)(q ? (size_t)(q - p) : strlen(p)), p);
-		p = q ? q + 1 : p + strlen(p);
+		next_setting(&p, one, sizeof one);
 		if (fw_is_setting(one)) {
 			to = out->settings;
 		} else {
@@ -345,28 +351,16 @@ void val_build(const val_case *c, const fw_framework *fw, wl_workload *w, plan *
 	}
 	if (c->dataset[0]) {
 		/* The benchmark dataset's request lengths (models/datasets.ini), before the row's
-		 * own keys (wl_datasets_load checked both values). */
-		int taken = 1;
-		for (const char *q = c->ds_settings; *q;) {
-			const char *x = strchr(q, ';');
-			char one[VAL_TEXT_MAX];
-			snprintf(one, sizeof one, "%.*s", (int)(x ? (size_t)(x - q) : strlen(q)), q);
-			q = x ? x + 1 : q + strlen(q);
-			if (wl_set(w, one, "datasets.ini", NULL) != 0)
-				taken = 0;
-		}
-		if (taken)
-			PICK(", request lengths of dataset %s (models/datasets.ini: prompts as its table, output lengths %s "
-			     "about output_len)", c->dataset, w->length_spread == WL_SPREAD_EXPONENTIAL ? "geometric" : "fixed");
-		else
-			PICK(", dataset %s's lengths not taken (models/datasets.ini)", c->dataset);
+		 * own keys. */
+		w->input_spread = c->ds_input;
+		w->length_spread = (wl_spread)c->ds_output;
+		PICK(", request lengths of dataset %s (models/datasets.ini: prompts as its table, output lengths %s about "
+		     "output_len)", c->dataset, w->length_spread == WL_SPREAD_EXPONENTIAL ? "geometric" : "fixed");
 	}
 	for (const char *q = c->wl_settings; *q;) {
 		/* The row's workload keys over what its columns describe (checked by val_parse). */
-		const char *x = strchr(q, ';');
 		char one[VAL_TEXT_MAX];
-		snprintf(one, sizeof one, "%.*s", (int)(x ? (size_t)(x - q) : strlen(q)), q);
-		q = x ? x + 1 : q + strlen(q);
+		next_setting(&q, one, sizeof one);
 		if (wl_set(w, one, "settings", NULL) == 0)
 			PICK(", %s", one);
 	}

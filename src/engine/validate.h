@@ -54,8 +54,9 @@ typedef struct val_case {
 	double value;
 	char dataset[48];           /* the benchmark dataset whose request lengths an open-loop row
 				       takes (models/datasets.ini); "" : none */
-	char ds_settings[VAL_TEXT_MAX]; /* its workload keys ("input_spread=...;length_spread=..."),
-				       set before the row's own (wl_settings) */
+	wl_lengths ds_input;        /* its prompt lengths and output law (wl_spread), set before the
+				       row's own keys (wl_settings) */
+	int ds_output;
 	double load;                /* requests/s over all replicas a latency row is predicted at: its
 				       case's throughput row over output_len (val_case_load); 0: none */
 } val_case;

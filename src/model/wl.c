@@ -808,7 +808,6 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 		return -1;
 	for (int s = 0; s < d.nsections; s++) {
 		wl_dataset *x;
-		wl_lengths l = {0};
 		char why[ERR_MSG_MAX] = "";
 		if (n == max) {
 			err_at(e, path, d.sections[s].line, "more than %d datasets", max);
@@ -824,10 +823,10 @@ int wl_datasets_load(const char *models_dir, wl_dataset *out, int max, err *e)
 			n = -1;
 			break;
 		}
-		if (wl_lengths_parse(x->input_spread, &l, why, sizeof why) != 0 || l.n < 2) {
+		if (wl_lengths_parse(x->input_spread, &x->input, why, sizeof why) != 0 || x->input.n < 2) {
 			const cfg_entry *en = cfg_find(&d, x->name, "input_spread");
 			err_at(e, path, en ? en->line : x->line, "[%s]: input_spread: %s", x->name,
-			       l.n < 2 && !why[0] ? "needs a law of two points or more" : why);
+			       why[0] ? why : "needs a law of two points or more");
 			n = -1;
 			break;
 		}

@@ -167,6 +167,7 @@ typedef struct wl_dataset {
 	double input_mean;               /* tokens */
 	int layers, hidden;              /* the benchmark's model (0: any) */
 	char input_spread[WL_TEXT_MAX];  /* as [infer] input_spread takes it */
+	wl_lengths input;                /* input_spread, parsed */
 	int output_spread;               /* wl_spread */
 	char source[1024];
 	char as_of[16];

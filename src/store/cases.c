@@ -303,8 +303,8 @@ int cases_load(const char *path, const char *models_dir, cases_set *out, err *e)
 				    fabs(c->input_len - ds[k].input_mean) < 1 && (!ds[k].layers || c->layers == ds[k].layers) &&
 				    (!ds[k].hidden || c->hidden == ds[k].hidden)) {
 					snprintf(c->dataset, sizeof c->dataset, "%s", ds[k].name);
-					snprintf(c->ds_settings, sizeof c->ds_settings, "input_spread=%s;length_spread=%s",
-						 ds[k].input_spread, wl_spread_names[ds[k].output_spread]);
+					c->ds_input = ds[k].input;
+					c->ds_output = ds[k].output_spread;
 					break;
 				}
 		}
